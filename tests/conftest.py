@@ -1,0 +1,32 @@
+"""Shared fixtures: paths to the repository, its snapshots and the installed binary."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SNAPSHOTS = REPO / "snapshots"
+
+
+def binary_path() -> str:
+    """The installed ``whichtool-tui`` script of the interpreter running the tests."""
+    candidate = Path(sys.executable).parent / "whichtool-tui"
+    if candidate.exists():
+        return str(candidate)
+    found = shutil.which("whichtool-tui")
+    assert found, "whichtool-tui is not installed in this environment"
+    return found
+
+
+@pytest.fixture
+def cli_env() -> dict[str, str]:
+    """An environment for subprocess runs of the CLI: no colour, no inherited secrets."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env.pop("WHICHTOOL_HTTP_AUTHORIZATION", None)
+    env["NO_COLOR"] = "1"
+    return env

@@ -1,0 +1,159 @@
+"""Parse the command line, then hand over to the command's module (headless) or the TUI.
+
+Command modules under ``whichtool_tui/commands/`` only define their flags at import time; every
+heavy import (pydantic models, the MCP SDK, textual) happens inside ``execute`` so that
+``--version`` and ``--help`` start instantly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import Any, NoReturn, Protocol, cast
+
+from whichtool_tui import __version__
+from whichtool_tui.errors import ExitCode, WhichtoolError
+
+PROG = "whichtool-tui"
+
+# name -> one-line summary; the module whichtool_tui.commands.<module> implements it.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "inspect": ("inspect", "static review of a tool surface (no model, no key)"),
+    "tasks": ("tasks", "task-set tooling: lint, mutate, generate"),
+    "run": ("run", "the routing benchmark; --dry-run plans and prices it"),
+    "report": ("report", "re-render a saved run in any format"),
+    "diff": ("diff", "paired comparison of two saved runs"),
+    "cache": ("cache", "the trial cache: info, clear"),
+    "bout": ("bout", "run the security atoms against a server"),
+    "atoms": ("atoms", "the atom catalog"),
+    "receipt": ("receipt", "print a saved receipt, or its wire timeline"),
+    "tape": ("tape", "export the score-free tape of a receipt"),
+    "dataset": ("dataset", "receipts -> JSONL rows, holdout split, manifest"),
+    "fixture": ("fixture", "run the bundled lab MCP server on stdio"),
+    "mcp": ("mcp_server", "whichtool-tui as an MCP server for agents"),
+    "open": ("open_file", "open a saved artefact in the TUI"),
+}
+
+DESCRIPTION = (
+    "Evidence about an MCP server: is its tool surface readable, does a model pick the right "
+    "tool, does it behave honestly on the wire. Tools are never executed by inspect or run: "
+    "they read tools/list and stop there."
+)
+
+
+class CommandModule(Protocol):
+    """What every module under whichtool_tui/commands/ provides."""
+
+    def configure(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def execute(self, args: argparse.Namespace) -> int: ...
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports problems as WhichtoolError instead of printing usage and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        if "invalid choice" in message and "COMMAND" in message:
+            chosen = message.split("invalid choice: ", 1)[1].split(" ", 1)[0].strip("'")
+            raise WhichtoolError(
+                "cli/unknown-command",
+                f"Unknown command `{chosen}`",
+                f"Run `{PROG} --help` for the list of commands.",
+            )
+        if message.startswith("unrecognized arguments: "):
+            rest = message.removeprefix("unrecognized arguments: ")
+            raise WhichtoolError(
+                "cli/unknown-flag",
+                f"Unknown flag or extra argument `{rest}`",
+                f"Run `{self.prog} --help` for the accepted flags.",
+            )
+        raise WhichtoolError(
+            "cli/invalid-argument", message, f"Run `{self.prog} --help` for usage."
+        )
+
+
+def _global_flags(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    default: Any = argparse.SUPPRESS if suppress else False
+    parser.add_argument(
+        "--no-ui",
+        action="store_true",
+        default=default,
+        help="print results and exit instead of opening the TUI (implied when not a terminal)",
+    )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        default=default,
+        help="show a traceback for errors",
+    )
+
+
+def load_command(name: str) -> CommandModule:
+    """Import the module behind a command name."""
+    module_name = COMMANDS[name][0]
+    return cast(CommandModule, importlib.import_module(f"whichtool_tui.commands.{module_name}"))
+
+
+def build_parser() -> ArgumentParser:
+    """The full parser: global flags plus one subparser per command."""
+    parser = ArgumentParser(prog=PROG, description=DESCRIPTION, allow_abbrev=False)
+    parser.add_argument("--version", "-V", action="version", version=__version__)
+    _global_flags(parser, suppress=False)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    for name, (_module, summary) in COMMANDS.items():
+        sub = commands.add_parser(name, help=summary, description=summary, allow_abbrev=False)
+        _global_flags(sub, suppress=True)
+        load_command(name).configure(sub)
+    return parser
+
+
+def wants_ui(args: argparse.Namespace) -> bool:
+    """The TUI opens unless --no-ui was given or stdin/stdout is not a terminal."""
+    if getattr(args, "no_ui", False):
+        return False
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def report_error(error: WhichtoolError) -> None:
+    """Print an error as one redacted line plus an indented hint on stderr."""
+    from whichtool_tui.redact import redact_message
+
+    sys.stderr.write(f"{PROG}: {redact_message(error.message)}\n")
+    if error.hint:
+        sys.stderr.write(f"  {redact_message(error.hint)}\n")
+
+
+def _dispatch(args: argparse.Namespace, parser: ArgumentParser) -> int:
+    if args.command is None:
+        if wants_ui(args):
+            from whichtool_tui.commands.home import open_home
+
+            return open_home(args)
+        parser.print_help()
+        return ExitCode.OK
+    return load_command(args.command).execute(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return the process exit code."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in arguments
+    try:
+        parser = build_parser()
+        args, extras = parser.parse_known_args(arguments)
+        if extras and not getattr(args, "accepts_any_arguments", False):
+            parser.error("unrecognized arguments: " + " ".join(extras))
+        return int(_dispatch(args, parser))
+    except WhichtoolError as error:
+        if debug:
+            traceback.print_exc()
+        report_error(error)
+        return int(error.exit_code)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: cancelled; no report was written\n")
+        return int(ExitCode.CANCELLED)
+    except BrokenPipeError:
+        return int(ExitCode.OK)

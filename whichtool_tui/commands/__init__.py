@@ -1,0 +1,1 @@
+"""One module per command: ``configure`` declares flags (cheap), ``execute`` does the work."""

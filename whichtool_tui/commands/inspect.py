@@ -1,0 +1,17 @@
+"""`inspect`: not built yet; registered so that help and errors are already right."""
+
+from __future__ import annotations
+
+import argparse
+
+from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Declare the flags of `inspect`."""
+    configure_unbuilt(parser)
+
+
+def execute(args: argparse.Namespace) -> int:
+    """Run `inspect`."""
+    return refuse_unbuilt("inspect")

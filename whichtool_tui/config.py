@@ -1,0 +1,209 @@
+"""``whichtool.config.json`` / ``.yaml``: discovery, strict validation, one Settings object.
+
+Precedence is flag > config > built-in default; callers apply flags over what this returns.
+API keys are never config fields: they come from the environment only.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.redact import redact_paths
+from whichtool_tui.strict_yaml import load_strict_yaml
+
+CONFIG_FILE_NAMES = ("whichtool.config.json", "whichtool.config.yaml", "whichtool.config.yml")
+ABSOLUTE_MAX_TRIALS = 1000
+ABSOLUTE_MAX_TOOLS = 1000
+MAX_SAFE_INTEGER = 2**53 - 1
+REPORT_FORMATS = ("terminal", "json", "markdown", "html", "junit", "badge")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+
+class SnapshotTarget(_Strict):
+    """A saved ``tools/list`` file."""
+
+    transport: Literal["snapshot"]
+    path: Annotated[str, Field(min_length=1)]
+
+
+class HttpTarget(_Strict):
+    """A Streamable HTTP or legacy SSE endpoint."""
+
+    transport: Literal["http", "legacy-sse", "sse"]
+    url: Annotated[str, Field(min_length=1)]
+    headers: dict[str, str] | None = None
+
+
+class StdioTarget(_Strict):
+    """A server started as a child process speaking MCP on stdio."""
+
+    transport: Literal["stdio"]
+    command: Annotated[str, Field(min_length=1)]
+    args: list[str] | None = None
+    env: dict[str, str] | None = None
+    cwd: str | None = None
+
+
+TargetConfig = Annotated[
+    SnapshotTarget | HttpTarget | StdioTarget, Field(discriminator="transport")
+]
+
+
+class ProviderConfig(_Strict):
+    """Which model back-end a run or a generate uses (never its key)."""
+
+    name: Annotated[str, Field(min_length=1)]
+    model: str | None = None
+    base_url: str | None = Field(default=None, alias="baseUrl")
+
+
+class TrialsConfig(_Strict):
+    """Defaults for the routing run; every field can be overridden by a flag."""
+
+    repeat: Annotated[int, Field(ge=1, le=1000)] | None = None
+    max_trials: Annotated[int, Field(ge=1, le=ABSOLUTE_MAX_TRIALS)] | None = Field(
+        default=None, alias="maxTrials"
+    )
+    max_tools: Annotated[int, Field(ge=1, le=ABSOLUTE_MAX_TOOLS)] | None = Field(
+        default=None, alias="maxTools"
+    )
+    permute: bool | None = None
+    temperature: Annotated[float, Field(ge=0, le=2, allow_inf_nan=False)] | None = None
+    concurrency: Annotated[int, Field(ge=1, le=64)] | None = None
+    seed: Annotated[int, Field(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)] | None = None
+    reasoning_effort: str | None = Field(default=None, alias="reasoningEffort")
+
+
+_Rate = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+
+
+class ThresholdsConfig(_Strict):
+    """Quality gates: a failed one makes the command exit 1."""
+
+    min_accuracy: _Rate | None = Field(default=None, alias="minAccuracy")
+    max_over_trigger: _Rate | None = Field(default=None, alias="maxOverTrigger")
+    max_error_rate: _Rate | None = Field(default=None, alias="maxErrorRate")
+    max_context_tokens: Annotated[int, Field(ge=0)] | None = Field(
+        default=None, alias="maxContextTokens"
+    )
+    min_scored: Annotated[int, Field(ge=1)] | None = Field(default=None, alias="minScored")
+
+
+class ReportConfig(_Strict):
+    """Extra report files written beside the main output."""
+
+    formats: list[Literal["terminal", "json", "markdown", "html", "junit", "badge"]] | None = None
+    out: str | None = None
+
+
+class Settings(_Strict):
+    """Everything a config file may say; empty when there is no config file."""
+
+    target: TargetConfig | None = None
+    tasks: Annotated[str, Field(min_length=1)] | None = None
+    provider: ProviderConfig | None = None
+    trials: TrialsConfig = TrialsConfig()
+    thresholds: ThresholdsConfig = ThresholdsConfig()
+    report: ReportConfig = ReportConfig()
+    _source: str | None = PrivateAttr(default=None)
+
+    @property
+    def source(self) -> str | None:
+        """Where these settings came from (a redacted path), or None for built-in defaults."""
+        return self._source
+
+
+def discover_config(cwd: Path) -> Path | None:
+    """Return the config file in ``cwd``, or None; two candidates at once is an error."""
+    found = [cwd / name for name in CONFIG_FILE_NAMES if (cwd / name).is_file()]
+    if len(found) > 1:
+        raise WhichtoolError(
+            "config/ambiguous",
+            f"Found more than one config file: {', '.join(p.name for p in found)}",
+            "Keep one, or choose with --config <file>.",
+        )
+    return found[0] if found else None
+
+
+def _describe_validation_error(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    parts = [str(part) for part in first["loc"]]
+    if (
+        len(parts) > 1
+        and parts[0] == "target"
+        and parts[1] in ("snapshot", "http", "stdio", "legacy-sse", "sse")
+    ):
+        del parts[1]
+    location = ".".join(parts)
+    if first["type"] == "extra_forbidden":
+        return f"`{location}` is not a recognised option"
+    message = str(first["msg"])
+    return f"`{location}`: {message}" if location else message
+
+
+def parse_config(raw: Any, source: str) -> Settings:
+    """Validate parsed config data; unknown keys and out-of-range values are errors."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise WhichtoolError(
+            "config/invalid", f"{source}: the config must be a mapping of options", None
+        )
+    try:
+        settings = Settings.model_validate(raw)
+    except ValidationError as exc:
+        raise WhichtoolError(
+            "config/invalid",
+            f"{source}: {_describe_validation_error(exc)}",
+            "Keys: target, tasks, provider, trials, thresholds, report. API keys belong in the "
+            "environment, never in the config.",
+        ) from None
+    settings._source = source
+    return settings
+
+
+def load_settings(explicit: str | None = None, cwd: Path | None = None) -> Settings:
+    """Load ``--config`` if given, else the discovered config in ``cwd``, else empty Settings."""
+    folder = cwd or Path.cwd()
+    if explicit is not None:
+        path = Path(explicit)
+        if not path.is_file():
+            raise WhichtoolError(
+                "config/not-found",
+                f"Config file not found: {redact_paths(str(path))}",
+                "Pass an existing .json or .yaml file to --config.",
+            )
+    else:
+        found = discover_config(folder)
+        if found is None:
+            return Settings()
+        path = found
+    shown = redact_paths(str(path))
+    if path.suffix.lower() not in (".json", ".yaml", ".yml"):
+        raise WhichtoolError(
+            "config/unsupported-format",
+            f"{shown}: config files must be .json, .yaml or .yml",
+            "Executable configs are not supported; write the same keys as JSON or YAML.",
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WhichtoolError("config/unreadable", f"Cannot read {shown}: {exc}", None) from None
+    if path.suffix.lower() == ".json":
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise WhichtoolError(
+                "config/invalid-json", f"{shown}:{exc.lineno}: {exc.msg}", None
+            ) from None
+    else:
+        raw = load_strict_yaml(text, shown, "config/invalid-yaml")
+    return parse_config(raw, shown)

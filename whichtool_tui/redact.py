@@ -1,0 +1,119 @@
+"""Keep secrets and machine details out of everything we print or write.
+
+URLs lose credentials (userinfo, query values, fragments, token-like path segments), local paths
+are shortened to ``./`` and ``~/``, and untrusted text has control, bidi and separator characters
+escaped so a server cannot repaint the user's terminal.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from urllib.parse import SplitResult, urlsplit, urlunsplit
+
+_CONTROL = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+_TOKEN_SEGMENT = re.compile(r"^[A-Za-z0-9._~-]{16,}$")
+_CREDENTIAL_PREFIXES = (
+    "sk-",
+    "sk_",
+    "pk_",
+    "rk_",
+    "ghp_",
+    "gho_",
+    "github_pat_",
+    "xox",
+    "token_",
+    "key_",
+    "api_",
+    "apikey",
+    "secret",
+    "bearer",
+)
+_CREDENTIAL_QUERY_NAMES = re.compile(
+    r"(key|token|secret|password|passwd|pwd|auth|signature|sig|credential|session)", re.IGNORECASE
+)
+
+
+def sanitize_text(text: str) -> str:
+    """Escape C0/C1 controls, bidi marks and line/paragraph separators as visible sequences."""
+
+    def escape(match: re.Match[str]) -> str:
+        char = match.group(0)
+        if char == "\n":
+            return "\\n"
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _CONTROL.sub(escape, text)
+
+
+def _is_token_like(segment: str) -> bool:
+    lowered = segment.lower()
+    if len(segment) >= 12 and lowered.startswith(_CREDENTIAL_PREFIXES):
+        return True
+    return bool(
+        _TOKEN_SEGMENT.match(segment)
+        and any(c.isalpha() for c in segment)
+        and any(c.isdigit() for c in segment)
+    )
+
+
+def redact_url(url: str) -> str:
+    """Return ``url`` with userinfo, query values, fragment and token-like path segments hidden."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        port = parts.port
+    except ValueError:
+        return "(invalid URL)"
+    if not parts.scheme or not host:
+        return "(invalid URL)"
+    netloc = host if ":" not in host else f"[{host}]"
+    if port is not None:
+        netloc = f"{netloc}:{port}"
+    if parts.username is not None or parts.password is not None:
+        netloc = f"***@{netloc}"
+    path = "/".join("***" if _is_token_like(seg) else seg for seg in parts.path.split("/"))
+    query_items = []
+    for item in parts.query.split("&") if parts.query else []:
+        name, _, _value = item.partition("=")
+        shown = "redacted" if _CREDENTIAL_QUERY_NAMES.search(name) else "***"
+        query_items.append(f"{name}={shown}")
+    fragment = "***" if parts.fragment else ""
+    return urlunsplit(SplitResult(parts.scheme, netloc, path, "&".join(query_items), fragment))
+
+
+def url_has_credential_parts(url: str) -> bool:
+    """True when a URL carries userinfo, a query, a fragment or a token-like path segment."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    if parts.username or parts.password or parts.query or parts.fragment:
+        return True
+    return any(
+        len(seg) >= 16 and re.fullmatch(r"[A-Za-z0-9_-]+", seg) and any(c.isdigit() for c in seg)
+        for seg in parts.path.split("/")
+    )
+
+
+def redact_paths(text: str) -> str:
+    """Shorten the working directory to ``./`` and the home directory to ``~/`` inside ``text``."""
+    cwd = os.getcwd().rstrip(os.sep)
+    if cwd and cwd != os.sep:
+        text = text.replace(cwd + os.sep, "." + os.sep).replace(cwd, ".")
+    home = os.path.expanduser("~").rstrip(os.sep)
+    if home and home != os.sep and home != "~":
+        text = text.replace(home + os.sep, "~" + os.sep)
+    return text
+
+
+_URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>`]+")
+
+
+def redact_message(text: str) -> str:
+    """Prepare any message for output: URLs redacted, paths shortened, controls escaped."""
+    text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+    return sanitize_text(redact_paths(text))
