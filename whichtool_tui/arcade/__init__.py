@@ -1,0 +1,1 @@
+"""Bouts: security experiments (atoms) judged from the JSON-RPC wire, with receipts."""

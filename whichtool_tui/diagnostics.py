@@ -1,0 +1,42 @@
+"""Findings shared by every report: one shape, one ordering (worst first)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Severity = Literal["error", "warning", "info"]
+SEVERITY_RANK: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
+
+
+class Diagnostic(BaseModel):
+    """One finding: a stable code, a severity, a message naming what it is about, and a hint."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    code: str
+    severity: Severity
+    message: str
+    tool: str | None = None
+    tools: list[str] | None = None
+    detail: Any = None
+    hint: str | None = None
+
+    def target_key(self) -> str:
+        """The tool (or joined tools) this finding is about, for sorting."""
+        if self.tool is not None:
+            return self.tool
+        return ",".join(self.tools or [])
+
+    def to_json(self) -> dict[str, Any]:
+        """The report form: absent optional fields are left out, not written as null."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+def sort_diagnostics(items: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Severity (error < warning < info), then code, then target, then message."""
+    return sorted(
+        items, key=lambda d: (SEVERITY_RANK[d.severity], d.code, d.target_key(), d.message)
+    )

@@ -1,0 +1,1 @@
+"""The routing benchmark: plan, runner, verdicts, metrics, statistics, cache, report model."""

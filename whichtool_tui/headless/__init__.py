@@ -1,0 +1,1 @@
+"""The --no-ui face: progress to stderr, results to stdout."""

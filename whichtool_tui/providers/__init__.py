@@ -1,0 +1,1 @@
+"""Model back-ends over httpx, plus the offline `mock` and `keyword` providers."""

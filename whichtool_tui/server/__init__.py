@@ -1,0 +1,1 @@
+"""whichtool-tui as an MCP server for agents."""

@@ -1,0 +1,1 @@
+"""Task sets: model, strict loading, lint, mutate, generate, writer."""

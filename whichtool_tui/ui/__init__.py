@@ -1,0 +1,1 @@
+"""Everything Textual lives here; nothing else in the package imports textual."""
