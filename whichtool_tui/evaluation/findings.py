@@ -1,0 +1,114 @@
+"""Run findings derived from the metrics and the run's settings (all non-gating warnings/info)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.evaluation.metrics import MIN_TRIALS_PER_TOOL
+from whichtool_tui.evaluation.report_model import Capabilities, Metrics, ScoredTrial
+
+POSITION_SPREAD_WARNING = 0.2
+TOP_CONFUSION_PAIRS = 5
+
+
+def run_findings(
+    metrics: Metrics,
+    trials: Sequence[ScoredTrial],
+    capabilities: Capabilities,
+    temperature: float,
+    permuted: bool,
+    cache_hits: int,
+) -> list[Diagnostic]:
+    """Confusable pairs, position sensitivity, thin data, capability notes and cache hits."""
+    found: list[Diagnostic] = []
+    for pair in metrics.confusion_pairs[:TOP_CONFUSION_PAIRS]:
+        first, second = pair.tools
+        found.append(
+            Diagnostic(
+                code="run/confusion-pair",
+                severity="warning",
+                message=f"{first} and {second} were swapped {pair.swaps} times "
+                f"({pair.rate:.0%} of their trials): {first} chosen when {second} was expected "
+                f"{pair.a_chosen_when_b_expected}x, {second} chosen when {first} was expected "
+                f"{pair.b_chosen_when_a_expected}x.",
+                tools=[first, second],
+            )
+        )
+    spread = metrics.position.spread
+    if spread is not None and spread >= POSITION_SPREAD_WARNING:
+        found.append(
+            Diagnostic(
+                code="run/position-sensitive",
+                severity="warning",
+                message=f"Accuracy moves by {spread:.0%} on average with where the expected tool "
+                f"appears in the list ({metrics.position.comparable_tasks} tasks compared).",
+            )
+        )
+    for tool in metrics.by_tool:
+        if 0 < tool.accuracy.denominator < MIN_TRIALS_PER_TOOL:
+            found.append(
+                Diagnostic(
+                    code="run/thin-measurement",
+                    severity="warning",
+                    message=f"{tool.tool} was measured on {tool.accuracy.denominator} scored "
+                    f"trials; fewer than {MIN_TRIALS_PER_TOOL} make its rate a rough guess.",
+                    tool=tool.tool,
+                )
+            )
+    if not any(t.expected is None for t in trials):
+        found.append(
+            Diagnostic(
+                code="run/no-distractor-trials",
+                severity="warning",
+                message="No distractor trials: over-trigger (calling a tool when none fits) "
+                "was not measured.",
+            )
+        )
+    if temperature == 0 and not capabilities.temperature_zero:
+        found.append(
+            Diagnostic(
+                code="run/temperature-not-honoured",
+                severity="warning",
+                message="Temperature 0 was recorded but this provider does not honour it; "
+                "repeated trials may vary.",
+            )
+        )
+    if not capabilities.seed:
+        found.append(
+            Diagnostic(
+                code="run/no-seed-support",
+                severity="info",
+                message="This provider does not accept a seed; trial seeds only fix tool orders.",
+            )
+        )
+    multi = [t for t in trials if t.verdict != "error" and t.call_count > 1]
+    if multi:
+        expected_first = sum(1 for t in multi if t.expected is not None and t.pick == t.expected)
+        found.append(
+            Diagnostic(
+                code="run/unexpected-additional-calls",
+                severity="warning",
+                message=f"{len(multi)} trials proposed more than one call; {expected_first} of "
+                "them had the expected tool first.",
+            )
+        )
+    if not permuted:
+        found.append(
+            Diagnostic(
+                code="run/not-permuted",
+                severity="warning",
+                message="Tool order was not permuted (--no-permute): position effects are "
+                "mixed into every rate.",
+            )
+        )
+    if cache_hits:
+        found.append(
+            Diagnostic(
+                code="run/cache-hits",
+                severity="info",
+                message=f"{cache_hits} of {len(trials)} trials were answered from the trial "
+                "cache (latency 0).",
+            )
+        )
+    return found

@@ -1,0 +1,158 @@
+"""Every rate of a run, computed from its scored trials alone so a reader can recompute it."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+
+from whichtool_tui.evaluation.report_model import (
+    ConfusionPair,
+    Metrics,
+    PositionBucket,
+    PositionSensitivity,
+    ScoredTrial,
+    ToolCount,
+    ToolMetrics,
+    TrialCounts,
+)
+from whichtool_tui.evaluation.stats import Proportion, proportion
+from whichtool_tui.evaluation.verdicts import argument_check_valid
+
+MIN_TRIALS_PER_TOOL = 5
+NONE_KEY = "(none)"
+PHANTOM_KEY = "(phantom)"
+MULTIPLE_KEY = "(multiple calls)"
+POSITION_METHOD = "within-task-range"
+
+
+def picked_column(trial: ScoredTrial, surface: set[str]) -> str:
+    """The confusion-matrix column of a scored trial: a tool, none, phantom or multiple."""
+    if trial.call_count > 1:
+        return MULTIPLE_KEY
+    if trial.call_count == 0:
+        return NONE_KEY
+    if trial.pick is None or trial.pick not in surface:
+        return PHANTOM_KEY
+    return trial.pick
+
+
+def _rate(trials: Sequence[ScoredTrial], verdict: str) -> Proportion:
+    return proportion(sum(1 for t in trials if t.verdict == verdict), len(trials))
+
+
+def _tool_metrics(tool: str, trials: Sequence[ScoredTrial], context_tokens: int) -> ToolMetrics:
+    expecting = [t for t in trials if t.expected == tool]
+    scored = [t for t in expecting if t.verdict != "error"]
+    confused = Counter(t.pick for t in scored if t.verdict == "wrong-tool" and t.pick is not None)
+    checked = [
+        t
+        for t in scored
+        if t.verdict == "correct" and t.argument_check is not None and not t.argument_check.vacuous
+    ]
+    valid = sum(1 for t in checked if t.argument_check and argument_check_valid(t.argument_check))
+    return ToolMetrics(
+        tool=tool,
+        accuracy=_rate(scored, "correct"),
+        confused_with=[
+            ToolCount(tool=name, count=count)
+            for name, count in sorted(confused.items(), key=lambda item: (-item[1], item[0]))
+        ],
+        abstained=sum(1 for t in scored if t.verdict == "abstained"),
+        phantom=sum(1 for t in scored if t.verdict == "phantom"),
+        errors=len(expecting) - len(scored),
+        argument_accuracy=proportion(valid, len(checked)),
+        hallucinated_parameters=sum(
+            len(t.argument_check.hallucinated) for t in expecting if t.argument_check is not None
+        ),
+        context_tokens=context_tokens,
+    )
+
+
+def _confusion_pairs(scored: Sequence[ScoredTrial]) -> list[ConfusionPair]:
+    expecting = Counter(t.expected for t in scored if t.expected is not None)
+    directed: Counter[tuple[str, str]] = Counter()
+    for trial in scored:
+        if trial.verdict == "wrong-tool" and trial.expected is not None and trial.pick is not None:
+            directed[(trial.expected, trial.pick)] += 1
+    pairs: dict[tuple[str, str], ConfusionPair] = {}
+    for expected, picked in directed:
+        first, second = sorted((expected, picked))
+        if (first, second) in pairs:
+            continue
+        b_chosen_when_a = directed[(first, second)]
+        a_chosen_when_b = directed[(second, first)]
+        swaps = a_chosen_when_b + b_chosen_when_a
+        denominator = expecting[first] + expecting[second]
+        pairs[(first, second)] = ConfusionPair(
+            tools=(first, second),
+            swaps=swaps,
+            rate=swaps / denominator if denominator else 0.0,
+            a_chosen_when_b_expected=a_chosen_when_b,
+            b_chosen_when_a_expected=b_chosen_when_a,
+        )
+    return sorted(pairs.values(), key=lambda pair: (-pair.swaps, pair.tools))
+
+
+def _position(scored: Sequence[ScoredTrial]) -> PositionSensitivity:
+    measured = [t for t in scored if t.expected is not None and t.expected_position >= 0]
+    pooled: dict[int, list[ScoredTrial]] = defaultdict(list)
+    per_task: dict[str, dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for trial in measured:
+        pooled[trial.expected_position].append(trial)
+        per_task[trial.task_id][trial.expected_position].append(trial.verdict == "correct")
+    ranges = []
+    for positions in per_task.values():
+        if len(positions) < 2:
+            continue
+        rates = [sum(hits) / len(hits) for hits in positions.values()]
+        ranges.append(max(rates) - min(rates))
+    return PositionSensitivity(
+        buckets=[
+            PositionBucket(position=position, accuracy=_rate(pooled[position], "correct"))
+            for position in sorted(pooled)
+        ],
+        spread=sum(ranges) / len(ranges) if ranges else None,
+        comparable_tasks=len(ranges),
+        method=POSITION_METHOD,
+    )
+
+
+def _tool_sort_key(metrics: ToolMetrics) -> tuple[int, float, str]:
+    value = metrics.accuracy.value
+    return (1, 0.0, metrics.tool) if value is None else (0, value, metrics.tool)
+
+
+def compute_metrics(
+    trials: Sequence[ScoredTrial],
+    tool_names: Sequence[str],
+    context_tokens: Mapping[str, int],
+    planned: int,
+) -> Metrics:
+    """Rates with Wilson intervals, per-tool table, confusion matrix and pairs, position."""
+    scored = [t for t in trials if t.verdict != "error"]
+    targeted = [t for t in scored if t.expected is not None]
+    distractors = [t for t in scored if t.expected is None]
+    surface = set(tool_names)
+    matrix: dict[str, Counter[str]] = defaultdict(Counter)
+    for trial in scored:
+        matrix[trial.expected or NONE_KEY][picked_column(trial, surface)] += 1
+    by_tool = sorted(
+        (_tool_metrics(tool, trials, context_tokens.get(tool, 0)) for tool in tool_names),
+        key=_tool_sort_key,
+    )
+    return Metrics(
+        trials=TrialCounts(planned=planned, scored=len(scored), errored=planned - len(scored)),
+        accuracy=_rate(targeted, "correct"),
+        abstention=_rate(targeted, "abstained"),
+        over_trigger=_rate(distractors, "over-triggered"),
+        phantom=_rate(targeted, "phantom"),
+        multi_call_rate=proportion(sum(1 for t in scored if t.call_count > 1), len(scored)),
+        clarification=proportion(sum(1 for t in scored if t.asked_for_clarification), len(scored)),
+        by_tool=by_tool,
+        confusion_matrix={
+            row: dict(sorted(columns.items())) for row, columns in sorted(matrix.items())
+        },
+        confusion_pairs=_confusion_pairs(scored),
+        position=_position(scored),
+        min_trials_per_tool=MIN_TRIALS_PER_TOOL,
+    )

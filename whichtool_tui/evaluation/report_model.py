@@ -1,0 +1,363 @@
+"""The ``whichtool.run/2`` report as pydantic models: closed layers, camelCase on the wire.
+
+Optional keys (``rawArguments?``, ``usage?``, ``error?`` ...) are left out when absent, while
+nullable keys (``pick``, ``value``, ``endpoint`` ...) are always written, as the format requires.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.evaluation.stats import Proportion
+
+RUN_SCHEMA_VERSION: Final = "whichtool.run/2"
+
+Verdict = Literal[
+    "correct",
+    "wrong-tool",
+    "phantom",
+    "abstained",
+    "correct-abstention",
+    "over-triggered",
+    "unexpected-additional-calls",
+    "error",
+]
+VERDICTS: tuple[Verdict, ...] = (
+    "correct",
+    "wrong-tool",
+    "phantom",
+    "abstained",
+    "correct-abstention",
+    "over-triggered",
+    "unexpected-additional-calls",
+    "error",
+)
+
+
+def _absent(value: Any) -> bool:
+    return value is None
+
+
+class _Closed(BaseModel):
+    """Every layer of the report rejects unknown keys and speaks camelCase."""
+
+    model_config = ConfigDict(
+        extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True
+    )
+
+
+class Capabilities(_Closed):
+    """What the provider honours, as recorded for reproducibility."""
+
+    seed: bool
+    temperature_zero: bool
+    logprobs: bool
+    disable_thinking: bool
+
+
+class Reproducibility(_Closed):
+    """Everything needed to rerun, and to decide whether two runs are comparable."""
+
+    whichtool_version: str
+    provider: str
+    model: str
+    endpoint: str | None
+    request_fingerprint: str | None
+    provider_capabilities: Capabilities
+    temperature: float
+    reasoning_effort: str | None
+    seed: int
+    repeat: int
+    permuted: bool
+    concurrency: int
+    surface_hash: str
+    task_set_version: int
+    task_set_source: str
+    task_set_surface: str | None
+
+
+class TargetRef(_Closed):
+    """How the surface was reached; ``ref`` is already redacted."""
+
+    transport: str
+    ref: str
+
+
+class TaskEntry(_Closed):
+    """One selected task as it was run."""
+
+    id: str
+    prompt: str
+    expected: str | None
+    tags: list[str]
+
+
+class TasksBlock(_Closed):
+    """The task file's size, the selection and the tags that made it."""
+
+    in_file: int
+    selected: int
+    distractors: int
+    only: list[str]
+    skip: list[str]
+    list: list[TaskEntry]
+
+
+class TrialCounts(_Closed):
+    """Planned, scored and errored trials."""
+
+    planned: int
+    scored: int
+    errored: int
+
+
+class ToolCount(_Closed):
+    """A tool and how often something happened with it."""
+
+    tool: str
+    count: int
+
+
+class ToolMetrics(_Closed):
+    """Routing quality for one surface tool, over the trials expecting it."""
+
+    tool: str
+    accuracy: Proportion
+    confused_with: list[ToolCount]
+    abstained: int
+    phantom: int
+    errors: int
+    argument_accuracy: Proportion
+    hallucinated_parameters: int
+    context_tokens: int
+
+
+class ConfusionPair(_Closed):
+    """Two tools swapped for each other in wrong-tool trials; ``tools`` sorted by name."""
+
+    tools: tuple[str, str]
+    swaps: int
+    rate: float
+    a_chosen_when_b_expected: int = Field(alias="aChosenWhenBExpected")
+    b_chosen_when_a_expected: int = Field(alias="bChosenWhenAExpected")
+
+
+class PositionBucket(_Closed):
+    """Pooled single-call accuracy of trials whose expected tool sat at this index."""
+
+    position: int
+    accuracy: Proportion
+
+
+class PositionSensitivity(_Closed):
+    """Whether where a tool appears in the list changes whether it is picked."""
+
+    buckets: list[PositionBucket]
+    spread: float | None
+    comparable_tasks: int
+    method: str
+
+
+class Metrics(_Closed):
+    """Every rate of the run, recomputable from the trials."""
+
+    trials: TrialCounts
+    accuracy: Proportion
+    abstention: Proportion
+    over_trigger: Proportion
+    phantom: Proportion
+    multi_call_rate: Proportion
+    clarification: Proportion
+    by_tool: list[ToolMetrics]
+    confusion_matrix: dict[str, dict[str, int]]
+    confusion_pairs: list[ConfusionPair]
+    position: PositionSensitivity
+    min_trials_per_tool: int
+
+
+class Tokenizer(_Closed):
+    """Which token estimate was used, and an honest note that it is an estimate."""
+
+    id: str
+    exact: bool
+    approximates: str
+    note: str
+
+
+class ToolTokens(_Closed):
+    """Estimated tokens one tool adds to every request."""
+
+    total: int
+    name: int
+    description: int
+    schema_: int = Field(alias="schema")
+    envelope: int
+
+
+class ContextCost(_Closed):
+    """The inspect token block: what the surface costs per request."""
+
+    tokenizer: Tokenizer
+    serialization: str
+    total: int
+    by_tool: dict[str, ToolTokens]
+
+
+class ThresholdResult(_Closed):
+    """One quality gate, its limit, the measured value and whether it held."""
+
+    name: Literal["minAccuracy", "maxOverTrigger", "maxContextTokens"]
+    limit: float
+    actual: float
+    ok: bool
+
+
+class Execution(_Closed):
+    """Whether the run measured enough to be trusted at all."""
+
+    ok: bool
+    planned: int
+    completed: int
+    scored: int
+    errored: int
+    error_rate: Proportion
+    max_error_rate: float
+    min_scored: int
+
+
+class Call(_Closed):
+    """One proposed call, normalised: arguments an object or null, raw text kept when unparsable."""
+
+    name: str | None
+    arguments: dict[str, Any] | None
+    raw_arguments: str | None = Field(default=None, exclude_if=_absent)
+
+
+class TrialUsage(_Closed):
+    """Token usage the provider reported for one trial."""
+
+    prompt_tokens: int | None = Field(default=None, exclude_if=_absent)
+    completion_tokens: int | None = Field(default=None, exclude_if=_absent)
+
+
+class TrialError(_Closed):
+    """Why a trial produced no answer; errored trials are excluded from every rate."""
+
+    message: str
+    retryable: bool
+    hint: str | None = Field(default=None, exclude_if=_absent)
+
+
+class WrongType(_Closed):
+    """An argument whose JSON type does not match the schema."""
+
+    name: str
+    expected: str
+    got: str
+
+
+class ArgumentCheck(_Closed):
+    """How the first call's arguments fit the picked tool's input schema."""
+
+    missing_required: list[str]
+    hallucinated: list[str]
+    wrong_type: list[WrongType]
+    parsed: bool
+    vacuous: bool
+
+
+class ScoredTrial(_Closed):
+    """One trial: what was shown, every call proposed, and its verdict."""
+
+    task_id: str
+    trial_index: int
+    expected: str | None
+    pick: str | None
+    arguments: dict[str, Any] | None
+    raw_arguments: str | None = Field(default=None, exclude_if=_absent)
+    calls: list[Call]
+    text: str
+    call_count: int
+    order: list[str]
+    expected_position: int
+    latency_ms: float
+    usage: TrialUsage | None = Field(default=None, exclude_if=_absent)
+    reasoning_chars: int | None = Field(default=None, exclude_if=_absent)
+    error: TrialError | None = Field(default=None, exclude_if=_absent)
+    verdict: Verdict
+    unexpected_additional_calls: bool
+    argument_check: ArgumentCheck | None = Field(default=None, exclude_if=_absent)
+    asked_for_clarification: bool
+
+
+class ReportDiagnostic(_Closed):
+    """A finding in the report: the shared Diagnostic shape without its hint."""
+
+    code: str
+    severity: Literal["error", "warning", "info"]
+    message: str
+    tool: str | None = Field(default=None, exclude_if=_absent)
+    tools: list[str] | None = Field(default=None, exclude_if=_absent)
+    detail: Any = Field(default=None, exclude_if=_absent)
+
+    @classmethod
+    def of(cls, diagnostic: Diagnostic) -> ReportDiagnostic:
+        """Project a shared Diagnostic onto the report's closed diagnostic layer."""
+        return cls(
+            code=diagnostic.code,
+            severity=diagnostic.severity,
+            message=diagnostic.message,
+            tool=diagnostic.tool,
+            tools=diagnostic.tools,
+            detail=diagnostic.detail,
+        )
+
+
+class RunReport(_Closed):
+    """A complete routing run, as saved by ``run --format json`` and read by report and diff."""
+
+    schema_version: Literal["whichtool.run/2"] = RUN_SCHEMA_VERSION
+    reproducibility: Reproducibility
+    target: TargetRef
+    tasks: TasksBlock
+    metrics: Metrics
+    context_cost: ContextCost
+    diagnostics: list[ReportDiagnostic]
+    thresholds: list[ThresholdResult]
+    thresholds_ok: bool
+    execution: Execution
+    ok: bool
+    duration_ms: float
+    trials: list[ScoredTrial]
+
+
+def _js_numbers(value: Any) -> Any:
+    """Write whole floats as integers, as JavaScript's JSON.stringify does."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _js_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_js_numbers(item) for item in value]
+    return value
+
+
+def report_to_dict(report: RunReport) -> dict[str, Any]:
+    """The report as plain JSON data with wire key names."""
+    data: dict[str, Any] = _js_numbers(report.model_dump(mode="json", by_alias=True))
+    return data
+
+
+def dump_report_json(report: RunReport) -> str:
+    """The report as ``JSON.stringify(report, null, 2)`` plus a trailing newline."""
+    return json.dumps(report_to_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def parse_report_json(text: str) -> RunReport:
+    """Parse a saved run strictly (closed layers); semantic re-checks belong to the reader."""
+    return RunReport.model_validate_json(text, by_alias=True)
