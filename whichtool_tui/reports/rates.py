@@ -1,0 +1,27 @@
+"""How a rate is written in human reports: ``k/n  P%  [lo%-hi%]`` or ``n/a (0 trials)``."""
+
+from __future__ import annotations
+
+from whichtool_tui.evaluation.stats import Proportion
+
+
+def percent(value: float | None, digits: int = 0) -> str:
+    """A fraction as a percentage string, or ``n/a`` when unmeasured."""
+    if value is None:
+        return "n/a"
+    return f"{value * 100:.{digits}f}%"
+
+
+def interval(rate: Proportion) -> str:
+    """The Wilson interval as ``lo%-hi%``, or an empty string when unmeasured."""
+    if rate.ci95 is None:
+        return ""
+    low, high = rate.ci95
+    return f"{percent(low)}-{percent(high)}"
+
+
+def format_proportion(rate: Proportion) -> str:
+    """``k/n  P%  [lo%-hi%]``, or ``n/a (0 trials)`` when nothing was measured."""
+    if rate.denominator == 0 or rate.value is None:
+        return "n/a (0 trials)"
+    return f"{rate.numerator}/{rate.denominator}  {percent(rate.value)}  [{interval(rate)}]"

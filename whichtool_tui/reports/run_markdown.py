@@ -1,0 +1,204 @@
+"""The run report as GitHub-flavoured Markdown: a verdict line, a metrics table, details."""
+
+from __future__ import annotations
+
+from whichtool_tui.evaluation.report_model import RunReport
+from whichtool_tui.evaluation.stats import Proportion
+from whichtool_tui.reports.escape import markdown_cell, markdown_code
+from whichtool_tui.reports.rates import interval, percent
+from whichtool_tui.reports.run_verdict import run_verdict
+
+_ICONS = {
+    "invalid": "❌",
+    "thresholds": "❌",
+    "failed": "❌",
+    "unconfigured": "ℹ️",
+    "passed": "✅",
+}
+_SPECIAL_COLUMNS = {"(none)": "no call", "(phantom)": "phantom", "(multiple calls)": "multiple"}
+
+
+def _rate_row(label: str, rate: Proportion) -> str:
+    if rate.value is None:
+        return f"| {label} | n/a (0 trials) | |"
+    share = f"{rate.numerator}/{rate.denominator} ({percent(rate.value)})"
+    return f"| {label} | {share} | {interval(rate)} |"
+
+
+def _details(summary: str, lines: list[str]) -> list[str]:
+    return ["", "<details>", f"<summary>{summary}</summary>", "", *lines, "", "</details>"]
+
+
+def _metrics_table(report: RunReport) -> list[str]:
+    metrics = report.metrics
+    return [
+        "| metric | rate | 95% interval |",
+        "|---|---|---|",
+        _rate_row("Single-call accuracy", metrics.accuracy),
+        _rate_row("Abstention", metrics.abstention),
+        _rate_row("Over-trigger", metrics.over_trigger),
+        _rate_row("Phantom", metrics.phantom),
+        _rate_row("Multi-call", metrics.multi_call_rate),
+        _rate_row("Clarified", metrics.clarification),
+        f"| Errored (excluded above) | {report.execution.errored}/{report.execution.planned} | |",
+    ]
+
+
+def _pairs(report: RunReport) -> list[str]:
+    pairs = report.metrics.confusion_pairs[:5]
+    if not pairs:
+        return ["No confusion pairs: no wrong-tool picks."]
+    lines = ["| pair | swaps | rate | direction |", "|---|---|---|---|"]
+    for pair in pairs:
+        first, second = (markdown_cell(name) for name in pair.tools)
+        direction = (
+            f"{first} picked for {second} ×{pair.a_chosen_when_b_expected}; "
+            f"{second} picked for {first} ×{pair.b_chosen_when_a_expected}"
+        )
+        lines.append(f"| {first} ↔ {second} | {pair.swaps} | {percent(pair.rate)} | {direction} |")
+    return lines
+
+
+def _per_tool(report: RunReport) -> list[str]:
+    lines = [
+        "| tool | single-call | confused with | args ok | tokens |",
+        "|---|---|---|---|---|",
+    ]
+    for row in report.metrics.by_tool:
+        confused = ", ".join(f"{markdown_cell(c.tool)} ×{c.count}" for c in row.confused_with)
+        accuracy = row.accuracy
+        single = (
+            "n/a"
+            if accuracy.value is None
+            else f"{accuracy.numerator}/{accuracy.denominator} ({percent(accuracy.value)})"
+        )
+        lines.append(
+            f"| {markdown_cell(row.tool)} | {single} | {confused or '-'} | "
+            f"{percent(row.argument_accuracy.value)} | {row.context_tokens} |"
+        )
+    return lines
+
+
+def _matrix(report: RunReport) -> list[str]:
+    matrix = report.metrics.confusion_matrix
+    if not matrix:
+        return ["No scored trials."]
+    tools = [row.tool for row in sorted(report.metrics.by_tool, key=lambda r: r.tool)]
+    rows = [*tools, "(none)"]
+    columns = [*tools, "(none)", "(phantom)", "(multiple calls)"]
+    used_columns = [c for c in columns if any(c in matrix.get(r, {}) for r in rows)]
+    header = " | ".join(markdown_cell(_SPECIAL_COLUMNS.get(c, c)) for c in used_columns)
+    lines = [
+        f"| expected ↓ / picked → | {header} |",
+        "|---|" + "---|" * len(used_columns),
+    ]
+    for row in rows:
+        if row not in matrix:
+            continue
+        label = "(distractor)" if row == "(none)" else row
+        cells = " | ".join(str(matrix[row].get(c, 0) or "") for c in used_columns)
+        lines.append(f"| {markdown_cell(label)} | {cells} |")
+    return lines
+
+
+def _position(report: RunReport) -> list[str]:
+    position = report.metrics.position
+    if position.spread is None:
+        lines = ["Not measurable: no task was tried at two or more positions."]
+    else:
+        lines = [
+            f"Spread {percent(position.spread)} over {position.comparable_tasks} tasks "
+            "(mean within-task best minus worst position rate)."
+        ]
+    if position.buckets:
+        lines += ["", "| position | single-call | 95% interval |", "|---|---|---|"]
+        for bucket in position.buckets:
+            rate = bucket.accuracy
+            lines.append(
+                f"| {bucket.position + 1} | {rate.numerator}/{rate.denominator} "
+                f"({percent(rate.value)}) | {interval(rate)} |"
+            )
+    return lines
+
+
+def _findings(report: RunReport) -> list[str]:
+    if not report.diagnostics:
+        return ["No findings."]
+    lines = ["| severity | code | finding |", "|---|---|---|"]
+    for diagnostic in report.diagnostics:
+        lines.append(
+            f"| {diagnostic.severity} | {markdown_code(diagnostic.code)} | "
+            f"{markdown_cell(diagnostic.message)} |"
+        )
+    return lines
+
+
+def _reproducibility(report: RunReport) -> list[str]:
+    repro = report.reproducibility
+    capabilities = repro.provider_capabilities
+    rows = [
+        ("whichtool version", repro.whichtool_version),
+        ("provider", repro.provider),
+        ("model", repro.model),
+        ("endpoint", repro.endpoint or "(default)"),
+        ("request fingerprint", repro.request_fingerprint or "(none)"),
+        ("target", f"{report.target.transport} {report.target.ref}"),
+        ("surface hash", repro.surface_hash),
+        ("task set", f"{repro.task_set_source} (version {repro.task_set_version})"),
+        ("temperature", f"{repro.temperature:g}"),
+        ("reasoning effort", repro.reasoning_effort or "(unset)"),
+        ("seed", str(repro.seed)),
+        ("repeat", str(repro.repeat)),
+        ("permuted", "yes" if repro.permuted else "no"),
+        ("concurrency", str(repro.concurrency)),
+        (
+            "provider honours",
+            ", ".join(
+                name
+                for name, on in (
+                    ("seed", capabilities.seed),
+                    ("temperature 0", capabilities.temperature_zero),
+                    ("logprobs", capabilities.logprobs),
+                    ("disable thinking", capabilities.disable_thinking),
+                )
+                if on
+            )
+            or "(none declared)",
+        ),
+    ]
+    return ["| | |", "|---|---|", *(f"| {k} | {markdown_cell(v)} |" for k, v in rows)]
+
+
+def render_run_markdown(report: RunReport) -> str:
+    """The whole Markdown report, ending with a newline; suitable for a PR comment."""
+    verdict = run_verdict(report)
+    repro = report.reproducibility
+    execution = report.execution
+    lines = [
+        "## whichtool run",
+        "",
+        f"**{_ICONS[verdict.kind]} {verdict.text}** · {markdown_cell(repro.provider)}/"
+        f"{markdown_cell(repro.model)} · {execution.scored}/{execution.planned} trials scored · "
+        f"surface {markdown_code(repro.surface_hash.removeprefix('sha256:')[:12])} · "
+        f"~{report.context_cost.total} tokens",
+        "",
+        *_metrics_table(report),
+        "",
+        "### Confusion pairs",
+        "",
+        *_pairs(report),
+    ]
+    if report.thresholds:
+        lines += ["", "### Thresholds", "", "| threshold | actual | limit | result |"]
+        lines.append("|---|---|---|---|")
+        for threshold in report.thresholds:
+            result = "pass" if threshold.ok else "**FAIL**"
+            lines.append(
+                f"| {threshold.name} | {threshold.actual:.3f} | {threshold.limit:g} | {result} |"
+            )
+    lines += _details("Per tool", _per_tool(report))
+    lines += _details("Confusion matrix", _matrix(report))
+    lines += _details("Position sensitivity", _position(report))
+    lines += _details(f"Findings ({len(report.diagnostics)})", _findings(report))
+    lines += _details("Reproducibility", _reproducibility(report))
+    return "\n".join(lines) + "\n"
