@@ -8,7 +8,7 @@ calls the model proposed, its text and usage. It never executes a tool. Failures
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from whichtool_tui.errors import WhichtoolError
 
@@ -31,6 +31,9 @@ class RouteRequest:
     temperature: float
     seed: int
     reasoning_effort: str | None = None
+    # Which trial this is; only scripted mocks look at it (per-(task, trial) scripts).
+    task_id: str | None = None
+    trial_index: int | None = None
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class RouteReply:
     usage: Usage | None = None
     reasoning_chars: int | None = None
     latency_ms: float = 0.0
+    stop_reason: str | None = None  # the API's stop/finish reason or status, as given
 
 
 @dataclass(frozen=True)
@@ -71,16 +75,39 @@ class Capabilities:
     temperature_zero: bool = False
     logprobs: bool = False
     disable_thinking: bool = False
+    # Whether the temperature value is sent at all, and whether a reasoning effort is forwarded.
+    temperature: bool = False
+    reasoning_effort: bool = False
+
+    def unsupported_settings(
+        self, temperature: float, seed: int | None, reasoning_effort: str | None
+    ) -> tuple[str, ...]:
+        """Names of the requested settings that never reach the model, for the report."""
+        unsupported: list[str] = []
+        if not self.temperature or (temperature == 0 and not self.temperature_zero):
+            unsupported.append("temperature")
+        if seed is not None and not self.seed:
+            unsupported.append("seed")
+        if reasoning_effort is not None and not self.reasoning_effort:
+            unsupported.append("reasoning_effort")
+        return tuple(unsupported)
 
 
 class ProviderError(WhichtoolError):
     """A provider call failed; becomes the trial's ``error{message, retryable, hint?}``."""
 
     def __init__(
-        self, code: str, message: str, hint: str | None = None, retryable: bool = False
+        self,
+        code: str,
+        message: str,
+        hint: str | None = None,
+        retryable: bool = False,
+        *,
+        status: int | None = None,
     ) -> None:
         super().__init__(code, message, hint)
         self.retryable = retryable
+        self.status = status  # the HTTP status when the failure was an HTTP answer
 
 
 @dataclass(frozen=True)
@@ -109,6 +136,7 @@ class Provider(Protocol):
         ...
 
 
+@runtime_checkable
 class TextGenerator(Protocol):
     """A provider that can also draft free text (``tasks generate``)."""
 
@@ -117,3 +145,8 @@ class TextGenerator(Protocol):
     ) -> str:
         """Return the model's text for a plain prompt; raise ProviderError."""
         ...
+
+
+def can_generate(provider: object) -> bool:
+    """True when a provider can draft free text; the CLI ``mock`` cannot, by contract."""
+    return callable(getattr(provider, "generate", None))

@@ -1,0 +1,267 @@
+"""The one HTTP poster every model back-end shares, and the base class of the HTTP families.
+
+One ``httpx.AsyncClient`` per provider carries all its requests. A request is POSTed JSON with a
+total timeout (300 s by default); answers are capped at 16 MiB and must be a JSON object.
+Retries are off unless asked for, and then only for 429, 5xx and network failures, with a
+500 ms x 2^(n-1) backoff and no jitter. Every error text has credentials removed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from whichtool_tui.providers.base import Capabilities, ProviderError, ProviderIdentity
+from whichtool_tui.redact import redact_message, redact_url
+
+DEFAULT_TIMEOUT_SECONDS = 300.0
+MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+ERROR_BODY_CHARS = 300
+BACKOFF_BASE_SECONDS = 0.5
+
+HintFor = Callable[[int, str], str | None]
+
+
+def backoff_seconds(retry_number: int) -> float:
+    """Delay before retry ``n`` (1-based): 500 ms x 2^(n-1)."""
+    return BACKOFF_BASE_SECONDS * float(2 ** (retry_number - 1))
+
+
+def scrub(text: str, secrets: Iterable[str]) -> str:
+    """Remove every secret value from ``text``, then redact URLs, paths and control characters."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return redact_message(text)
+
+
+@dataclass(frozen=True)
+class HttpProviderOptions:
+    """Everything an HTTP family needs to be built; the key never appears in its repr."""
+
+    name: str
+    model: str
+    base_url: str
+    api_key: str | None = field(default=None, repr=False)
+    key_env: str | None = None
+    timeout: float = DEFAULT_TIMEOUT_SECONDS
+    retries: int = 0
+    max_output_tokens: int | None = None
+    capabilities: Capabilities = field(default_factory=Capabilities)
+    request_fingerprint: str | None = None
+
+
+class JsonPoster:
+    """POST JSON, read a capped JSON-object answer, turn every failure into a ProviderError."""
+
+    def __init__(
+        self,
+        *,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        retries: int = 0,
+        secrets: Iterable[str] = (),
+        key_env: str | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.timeout = timeout
+        self.retries = max(0, retries)
+        self._secrets = tuple(s for s in secrets if s)
+        self._key_env = key_env
+        self._sleep = sleep
+        self._client: httpx.AsyncClient | None = None
+
+    def _get_client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(
+                timeout=httpx.Timeout(self.timeout),
+                limits=httpx.Limits(max_connections=128, max_keepalive_connections=64),
+                follow_redirects=False,
+                trust_env=False,
+            )
+        return self._client
+
+    def scrub(self, text: str) -> str:
+        """Redact this poster's secrets and any URL credentials from ``text``."""
+        return scrub(text, self._secrets)
+
+    async def post(
+        self,
+        url: str,
+        body: dict[str, Any],
+        headers: dict[str, str],
+        hint_for: HintFor | None = None,
+    ) -> dict[str, Any]:
+        """POST ``body`` to ``url``; retry only when opted in and the failure is retryable."""
+        attempt = 0
+        while True:
+            try:
+                return await self._post_once(url, body, headers, hint_for)
+            except ProviderError as error:
+                if not error.retryable or attempt >= self.retries:
+                    raise
+                attempt += 1
+                await self._sleep(backoff_seconds(attempt))
+
+    async def _post_once(
+        self,
+        url: str,
+        body: dict[str, Any],
+        headers: dict[str, str],
+        hint_for: HintFor | None,
+    ) -> dict[str, Any]:
+        endpoint = redact_url(url)
+        payload = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        try:
+            async with asyncio.timeout(self.timeout):
+                status, raw = await self._exchange(url, payload, headers, endpoint)
+        except TimeoutError:
+            raise ProviderError(
+                "provider/timeout",
+                f"{endpoint} did not answer within {self.timeout:g} s",
+                "A slow model or server; raise the timeout or retry later.",
+                retryable=True,
+            ) from None
+        except httpx.TimeoutException:
+            raise ProviderError(
+                "provider/timeout",
+                f"{endpoint} did not answer within {self.timeout:g} s",
+                "A slow model or server; raise the timeout or retry later.",
+                retryable=True,
+            ) from None
+        except httpx.HTTPError as exc:
+            reason = self.scrub(str(exc) or type(exc).__name__)
+            raise ProviderError(
+                "provider/unreachable",
+                f"{endpoint} could not be reached: {reason}",
+                "Check the base URL and that the server is running.",
+                retryable=True,
+            ) from None
+        text = raw.decode("utf-8", errors="replace")
+        if not 200 <= status < 300:
+            raise self._http_error(endpoint, status, text, hint_for)
+        try:
+            parsed = json.loads(text)
+        except (ValueError, RecursionError):
+            raise ProviderError(
+                "provider/invalid-json",
+                f"{endpoint} answered HTTP {status} with a body that is not JSON: "
+                f"{self.scrub(text)[:ERROR_BODY_CHARS]}",
+                "The endpoint may not speak this API; check the provider name and base URL.",
+            ) from None
+        if not isinstance(parsed, dict):
+            raise ProviderError(
+                "provider/invalid-response",
+                f"{endpoint} answered HTTP {status} with JSON that is not an object",
+                "The endpoint may not speak this API; check the provider name and base URL.",
+            )
+        return parsed
+
+    async def _exchange(
+        self, url: str, payload: bytes, headers: dict[str, str], endpoint: str
+    ) -> tuple[int, bytes]:
+        client = self._get_client()
+        async with client.stream("POST", url, content=payload, headers=headers) as response:
+            declared = response.headers.get("content-length")
+            if declared is not None and declared.isdigit() and int(declared) > MAX_RESPONSE_BYTES:
+                raise self._too_large(endpoint)
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > MAX_RESPONSE_BYTES:
+                    raise self._too_large(endpoint)
+                chunks.append(chunk)
+            return response.status_code, b"".join(chunks)
+
+    @staticmethod
+    def _too_large(endpoint: str) -> ProviderError:
+        return ProviderError(
+            "provider/response-too-large",
+            f"{endpoint} answered with more than {MAX_RESPONSE_BYTES // (1024 * 1024)} MiB",
+            "The answer was dropped unread past the cap.",
+        )
+
+    def _http_error(
+        self, endpoint: str, status: int, text: str, hint_for: HintFor | None
+    ) -> ProviderError:
+        excerpt = self.scrub(text)[:ERROR_BODY_CHARS]
+        hint: str | None = None
+        if status in (401, 403):
+            if self._key_env:
+                hint = f"Check {self._key_env}: the endpoint refused the credentials."
+            else:
+                hint = "The endpoint refused the request; this preset sends no key."
+        elif hint_for is not None:
+            hint = hint_for(status, text)
+        if hint is None and status == 429:
+            hint = "Rate limited: lower --concurrency or try again later."
+        return ProviderError(
+            "provider/http-error",
+            f"{endpoint} answered HTTP {status}: {excerpt}",
+            self.scrub(hint) if hint else None,
+            retryable=status == 429 or status >= 500,
+            status=status,
+        )
+
+    async def aclose(self) -> None:
+        """Close the shared client (idempotent)."""
+        if self._client is not None:
+            client, self._client = self._client, None
+            await client.aclose()
+
+
+class HttpProvider:
+    """What the three HTTP families share: options, identity, poster, timing, closing."""
+
+    endpoint_path = ""
+
+    def __init__(self, options: HttpProviderOptions) -> None:
+        self.options = options
+        self.url = options.base_url.rstrip("/") + self.endpoint_path
+        self.poster = JsonPoster(
+            timeout=options.timeout,
+            retries=options.retries,
+            secrets=(options.api_key,) if options.api_key else (),
+            key_env=options.key_env,
+        )
+        self.identity = ProviderIdentity(
+            name=options.name,
+            model=options.model,
+            endpoint=redact_url(self.url),
+            request_fingerprint=options.request_fingerprint,
+            capabilities=options.capabilities,
+        )
+
+    @property
+    def endpoint(self) -> str:
+        """The redacted request URL, as shown in messages."""
+        return self.identity.endpoint or ""
+
+    def fail(self, code: str, message: str, hint: str | None = None) -> ProviderError:
+        """A non-retryable error about the answer's content, with the endpoint named."""
+        return ProviderError(code, self.poster.scrub(f"{self.endpoint}: {message}"), hint)
+
+    async def post_timed(
+        self, body: dict[str, Any], headers: dict[str, str], hint_for: HintFor | None = None
+    ) -> tuple[dict[str, Any], float]:
+        """POST and return the parsed answer with the wall-clock latency in milliseconds."""
+        started = time.perf_counter()
+        answer = await self.poster.post(self.url, body, headers, hint_for)
+        return answer, (time.perf_counter() - started) * 1000.0
+
+    async def aclose(self) -> None:
+        """Release the shared HTTP client."""
+        await self.poster.aclose()
+
+
+def as_int(value: Any) -> int | None:
+    """A token count as reported, or None when missing or not a whole number."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value
