@@ -19,6 +19,7 @@ def run_findings(
     temperature: float,
     permuted: bool,
     cache_hits: int,
+    unsupported_settings: Sequence[str] = (),
 ) -> list[Diagnostic]:
     """Confusable pairs, position sensitivity, thin data, capability notes and cache hits."""
     found: list[Diagnostic] = []
@@ -80,6 +81,18 @@ def run_findings(
                 code="run/no-seed-support",
                 severity="info",
                 message="This provider does not accept a seed; trial seeds only fix tool orders.",
+            )
+        )
+    not_sent = [name for name in unsupported_settings if name != "temperature"]
+    if not_sent:
+        found.append(
+            Diagnostic(
+                code="run/settings-not-sent",
+                severity="info",
+                message="Recorded but not sent to the model (this provider has no such field): "
+                + ", ".join(not_sent)
+                + ".",
+                detail={"settings": not_sent},
             )
         )
     multi = [t for t in trials if t.verdict != "error" and t.call_count > 1]

@@ -43,7 +43,7 @@ def _absent(value: Any) -> bool:
     return value is None
 
 
-class _Closed(BaseModel):
+class ClosedModel(BaseModel):
     """Every layer of the report rejects unknown keys and speaks camelCase."""
 
     model_config = ConfigDict(
@@ -51,7 +51,7 @@ class _Closed(BaseModel):
     )
 
 
-class Capabilities(_Closed):
+class Capabilities(ClosedModel):
     """What the provider honours, as recorded for reproducibility."""
 
     seed: bool
@@ -60,7 +60,7 @@ class Capabilities(_Closed):
     disable_thinking: bool
 
 
-class Reproducibility(_Closed):
+class Reproducibility(ClosedModel):
     """Everything needed to rerun, and to decide whether two runs are comparable."""
 
     whichtool_version: str
@@ -81,14 +81,14 @@ class Reproducibility(_Closed):
     task_set_surface: str | None
 
 
-class TargetRef(_Closed):
+class TargetRef(ClosedModel):
     """How the surface was reached; ``ref`` is already redacted."""
 
     transport: str
     ref: str
 
 
-class TaskEntry(_Closed):
+class TaskEntry(ClosedModel):
     """One selected task as it was run."""
 
     id: str
@@ -97,7 +97,7 @@ class TaskEntry(_Closed):
     tags: list[str]
 
 
-class TasksBlock(_Closed):
+class TasksBlock(ClosedModel):
     """The task file's size, the selection and the tags that made it."""
 
     in_file: int
@@ -108,7 +108,7 @@ class TasksBlock(_Closed):
     list: list[TaskEntry]
 
 
-class TrialCounts(_Closed):
+class TrialCounts(ClosedModel):
     """Planned, scored and errored trials."""
 
     planned: int
@@ -116,14 +116,14 @@ class TrialCounts(_Closed):
     errored: int
 
 
-class ToolCount(_Closed):
+class ToolCount(ClosedModel):
     """A tool and how often something happened with it."""
 
     tool: str
     count: int
 
 
-class ToolMetrics(_Closed):
+class ToolMetrics(ClosedModel):
     """Routing quality for one surface tool, over the trials expecting it."""
 
     tool: str
@@ -137,7 +137,7 @@ class ToolMetrics(_Closed):
     context_tokens: int
 
 
-class ConfusionPair(_Closed):
+class ConfusionPair(ClosedModel):
     """Two tools swapped for each other in wrong-tool trials; ``tools`` sorted by name."""
 
     tools: tuple[str, str]
@@ -147,14 +147,14 @@ class ConfusionPair(_Closed):
     b_chosen_when_a_expected: int = Field(alias="bChosenWhenAExpected")
 
 
-class PositionBucket(_Closed):
+class PositionBucket(ClosedModel):
     """Pooled single-call accuracy of trials whose expected tool sat at this index."""
 
     position: int
     accuracy: Proportion
 
 
-class PositionSensitivity(_Closed):
+class PositionSensitivity(ClosedModel):
     """Whether where a tool appears in the list changes whether it is picked."""
 
     buckets: list[PositionBucket]
@@ -163,7 +163,7 @@ class PositionSensitivity(_Closed):
     method: str
 
 
-class Metrics(_Closed):
+class Metrics(ClosedModel):
     """Every rate of the run, recomputable from the trials."""
 
     trials: TrialCounts
@@ -180,7 +180,7 @@ class Metrics(_Closed):
     min_trials_per_tool: int
 
 
-class Tokenizer(_Closed):
+class Tokenizer(ClosedModel):
     """Which token estimate was used, and an honest note that it is an estimate."""
 
     id: str
@@ -189,7 +189,7 @@ class Tokenizer(_Closed):
     note: str
 
 
-class ToolTokens(_Closed):
+class ToolTokens(ClosedModel):
     """Estimated tokens one tool adds to every request."""
 
     total: int
@@ -199,7 +199,7 @@ class ToolTokens(_Closed):
     envelope: int
 
 
-class ContextCost(_Closed):
+class ContextCost(ClosedModel):
     """The inspect token block: what the surface costs per request."""
 
     tokenizer: Tokenizer
@@ -208,7 +208,7 @@ class ContextCost(_Closed):
     by_tool: dict[str, ToolTokens]
 
 
-class ThresholdResult(_Closed):
+class ThresholdResult(ClosedModel):
     """One quality gate, its limit, the measured value and whether it held."""
 
     name: Literal["minAccuracy", "maxOverTrigger", "maxContextTokens"]
@@ -217,7 +217,7 @@ class ThresholdResult(_Closed):
     ok: bool
 
 
-class Execution(_Closed):
+class Execution(ClosedModel):
     """Whether the run measured enough to be trusted at all."""
 
     ok: bool
@@ -230,7 +230,7 @@ class Execution(_Closed):
     min_scored: int
 
 
-class Call(_Closed):
+class Call(ClosedModel):
     """One proposed call, normalised: arguments an object or null, raw text kept when unparsable."""
 
     name: str | None
@@ -238,14 +238,14 @@ class Call(_Closed):
     raw_arguments: str | None = Field(default=None, exclude_if=_absent)
 
 
-class TrialUsage(_Closed):
+class TrialUsage(ClosedModel):
     """Token usage the provider reported for one trial."""
 
     prompt_tokens: int | None = Field(default=None, exclude_if=_absent)
     completion_tokens: int | None = Field(default=None, exclude_if=_absent)
 
 
-class TrialError(_Closed):
+class TrialError(ClosedModel):
     """Why a trial produced no answer; errored trials are excluded from every rate."""
 
     message: str
@@ -253,7 +253,7 @@ class TrialError(_Closed):
     hint: str | None = Field(default=None, exclude_if=_absent)
 
 
-class WrongType(_Closed):
+class WrongType(ClosedModel):
     """An argument whose JSON type does not match the schema."""
 
     name: str
@@ -261,7 +261,7 @@ class WrongType(_Closed):
     got: str
 
 
-class ArgumentCheck(_Closed):
+class ArgumentCheck(ClosedModel):
     """How the first call's arguments fit the picked tool's input schema."""
 
     missing_required: list[str]
@@ -271,7 +271,7 @@ class ArgumentCheck(_Closed):
     vacuous: bool
 
 
-class ScoredTrial(_Closed):
+class ScoredTrial(ClosedModel):
     """One trial: what was shown, every call proposed, and its verdict."""
 
     task_id: str
@@ -295,7 +295,7 @@ class ScoredTrial(_Closed):
     asked_for_clarification: bool
 
 
-class ReportDiagnostic(_Closed):
+class ReportDiagnostic(ClosedModel):
     """A finding in the report: the shared Diagnostic shape without its hint."""
 
     code: str
@@ -318,7 +318,7 @@ class ReportDiagnostic(_Closed):
         )
 
 
-class RunReport(_Closed):
+class RunReport(ClosedModel):
     """A complete routing run, as saved by ``run --format json`` and read by report and diff."""
 
     schema_version: Literal["whichtool.run/2"] = RUN_SCHEMA_VERSION
@@ -336,20 +336,20 @@ class RunReport(_Closed):
     trials: list[ScoredTrial]
 
 
-def _js_numbers(value: Any) -> Any:
+def js_numbers(value: Any) -> Any:
     """Write whole floats as integers, as JavaScript's JSON.stringify does."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, dict):
-        return {key: _js_numbers(item) for key, item in value.items()}
+        return {key: js_numbers(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_js_numbers(item) for item in value]
+        return [js_numbers(item) for item in value]
     return value
 
 
 def report_to_dict(report: RunReport) -> dict[str, Any]:
     """The report as plain JSON data with wire key names."""
-    data: dict[str, Any] = _js_numbers(report.model_dump(mode="json", by_alias=True))
+    data: dict[str, Any] = js_numbers(report.model_dump(mode="json", by_alias=True))
     return data
 
 

@@ -1,0 +1,172 @@
+"""The trial cache: one JSON file per (provider, model, settings, prompt, tool order).
+
+Layout ``<dir>/trials/<first two hex>/<key>.json``; writes go through the atomic writer; an entry
+that is corrupt, missing or over 16 MiB is a miss. Only successful answers are cached, never
+errors, and nothing secret is stored: the key is a hash and entries hold only the model's reply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from whichtool_tui.evaluation.outcome import TrialOutcome
+from whichtool_tui.evaluation.report_model import (
+    Call,
+    ClosedModel,
+    TrialUsage,
+    js_numbers,
+)
+from whichtool_tui.files import write_atomic
+from whichtool_tui.providers.base import ProviderIdentity, RouteRequest
+
+DEFAULT_CACHE_DIR = ".whichtool-cache"
+CACHE_KEY_VERSION = 3
+MAX_ENTRY_BYTES = 16 * 1024 * 1024
+
+
+class CacheEntry(ClosedModel):
+    """A cached reply: every call, the text and usage, and how long the original call took."""
+
+    pick: str | None
+    arguments: dict[str, Any] | None
+    raw_arguments: str | None = None
+    calls: list[Call]
+    text: str
+    call_count: int
+    usage: TrialUsage | None = None
+    reasoning_chars: int | None = None
+    original_latency_ms: float
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no whitespace, whole floats as integers: a stable text to hash."""
+    return json.dumps(js_numbers(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def cache_key(identity: ProviderIdentity, request: RouteRequest) -> str | None:
+    """The sha256 key of a request, or None when the provider cannot be cached (no fingerprint)."""
+    if identity.request_fingerprint is None:
+        return None
+    material: dict[str, Any] = {
+        "v": CACHE_KEY_VERSION,
+        "provider": identity.name,
+        "model": identity.model,
+        "endpoint": identity.endpoint,
+        "providerFingerprint": identity.request_fingerprint,
+        "temperature": request.temperature,
+        "seed": request.seed if identity.capabilities.seed else None,
+        "prompt": request.prompt,
+        "tools": [
+            {"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema}
+            for tool in request.tools
+        ],
+    }
+    if request.reasoning_effort is not None:
+        material["reasoningEffort"] = request.reasoning_effort
+    return hashlib.sha256(canonical_json(material).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """What ``cache info`` reports."""
+
+    location: Path
+    entries: int
+    size_bytes: int
+
+
+class TrialCache:
+    """Reads and writes cached replies under one directory."""
+
+    def __init__(self, directory: str | Path = DEFAULT_CACHE_DIR) -> None:
+        self.directory = Path(directory)
+        self.hits = 0
+
+    def _path(self, key: str) -> Path:
+        return self.directory / "trials" / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> TrialOutcome | None:
+        """The cached outcome at latency 0, or None on a miss (absent, corrupt or oversized)."""
+        path = self._path(key)
+        try:
+            if path.stat().st_size > MAX_ENTRY_BYTES:
+                return None
+            entry = CacheEntry.model_validate_json(path.read_bytes(), by_alias=True)
+        except (OSError, ValueError, ValidationError):
+            return None
+        if entry.call_count != len(entry.calls):
+            return None
+        self.hits += 1
+        return TrialOutcome(
+            calls=tuple(entry.calls),
+            text=entry.text,
+            usage=entry.usage,
+            reasoning_chars=entry.reasoning_chars,
+            latency_ms=0.0,
+            from_cache=True,
+        )
+
+    def put(self, key: str, outcome: TrialOutcome) -> None:
+        """Store a successful outcome; errors are never cached."""
+        if outcome.error is not None:
+            return
+        first = outcome.calls[0] if outcome.calls else None
+        entry = CacheEntry(
+            pick=first.name if first else None,
+            arguments=first.arguments if first else None,
+            raw_arguments=first.raw_arguments if first else None,
+            calls=list(outcome.calls),
+            text=outcome.text,
+            call_count=len(outcome.calls),
+            usage=outcome.usage,
+            reasoning_chars=outcome.reasoning_chars,
+            original_latency_ms=outcome.latency_ms,
+        )
+        data = js_numbers(entry.model_dump(mode="json", by_alias=True, exclude_none=True))
+        write_atomic(self._path(key), json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def _entry_files(directory: Path) -> list[Path]:
+    trials = directory / "trials"
+    if not trials.is_dir():
+        return []
+    return [path for path in trials.glob("*/*.json") if path.is_file()]
+
+
+def cache_info(directory: str | Path = DEFAULT_CACHE_DIR) -> CacheStats:
+    """Count entries and bytes under ``<dir>/trials``."""
+    folder = Path(directory)
+    files = _entry_files(folder)
+    size = 0
+    for path in files:
+        try:
+            size += path.stat().st_size
+        except OSError:
+            continue
+    return CacheStats(location=folder, entries=len(files), size_bytes=size)
+
+
+def cache_clear(directory: str | Path = DEFAULT_CACHE_DIR) -> int:
+    """Remove ``<dir>/trials`` and return how many entries it held."""
+    folder = Path(directory)
+    count = len(_entry_files(folder))
+    trials = folder / "trials"
+    if trials.exists():
+        shutil.rmtree(trials)
+    return count
+
+
+def format_size(size_bytes: int) -> str:
+    """B below 1 KiB, else KB or MB with one decimal."""
+    if size_bytes < 1024:
+        return f"{size_bytes} B"
+    if size_bytes < 1024 * 1024:
+        return f"{size_bytes / 1024:.1f} KB"
+    return f"{size_bytes / (1024 * 1024):.1f} MB"

@@ -1,0 +1,170 @@
+"""Running a plan against a provider: bounded concurrency, the cache, errors become trial errors.
+
+Cancellation (Ctrl+C in the CLI, cancel in the TUI) propagates as ``asyncio.CancelledError``:
+the worker tasks are cancelled, which aborts their in-flight HTTP requests, and nothing is
+returned, so no partial report can be built from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.evaluation.cache import TrialCache, cache_key
+from whichtool_tui.evaluation.outcome import TrialOutcome
+from whichtool_tui.evaluation.plan import (
+    ABSOLUTE_MAX_TOOLS,
+    ABSOLUTE_MAX_TRIALS,
+    PlannedTrial,
+    TrialPlan,
+)
+from whichtool_tui.evaluation.report_model import Call, TrialError, TrialUsage
+from whichtool_tui.providers.base import Provider, ProviderError, RouteRequest, ToolSpec
+from whichtool_tui.providers.calls import normalize_calls
+from whichtool_tui.redact import redact_message
+
+MIN_CONCURRENCY = 1
+MAX_CONCURRENCY = 64
+
+OutcomeCallback = Callable[[int, PlannedTrial, TrialOutcome], None]
+
+
+@dataclass(frozen=True)
+class RunnerSettings:
+    """How trials are sent: parallelism, sampling settings and the defensive budgets."""
+
+    concurrency: int = 4
+    temperature: float = 0.0
+    reasoning_effort: str | None = None
+    max_trials: int = ABSOLUTE_MAX_TRIALS
+    max_tools: int = ABSOLUTE_MAX_TOOLS
+
+
+def _check_limits(plan: TrialPlan, settings: RunnerSettings) -> None:
+    """Re-check the budgets right before spending: a caller that skipped them still cannot."""
+    if len(plan.trials) > settings.max_trials:
+        raise WhichtoolError(
+            "trials/limit-exceeded",
+            f"Refusing to run {len(plan.trials)} trials: the limit is {settings.max_trials}",
+            f"Raise the limit with --max-trials {len(plan.trials)}.",
+        )
+    if len(plan.tool_names) > settings.max_tools:
+        raise WhichtoolError(
+            "trials/tool-limit-exceeded",
+            f"Refusing to run on {len(plan.tool_names)} tools: the limit is {settings.max_tools}",
+            f"Raise the limit with --max-tools {len(plan.tool_names)}.",
+        )
+    if not MIN_CONCURRENCY <= settings.concurrency <= MAX_CONCURRENCY:
+        raise WhichtoolError(
+            "run/invalid-concurrency",
+            f"Concurrency must be between {MIN_CONCURRENCY} and {MAX_CONCURRENCY}",
+            "Pass --concurrency with an integer from 1 to 64.",
+        )
+
+
+def build_request(
+    trial: PlannedTrial, tools: Mapping[str, ToolSpec], settings: RunnerSettings
+) -> RouteRequest:
+    """The bare single-message request of one trial, tools in its permuted order."""
+    return RouteRequest(
+        prompt=trial.task.prompt,
+        tools=tuple(tools[name] for name in trial.order),
+        temperature=settings.temperature,
+        seed=trial.seed,
+        reasoning_effort=settings.reasoning_effort,
+        task_id=trial.task.id,
+        trial_index=trial.trial_index,
+    )
+
+
+def _error_outcome(exc: Exception) -> TrialOutcome:
+    if isinstance(exc, ProviderError):
+        return TrialOutcome.failed(
+            TrialError(
+                message=redact_message(exc.message),
+                retryable=exc.retryable,
+                hint=redact_message(exc.hint) if exc.hint else None,
+            )
+        )
+    return TrialOutcome.failed(
+        TrialError(
+            message=redact_message(f"Provider failed: {type(exc).__name__}: {exc}"),
+            retryable=False,
+        )
+    )
+
+
+async def run_one(
+    provider: Provider, request: RouteRequest, cache: TrialCache | None
+) -> TrialOutcome:
+    """One trial: a cache hit, or a provider call whose failure becomes the trial's error."""
+    key = cache_key(provider.identity, request) if cache is not None else None
+    if cache is not None and key is not None:
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+    started = time.perf_counter()
+    try:
+        reply = await provider.route(request)
+        calls = tuple(
+            Call(name=call.name, arguments=call.arguments, raw_arguments=call.raw_arguments)
+            for call in normalize_calls(reply)
+        )
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # every provider failure is recorded on the trial, never raised
+        return _error_outcome(exc)
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    usage = None
+    if reply.usage is not None:
+        usage = TrialUsage(
+            prompt_tokens=reply.usage.prompt_tokens,
+            completion_tokens=reply.usage.completion_tokens,
+        )
+    outcome = TrialOutcome(
+        calls=calls,
+        text=reply.text or "",
+        usage=usage,
+        reasoning_chars=reply.reasoning_chars,
+        latency_ms=round(elapsed_ms, 3),
+    )
+    if cache is not None and key is not None:
+        # An unwritable cache costs only future hits, never this run.
+        with contextlib.suppress(WhichtoolError):
+            cache.put(key, outcome)
+    return outcome
+
+
+async def run_plan(
+    plan: TrialPlan,
+    provider: Provider,
+    tools: Mapping[str, ToolSpec],
+    settings: RunnerSettings,
+    cache: TrialCache | None = None,
+    on_outcome: OutcomeCallback | None = None,
+) -> list[TrialOutcome]:
+    """Run every planned trial with at most ``concurrency`` in flight; results in plan order."""
+    _check_limits(plan, settings)
+    outcomes: list[TrialOutcome | None] = [None] * len(plan.trials)
+    next_index = 0
+
+    async def worker() -> None:
+        nonlocal next_index
+        while next_index < len(plan.trials):
+            index = next_index
+            next_index += 1
+            trial = plan.trials[index]
+            outcome = await run_one(provider, build_request(trial, tools, settings), cache)
+            outcomes[index] = outcome
+            if on_outcome is not None:
+                on_outcome(index, trial, outcome)
+
+    workers = min(settings.concurrency, len(plan.trials))
+    async with asyncio.TaskGroup() as group:
+        for _ in range(workers):
+            group.create_task(worker())
+    return [outcome for outcome in outcomes if outcome is not None]
