@@ -1,0 +1,140 @@
+"""JSON text exactly as a JavaScript ``JSON.stringify`` writes it, plus canonical (sorted) JSON.
+
+The surface hash, the token estimate and the inspect report must be byte-identical to what
+the upstream tool produces for the same surface, so numbers, escapes and key order follow the
+JavaScript rules rather than Python's ``json`` defaults (``1.0`` is ``1``, ``1e-05`` is
+``0.00001``, keys sort by UTF-16 code units, lone surrogates are escaped).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_encode_string = json.encoder.py_encode_basestring  # type: ignore[attr-defined]
+
+
+def utf16_key(text: str) -> bytes:
+    """Sort key that orders strings as JavaScript's ``<`` does (by UTF-16 code units)."""
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def js_string(text: str) -> str:
+    """A JSON string literal as ``JSON.stringify`` writes it (non-ASCII kept)."""
+    encoded: str = _encode_string(text)
+    if _LONE_SURROGATE.search(encoded):
+        encoded = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", encoded)
+    return encoded
+
+
+def js_number(value: int | float) -> str:
+    """A number as JavaScript prints it: shortest round-trip digits, JS exponent rules."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if not math.isfinite(value):
+        return "null"
+    if value == 0:
+        return "0"
+    if value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    sign = "-" if value < 0 else ""
+    mantissa, _, exponent_text = repr(abs(value)).partition("e")
+    exponent = int(exponent_text) if exponent_text else 0
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    # Position of the decimal point relative to the start of `digits`.
+    point = len(whole) + exponent - (len(whole + fraction) - len((whole + fraction).lstrip("0")))
+    digits = digits.rstrip("0") or "0"
+    if -6 < point <= 21:
+        if point <= 0:
+            return f"{sign}0.{'0' * -point}{digits}"
+        if point >= len(digits):
+            return f"{sign}{digits}{'0' * (point - len(digits))}"
+        return f"{sign}{digits[:point]}.{digits[point:]}"
+    shown_exponent = point - 1
+    head = digits[0] + (f".{digits[1:]}" if len(digits) > 1 else "")
+    return f"{sign}{head}e{'+' if shown_exponent >= 0 else '-'}{abs(shown_exponent)}"
+
+
+def canonical_json(value: Any) -> str:
+    """Compact JSON with object keys sorted by UTF-16 code units: the hashing/counting form."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return js_string(value)
+    if isinstance(value, bool | int | float):
+        return js_number(value)
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(canonical_json(item) for item in value) + "]"
+    if isinstance(value, dict):
+        parts = [
+            f"{js_string(key)}:{canonical_json(value[key])}" for key in sorted(value, key=utf16_key)
+        ]
+        return "{" + ",".join(parts) + "}"
+    return "null"
+
+
+def _pretty(value: Any, indent: str, level: int, out: list[str]) -> None:
+    if isinstance(value, dict) and value:
+        inner = indent * (level + 1)
+        out.append("{\n")
+        for position, (key, child) in enumerate(value.items()):
+            out.append(f"{inner}{js_string(key)}: ")
+            _pretty(child, indent, level + 1, out)
+            out.append(",\n" if position < len(value) - 1 else "\n")
+        out.append(f"{indent * level}}}")
+    elif isinstance(value, list | tuple) and value:
+        inner = indent * (level + 1)
+        out.append("[\n")
+        for position, child in enumerate(value):
+            out.append(inner)
+            _pretty(child, indent, level + 1, out)
+            out.append(",\n" if position < len(value) - 1 else "\n")
+        out.append(f"{indent * level}]")
+    elif isinstance(value, dict):
+        out.append("{}")
+    elif isinstance(value, list | tuple):
+        out.append("[]")
+    else:
+        out.append(canonical_json(value))
+
+
+def js_pretty_json(value: Any) -> str:
+    """``JSON.stringify(value, null, 2)`` plus a trailing newline; insertion order is kept."""
+    out: list[str] = []
+    _pretty(value, "  ", 0, out)
+    out.append("\n")
+    return "".join(out)
+
+
+# What JavaScript's `\s` and `String.prototype.trim` treat as whitespace (Python's differ).
+JS_WHITESPACE = (
+    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+JS_WHITESPACE_CLASS = "[" + re.escape(JS_WHITESPACE) + "]"
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def js_length(text: str) -> int:
+    """``text.length`` in JavaScript: UTF-16 code units, so an emoji counts 2."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def as_utf16_units(text: str) -> str:
+    """Spell astral characters as surrogate pairs so slicing matches JavaScript strings."""
+    if text.isascii() or not _ASTRAL.search(text):
+        return text
+
+    def split(match: re.Match[str]) -> str:
+        code = ord(match.group(0)) - 0x10000
+        return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
+
+    return _ASTRAL.sub(split, text)

@@ -1,0 +1,69 @@
+"""Pluggable surface lint rules: each is a function (surface, options) -> diagnostics.
+
+Checks that also feed a report section (tokens, annotations, overlap, headers) run inside
+``inspect_surface``; everything else registers here, and adding a rule family is one
+``register_check`` call in its own module plus an import in ``load_builtin_checks``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.surface.model import NormalizedSurface
+
+DEFAULT_MAX_TOOLS = 6
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """What a check may need to know beyond the surface."""
+
+    max_tools: int = DEFAULT_MAX_TOOLS
+
+
+SurfaceCheck = Callable[[NormalizedSurface, CheckOptions], list[Diagnostic]]
+_CHECKS: dict[str, SurfaceCheck] = {}
+
+
+def register_check(name: str, check: SurfaceCheck) -> SurfaceCheck:
+    """Add a rule under a stable name (registering the same name again replaces it)."""
+    _CHECKS[name] = check
+    return check
+
+
+def registered_checks() -> list[tuple[str, SurfaceCheck]]:
+    """Every registered rule, in name order so reports do not depend on import order."""
+    return sorted(_CHECKS.items())
+
+
+def large_tool_set(surface: NormalizedSurface, options: CheckOptions) -> list[Diagnostic]:
+    """Warn above the review threshold: more tools means more ambiguity and more prompt."""
+    count = len(surface.tools)
+    if count <= options.max_tools:
+        return []
+    return [
+        Diagnostic(
+            code="surface/large-tool-set",
+            severity="warning",
+            message=(
+                f"The surface offers {count} tools, more than the review threshold of "
+                f"{options.max_tools}; this is a cautious default, not a model limit, but every "
+                "extra tool adds prompt cost and room for confusion"
+            ),
+            detail={"actual": count, "reviewThreshold": options.max_tools},
+            hint="Review the overlap findings; raise the threshold with --max-tools N.",
+        )
+    ]
+
+
+register_check("surface/large-tool-set", large_tool_set)
+
+
+def run_checks(surface: NormalizedSurface, options: CheckOptions) -> list[Diagnostic]:
+    """Run every registered rule and gather their findings."""
+    found: list[Diagnostic] = []
+    for _name, check in registered_checks():
+        found.extend(check(surface, options))
+    return found

@@ -1,0 +1,167 @@
+"""Build the ``whichtool.inspect/1`` report: the free, static review of one served surface."""
+
+from __future__ import annotations
+
+from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
+from whichtool_tui.surface.annotations import analyze_annotations
+from whichtool_tui.surface.canonical import js_length
+from whichtool_tui.surface.checks import DEFAULT_MAX_TOOLS, CheckOptions, run_checks
+from whichtool_tui.surface.deprecations import analyze_deprecations
+from whichtool_tui.surface.headers import analyze_header_params
+from whichtool_tui.surface.listing import ServedListing
+from whichtool_tui.surface.model import NormalizedSurface, Tool
+from whichtool_tui.surface.naming import classify_name
+from whichtool_tui.surface.normalize import normalize_surface
+from whichtool_tui.surface.overlap import analyze_overlap
+from whichtool_tui.surface.report_model import (
+    HeaderParamsSection,
+    InspectReport,
+    SurfaceSection,
+    TargetInfo,
+    ThresholdCheck,
+    TokenBreakdown,
+    TokenizerInfo,
+    TokensSection,
+    ToolSummary,
+)
+from whichtool_tui.surface.tokens import (
+    SERIALIZATION,
+    TOKENIZER_ID,
+    TOKENIZER_NOTE,
+    ToolTokens,
+    tool_tokens,
+)
+
+
+def surface_token_counts(surface: NormalizedSurface) -> dict[str, ToolTokens]:
+    """Per-tool token breakdowns keyed by name (the run report's contextCost reads these too)."""
+    return {tool.name: tool_tokens(tool) for tool in surface.tools}
+
+
+def _breakdown(tokens: ToolTokens) -> TokenBreakdown:
+    return TokenBreakdown(
+        total=tokens.total,
+        name=tokens.name,
+        description=tokens.description,
+        schema=tokens.schema,
+        envelope=tokens.envelope,
+    )
+
+
+def _parameter_counts(tool: Tool) -> tuple[int, int]:
+    properties = tool.input_schema_resolved.get("properties")
+    required = tool.input_schema_resolved.get("required")
+    return (
+        len(properties) if isinstance(properties, dict) else 0,
+        len(required) if isinstance(required, list) else 0,
+    )
+
+
+def _summary(tool: Tool, tokens: ToolTokens, surface_total: int) -> ToolSummary:
+    parameters, required = _parameter_counts(tool)
+    return ToolSummary(
+        name=tool.name,
+        title=tool.title,
+        hasDescription=tool.has_description,
+        descriptionLength=js_length(tool.description_text),
+        semantics=classify_name(tool.name)[0],
+        parameterCount=parameters,
+        requiredParameterCount=required,
+        annotations=tool.annotations,
+        tokens=_breakdown(tokens),
+        tokenShare=tokens.total / surface_total if surface_total > 0 else 0,
+        servedIndex=tool.served_index,
+    )
+
+
+def inspect_normalized(
+    surface: NormalizedSurface,
+    target: TargetInfo,
+    *,
+    extra_diagnostics: list[Diagnostic] | None = None,
+    max_tools: int = DEFAULT_MAX_TOOLS,
+    max_context_tokens: int | None = None,
+    approximates: str | None = None,
+) -> InspectReport:
+    """Run every check over an already normalised surface and assemble the report."""
+    tokens = surface_token_counts(surface)
+    total = sum(item.total for item in tokens.values())
+    annotations, annotation_findings = analyze_annotations(surface.tools)
+    overlap, overlap_findings = analyze_overlap(surface.tools)
+    rejected, header_findings = analyze_header_params(surface.tools)
+    deprecations = analyze_deprecations()
+    analysis = [
+        *(extra_diagnostics or []),
+        *surface.diagnostics,
+        *run_checks(surface, CheckOptions(max_tools=max_tools)),
+        *annotation_findings,
+        *overlap_findings,
+        *deprecations.diagnostics,
+        *header_findings,
+    ]
+    thresholds = []
+    if max_context_tokens is not None:
+        thresholds.append(
+            ThresholdCheck(
+                name="maxContextTokens",
+                limit=max_context_tokens,
+                actual=total,
+                ok=total <= max_context_tokens,
+            )
+        )
+    failed = [
+        Diagnostic(
+            code=f"threshold/{check.name}",
+            severity="error",
+            message=f"The surface costs ~{check.actual} tokens, over the budget of {check.limit}",
+            detail={"limit": check.limit, "actual": check.actual},
+        )
+        for check in thresholds
+        if not check.ok
+    ]
+    analysis_ok = not any(item.severity == "error" for item in analysis)
+    thresholds_ok = all(check.ok for check in thresholds)
+    return InspectReport(
+        target=target,
+        surface=SurfaceSection(
+            hash=surface.hash,
+            toolCount=len(surface.tools),
+            tools=[_summary(tool, tokens[tool.name], total) for tool in surface.tools],
+        ),
+        tokens=TokensSection(
+            tokenizer=TokenizerInfo(
+                id=TOKENIZER_ID, exact=False, approximates=approximates, note=TOKENIZER_NOTE
+            ),
+            serialization=SERIALIZATION,
+            total=total,
+            byTool={name: _breakdown(item) for name, item in tokens.items()},
+        ),
+        annotations=annotations,
+        overlap=overlap,
+        deprecations=deprecations,
+        headerParams=HeaderParamsSection(rejectedTools=rejected),
+        diagnostics=sort_diagnostics([*analysis, *failed]),
+        thresholds=thresholds,
+        analysisOk=analysis_ok,
+        thresholdsOk=thresholds_ok,
+        ok=analysis_ok and thresholds_ok,
+    )
+
+
+def inspect_surface(
+    listing: ServedListing,
+    *,
+    max_tools: int = DEFAULT_MAX_TOOLS,
+    max_context_tokens: int | None = None,
+    approximates: str | None = None,
+) -> InspectReport:
+    """Normalise what a target served and review it; no model, no key, no tool executed."""
+    surface = normalize_surface(listing.raw_tools)
+    return inspect_normalized(
+        surface,
+        TargetInfo(transport=listing.transport, ref=listing.ref),
+        extra_diagnostics=list(listing.diagnostics),
+        max_tools=max_tools,
+        max_context_tokens=max_context_tokens,
+        approximates=approximates,
+    )
