@@ -70,7 +70,10 @@ def _tool_diagnostics(tool: Tool) -> tuple[list[Diagnostic], int, list[str]]:
                 Diagnostic(
                     code="annotations/unknown-key",
                     severity="info",
-                    message=f"Tool `{tool.name}`: `annotations.{key}` is not an MCP annotation; clients ignore it",
+                    message=(
+                        f"Tool `{tool.name}`: `annotations.{key}` is not an MCP "
+                        "annotation; clients ignore it"
+                    ),
                     tool=tool.name,
                     detail={"key": key},
                 )
@@ -86,7 +89,8 @@ def _tool_diagnostics(tool: Tool) -> tuple[list[Diagnostic], int, list[str]]:
                 message=(
                     f"Tool `{tool.name}` declares both `readOnlyHint: true` and "
                     "`destructiveHint: true`; a read-only tool cannot destroy anything, so one "
-                    "of the two is wrong (clients ignore the destructive hint when read-only is set)"
+                    "of the two is wrong (clients ignore the destructive hint when read-only is "
+                    "set)"
                 ),
                 tool=tool.name,
             )
@@ -196,13 +200,13 @@ def analyze_annotations(tools: Sequence[Tool]) -> tuple[AnnotationsSection, list
             )
         )
     coverage = AnnotationCoverage(
-        toolCount=count,
+        tool_count=count,
         annotated=annotated,
-        byHint=HintCoverage(
-            readOnlyHint=by_hint["readOnlyHint"],
-            destructiveHint=by_hint["destructiveHint"],
-            idempotentHint=by_hint["idempotentHint"],
-            openWorldHint=by_hint["openWorldHint"],
+        by_hint=HintCoverage(
+            read_only_hint=by_hint["readOnlyHint"],
+            destructive_hint=by_hint["destructiveHint"],
+            idempotent_hint=by_hint["idempotentHint"],
+            open_world_hint=by_hint["openWorldHint"],
         ),
     )
     return AnnotationsSection(coverage=coverage, caveat=CAVEAT), diagnostics

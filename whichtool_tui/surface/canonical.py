@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_encode_string = json.encoder.py_encode_basestring  # type: ignore[attr-defined]
+_encode_string = json.encoder.py_encode_basestring
 
 
 def utf16_key(text: str) -> bytes:

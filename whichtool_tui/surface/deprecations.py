@@ -26,10 +26,10 @@ def analyze_deprecations() -> DeprecationsSection:
     """The deprecation section: checked, with an empty rule list and a note saying why."""
     return DeprecationsSection(
         checked=True,
-        specRevision=SPEC_REVISION,
-        verifiedOn=VERIFIED_ON,
-        ruleCount=0,
-        registrySize=len(REGISTRY),
+        spec_revision=SPEC_REVISION,
+        verified_on=VERIFIED_ON,
+        rule_count=0,
+        registry_size=len(REGISTRY),
         note=NOTE,
         diagnostics=[],
     )

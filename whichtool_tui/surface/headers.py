@@ -32,7 +32,7 @@ class HeaderAnnotation:
 
 
 def collect_header_annotations(schema: Any) -> list[HeaderAnnotation]:
-    """Every ``x-mcp-header`` anywhere in ``schema``; reachable only via pure ``properties`` chains."""
+    """Every ``x-mcp-header`` in ``schema``; reachable only via pure ``properties`` chains."""
     found: list[HeaderAnnotation] = []
 
     def walk(node: Any, path: str, reachable: bool) -> None:

@@ -43,7 +43,7 @@ def _breakdown(tokens: ToolTokens) -> TokenBreakdown:
         total=tokens.total,
         name=tokens.name,
         description=tokens.description,
-        schema=tokens.schema,
+        schema_=tokens.schema,
         envelope=tokens.envelope,
     )
 
@@ -62,15 +62,15 @@ def _summary(tool: Tool, tokens: ToolTokens, surface_total: int) -> ToolSummary:
     return ToolSummary(
         name=tool.name,
         title=tool.title,
-        hasDescription=tool.has_description,
-        descriptionLength=js_length(tool.description_text),
+        has_description=tool.has_description,
+        description_length=js_length(tool.description_text),
         semantics=classify_name(tool.name)[0],
-        parameterCount=parameters,
-        requiredParameterCount=required,
+        parameter_count=parameters,
+        required_parameter_count=required,
         annotations=tool.annotations,
         tokens=_breakdown(tokens),
-        tokenShare=tokens.total / surface_total if surface_total > 0 else 0,
-        servedIndex=tool.served_index,
+        token_share=tokens.total / surface_total if surface_total > 0 else 0,
+        served_index=tool.served_index,
     )
 
 
@@ -125,7 +125,7 @@ def inspect_normalized(
         target=target,
         surface=SurfaceSection(
             hash=surface.hash,
-            toolCount=len(surface.tools),
+            tool_count=len(surface.tools),
             tools=[_summary(tool, tokens[tool.name], total) for tool in surface.tools],
         ),
         tokens=TokensSection(
@@ -134,16 +134,16 @@ def inspect_normalized(
             ),
             serialization=SERIALIZATION,
             total=total,
-            byTool={name: _breakdown(item) for name, item in tokens.items()},
+            by_tool={name: _breakdown(item) for name, item in tokens.items()},
         ),
         annotations=annotations,
         overlap=overlap,
         deprecations=deprecations,
-        headerParams=HeaderParamsSection(rejectedTools=rejected),
+        header_params=HeaderParamsSection(rejected_tools=rejected),
         diagnostics=sort_diagnostics([*analysis, *failed]),
         thresholds=thresholds,
-        analysisOk=analysis_ok,
-        thresholdsOk=thresholds_ok,
+        analysis_ok=analysis_ok,
+        thresholds_ok=thresholds_ok,
         ok=analysis_ok and thresholds_ok,
     )
 

@@ -13,20 +13,120 @@ from typing import Literal
 NameSemantics = Literal["read", "mutate", "destructive", "unknown"]
 
 READ_VERBS = frozenset(
-    "browse check compare count describe diff download exists explain export fetch find get has "
-    "head inspect list lookup peek preview query read resolve retrieve search show stat "
-    "summarize validate view".split()
+    [
+        "browse",
+        "check",
+        "compare",
+        "count",
+        "describe",
+        "diff",
+        "download",
+        "exists",
+        "explain",
+        "export",
+        "fetch",
+        "find",
+        "get",
+        "has",
+        "head",
+        "inspect",
+        "list",
+        "lookup",
+        "peek",
+        "preview",
+        "query",
+        "read",
+        "resolve",
+        "retrieve",
+        "search",
+        "show",
+        "stat",
+        "summarize",
+        "validate",
+        "view",
+    ]
 )
 MUTATE_VERBS = frozenset(
-    "add apply approve archive assign cancel charge close copy create disable edit enable "
-    "execute generate grant import insert install invite invoke lock mark merge move open patch "
-    "pay post publish put refresh refund register reject rename reset restart restore revoke "
-    "rotate run schedule send set start stop submit sync toggle transfer trigger uninstall "
-    "unlock update upload upsert write".split()
+    [
+        "add",
+        "apply",
+        "approve",
+        "archive",
+        "assign",
+        "cancel",
+        "charge",
+        "close",
+        "copy",
+        "create",
+        "disable",
+        "edit",
+        "enable",
+        "execute",
+        "generate",
+        "grant",
+        "import",
+        "insert",
+        "install",
+        "invite",
+        "invoke",
+        "lock",
+        "mark",
+        "merge",
+        "move",
+        "open",
+        "patch",
+        "pay",
+        "post",
+        "publish",
+        "put",
+        "refresh",
+        "refund",
+        "register",
+        "reject",
+        "rename",
+        "reset",
+        "restart",
+        "restore",
+        "revoke",
+        "rotate",
+        "run",
+        "schedule",
+        "send",
+        "set",
+        "start",
+        "stop",
+        "submit",
+        "sync",
+        "toggle",
+        "transfer",
+        "trigger",
+        "uninstall",
+        "unlock",
+        "update",
+        "upload",
+        "upsert",
+        "write",
+    ]
 )
 DESTRUCTIVE_VERBS = frozenset(
-    "clear delete destroy drop erase kill overwrite prune purge remove reset revoke terminate "
-    "truncate uninstall wipe".split()
+    [
+        "clear",
+        "delete",
+        "destroy",
+        "drop",
+        "erase",
+        "kill",
+        "overwrite",
+        "prune",
+        "purge",
+        "remove",
+        "reset",
+        "revoke",
+        "terminate",
+        "truncate",
+        "uninstall",
+        "wipe",
+    ]
 )
 
 _LOWER_THEN_UPPER = re.compile(r"([a-z0-9])([A-Z])")
@@ -36,7 +136,7 @@ _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 
 @lru_cache(maxsize=4096)
 def name_tokens(name: str) -> tuple[str, ...]:
-    """Split camelCase, ACRONYMCase and punctuation, lowercased: ``getHTTPStatus`` -> get http status."""
+    """Split camelCase, ACRONYMs and punctuation; lowercase (``getHTTPStatus``: get http status)."""
     spaced = _ACRONYM_THEN_WORD.sub(r"\1 \2", _LOWER_THEN_UPPER.sub(r"\1 \2", name))
     return tuple(part.lower() for part in _NON_ALNUM.split(spaced) if part)
 

@@ -203,7 +203,7 @@ def _normalize_entry(raw: JsonObject, name: str, index: int, notes: list[Diagnos
             Diagnostic(
                 code="surface/non-string-description",
                 severity="warning",
-                message=f"Tool `{name}` has a `description` that is not a string; it counts as absent",
+                message=f"Tool `{name}` has a non-string `description`; it counts as absent",
                 tool=name,
             )
         )
@@ -314,7 +314,7 @@ def normalize_surface(raw_tools: list[Any]) -> NormalizedSurface:
                 Diagnostic(
                     code="surface/malformed-tool",
                     severity="error",
-                    message=f"Tool `{name}` (entry {index}) nests too deeply to read; it was skipped",
+                    message=f"Tool `{name}` (entry {index}) nests too deeply to read; skipped",
                     tool=name,
                     detail={"index": index},
                 )

@@ -30,9 +30,54 @@ MAX_OVERLAP_PAIRS = 20
 MAX_SHARED_TERMS = 6
 METHOD = "sorensen-dice over character trigrams of name-plus-description"
 STOPWORDS = frozenset(
-    "a about all an and any are as at be by can for from given if in into is it its of on one "
-    "only or provided return returns specified that the their them then this to use used using "
-    "when which will with you your".split()
+    [
+        "a",
+        "about",
+        "all",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "for",
+        "from",
+        "given",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "one",
+        "only",
+        "or",
+        "provided",
+        "return",
+        "returns",
+        "specified",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "this",
+        "to",
+        "use",
+        "used",
+        "using",
+        "when",
+        "which",
+        "will",
+        "with",
+        "you",
+        "your",
+    ]
 )
 
 _WHITESPACE_RUN = re.compile(JS_WHITESPACE_CLASS + "+")
@@ -135,10 +180,10 @@ def _pair(a: _Prepared, b: _Prepared, score: float, frequency: Counter[str]) -> 
     return OverlapPair(
         tools=(a.tool.name, b.tool.name),
         score=score,
-        nameScore=dice(a.name, b.name),
-        descriptionScore=dice(a.description, b.description),
-        identicalDescription=_identical(a, b),
-        distinctiveSharedTerms=shared[:MAX_SHARED_TERMS],
+        name_score=dice(a.name, b.name),
+        description_score=dice(a.description, b.description),
+        identical_description=_identical(a, b),
+        distinctive_shared_terms=shared[:MAX_SHARED_TERMS],
     )
 
 
@@ -176,7 +221,10 @@ def description_diagnostics(tools: Sequence[Tool]) -> list[Diagnostic]:
                 Diagnostic(
                     code="descriptions/missing",
                     severity="warning",
-                    message=f"Tool `{tool.name}` has no description; a model sees only its name and schema",
+                    message=(
+                        f"Tool `{tool.name}` has no description; a model sees only its "
+                        "name and schema"
+                    ),
                     tool=tool.name,
                 )
             )
@@ -277,8 +325,8 @@ def analyze_overlap(
     pairs = [_pair(prepared[-a], prepared[-b], score, frequency) for score, a, b in ranked]
     section = OverlapSection(
         method=METHOD,
-        pairsConsidered=count * (count - 1) // 2,
-        pairsReported=len(pairs),
+        pairs_considered=count * (count - 1) // 2,
+        pairs_reported=len(pairs),
         pairs=pairs,
     )
     return section, diagnostics
