@@ -83,7 +83,7 @@ def run_findings(
                 message="This provider does not accept a seed; trial seeds only fix tool orders.",
             )
         )
-    not_sent = [name for name in unsupported_settings if name != "temperature"]
+    not_sent = [n for n in unsupported_settings if n not in ("temperature", "seed")]
     if not_sent:
         found.append(
             Diagnostic(
