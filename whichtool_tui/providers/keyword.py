@@ -1,8 +1,9 @@
 """The ``keyword`` provider: an offline lexical baseline, labelled as a baseline, never a model.
 
 It picks the tool whose name and description share the most *distinctive* terms with the prompt.
-Terms are lowercased words of 3+ characters (names split on ``_``, ``-``, ``.`` and camelCase),
-minus stopwords, with a light suffix strip so ``users``/``user`` and ``listing``/``list`` meet.
+Terms are lowercased words of 3+ characters (names split into their tokens as inspect does),
+minus conversational stopwords, with a light suffix strip so ``users``/``user`` and
+``listing``/``list`` meet.
 A term found in every tool's text tells tools apart not at all and is ignored; the others weigh
 ``1 + ln(N / df)`` (rarer terms weigh more), doubled when the term is in the tool's name. The best
 tool is picked when its score reaches the threshold and beats the runner-up; a tie or a weak
@@ -25,6 +26,7 @@ from whichtool_tui.providers.base import (
     RouteRequest,
     ToolSpec,
 )
+from whichtool_tui.surface.naming import name_tokens
 
 KEYWORD_MODEL = "lexical-v1"
 DEFAULT_MIN_SCORE = 1.0
@@ -35,7 +37,6 @@ KEYWORD_CAPABILITIES = Capabilities(
 )
 
 _WORD = re.compile(r"[a-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _STOPWORD_TEXT = """
     a an and any are as at be been but by can could did do does for from got has have how
     i if in into is it its me my of on or our please should so some than that the their them
@@ -58,19 +59,17 @@ def _stem(word: str) -> str:
     return word
 
 
+def _comparable(words: Iterable[str]) -> set[str]:
+    return {_stem(word) for word in words if len(word) >= 3 and word not in _STOPWORDS}
+
+
 def terms(text: str) -> set[str]:
     """Distinct comparable terms of a text: split, lowercased, stopwords dropped, stemmed."""
-    spaced = _CAMEL.sub(" ", text)
-    found: set[str] = set()
-    for word in _WORD.findall(spaced.lower()):
-        if len(word) < 3 or word in _STOPWORDS:
-            continue
-        found.add(_stem(word))
-    return found
+    return _comparable(_WORD.findall(text.lower()))
 
 
 def _tool_terms(tool: ToolSpec) -> tuple[set[str], set[str]]:
-    name_terms = terms(tool.name.replace("_", " ").replace("-", " ").replace(".", " "))
+    name_terms = _comparable(name_tokens(tool.name))
     return name_terms, name_terms | terms(tool.description or "")
 
 
