@@ -1,17 +1,362 @@
-"""`tasks`: not built yet; registered so that help and errors are already right."""
+"""`tasks lint | mutate | generate`: task-set tooling around a surface.
+
+Only flags are declared at import time; models, targets and providers load inside ``execute``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
-from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
+from whichtool_tui.cli import ArgumentParser, _global_flags
+from whichtool_tui.errors import ExitCode, WhichtoolError
+
+if TYPE_CHECKING:
+    from whichtool_tui.config import Settings
+    from whichtool_tui.surface.model import NormalizedSurface
+
+SUBCOMMANDS = {
+    "lint": "check a task set (ids, distractors, coverage; expected tools when a target is given)",
+    "mutate": "add seeded, model-free variants of each prompt (typo, casual, polite, ...)",
+    "generate": "let a model draft a task set from a target's tools (a draft to review)",
+}
+MUTATION_LIST = "casual,imperative,interrogative,polite,typo"
+USAGE = (
+    """usage: whichtool-tui tasks {lint,mutate,generate} ...
+
+  lint      """
+    + SUBCOMMANDS["lint"]
+    + """
+  mutate    """
+    + SUBCOMMANDS["mutate"]
+    + """
+  generate  """
+    + SUBCOMMANDS["generate"]
+    + """
+
+Run `whichtool-tui tasks <subcommand> --help` for its flags.
+"""
+)
+
+
+class _AnyName(dict[str, argparse.ArgumentParser]):
+    """Subparser choices that let every name through, so the action itself can refuse it."""
+
+    def __contains__(self, key: object) -> bool:
+        return True
+
+
+class _SubcommandAction(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """Subparsers that report an unknown subcommand as a one-line error (exit 2)."""
+
+    def accept_any_name(self) -> None:
+        """Let argparse's choice check pass every name; call after the last ``add_parser``."""
+        self.choices = _AnyName(self._name_parser_map)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        chosen = values[0] if isinstance(values, list | tuple) and values else values
+        if isinstance(chosen, str) and chosen not in self._name_parser_map:
+            raise WhichtoolError(
+                "cli/unknown-subcommand",
+                f"Unknown subcommand `tasks {chosen}`",
+                "Subcommands: lint, mutate, generate.",
+            )
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _finite_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
+    return value
+
+
+def _common(sub: argparse.ArgumentParser) -> None:
+    _global_flags(sub, suppress=True)
+    sub.add_argument("--config", metavar="FILE", help="config file (default: discovered in cwd)")
+
+
+def _target_flags(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--transport",
+        metavar="NAME",
+        help="snapshot | http | stdio | sse (inferred from the target when omitted)",
+    )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Declare the flags of `tasks`."""
-    configure_unbuilt(parser)
+    """Declare `tasks` and its three subcommands."""
+    parser.set_defaults(tasks_subcommand=None)
+    subs = parser.add_subparsers(
+        dest="tasks_subcommand",
+        metavar="{lint,mutate,generate}",
+        parser_class=ArgumentParser,
+        action=_SubcommandAction,
+    )
+    lint = subs.add_parser(
+        "lint", help=SUBCOMMANDS["lint"], description=SUBCOMMANDS["lint"], allow_abbrev=False
+    )
+    lint.add_argument("target", nargs="?", help="snapshot .json, http(s) URL or stdio command")
+    lint.add_argument("--tasks", metavar="FILE", help="task set (default: config, then cwd)")
+    _target_flags(lint)
+    lint.add_argument("--format", default="terminal", metavar="NAME", help="terminal | json")
+    lint.add_argument(
+        "--color", action=argparse.BooleanOptionalAction, default=None, help="force colour on/off"
+    )
+    _common(lint)
+
+    mutate = subs.add_parser(
+        "mutate",
+        help=SUBCOMMANDS["mutate"],
+        description=SUBCOMMANDS["mutate"]
+        + ". Each variant keeps its original's expected tool; the same seed gives the same "
+        "variants everywhere.",
+        allow_abbrev=False,
+    )
+    mutate.add_argument("--tasks", metavar="FILE", help="task set to mutate")
+    mutate.add_argument("--out", metavar="FILE", help="where to write the result (required)")
+    mutate.add_argument(
+        "--mutations", metavar="LIST", help=f"comma-separated subset of {MUTATION_LIST}"
+    )
+    mutate.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    mutate.add_argument(
+        "--originals",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="keep the originals beside the variants (default: keep)",
+    )
+    mutate.add_argument("--force", action="store_true", help="overwrite an existing --out")
+    _common(mutate)
+
+    generate = subs.add_parser(
+        "generate",
+        help=SUBCOMMANDS["generate"],
+        description=SUBCOMMANDS["generate"]
+        + ". Written once, reviewed and committed; never regenerated per run.",
+        allow_abbrev=False,
+    )
+    generate.add_argument("target", nargs="?", help="snapshot .json, http(s) URL or stdio command")
+    generate.add_argument(
+        "--out", metavar="FILE", help="output (default: config tasks, else whichtool.tasks.yaml)"
+    )
+    _target_flags(generate)
+    generate.add_argument("--provider", metavar="NAME", help="provider that drafts the tasks")
+    generate.add_argument("--model", metavar="ID", help="model id")
+    generate.add_argument("--base-url", metavar="URL", help="endpoint for compatible providers")
+    generate.add_argument(
+        "--tasks-per-tool", type=int, default=3, metavar="N", help="requests per tool (3)"
+    )
+    generate.add_argument("--distractors", type=int, default=4, metavar="N", help="(default 4)")
+    generate.add_argument(
+        "--temperature", type=_finite_float, default=0.7, metavar="F", help="(default 0.7)"
+    )
+    generate.add_argument(
+        "--max-tools", type=int, metavar="N", help="refuse bigger surfaces (6; hard max 1000)"
+    )
+    generate.add_argument("--force", action="store_true", help="overwrite an existing --out")
+    _common(generate)
+    cast(_SubcommandAction, subs).accept_any_name()
 
 
 def execute(args: argparse.Namespace) -> int:
-    """Run `tasks`."""
-    return refuse_unbuilt("tasks")
+    """Dispatch to the subcommand; with none, print the usage and succeed."""
+    subcommand = getattr(args, "tasks_subcommand", None)
+    if subcommand is None:
+        sys.stdout.write(USAGE)
+        return int(ExitCode.OK)
+    from whichtool_tui.config import load_settings
+
+    settings = load_settings(args.config)
+    if subcommand == "lint":
+        return _lint(args, settings)
+    if subcommand == "mutate":
+        return _mutate(args, settings)
+    return _generate(args, settings)
+
+
+def _load_surface(
+    target: str | None, transport: str | None, settings: Settings
+) -> NormalizedSurface:
+    import asyncio
+    import inspect
+
+    from whichtool_tui.surface.normalize import normalize_surface
+    from whichtool_tui.targets import load_listing, resolve_target
+
+    spec = resolve_target(target, transport, settings)
+    listing: Any = load_listing(spec)
+    if inspect.isawaitable(listing):
+        listing = asyncio.run(_await(listing))
+    return normalize_surface(listing.raw_tools)
+
+
+async def _await(value: Any) -> Any:
+    return await value
+
+
+def _lint(args: argparse.Namespace, settings: Settings) -> int:
+    import json
+
+    from whichtool_tui.diagnostics import sort_diagnostics
+    from whichtool_tui.tasks.lint import lint_ok, lint_task_set, task_coverage
+    from whichtool_tui.tasks.load import load_task_set, resolve_task_file
+    from whichtool_tui.tasks.terminal import Styler, lint_report, use_colour
+
+    if args.format not in ("terminal", "json"):
+        raise WhichtoolError(
+            "cli/unsupported-format",
+            f"`--format {args.format}` is not available for `tasks lint`",
+            "Available: terminal, json.",
+        )
+    loaded = load_task_set(resolve_task_file(args.tasks, settings))
+    surface = None
+    if args.target is not None or settings.target is not None:
+        surface = _load_surface(args.target, args.transport, settings)
+    tool_names = None if surface is None else [tool.name for tool in surface.tools]
+    surface_hash = None if surface is None else surface.hash
+    diagnostics = sort_diagnostics(
+        loaded.diagnostics + lint_task_set(loaded.task_set, tool_names, surface_hash)
+    )
+    coverage = task_coverage(loaded.task_set, tool_names)
+    ok = lint_ok(diagnostics)
+    if args.format == "json":
+        document = {
+            "schemaVersion": "whichtool.tasks-lint/1",
+            "source": loaded.source,
+            "surfaceChecked": surface is not None,
+            "surfaceHash": surface_hash,
+            "ok": ok,
+            "coverage": coverage.model_dump(by_alias=True),
+            "diagnostics": [diagnostic.to_json() for diagnostic in diagnostics],
+        }
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    else:
+        style = Styler(use_colour(args.color, sys.stdout))
+        sys.stdout.write(
+            lint_report(loaded.source, coverage, diagnostics, surface is not None, ok, style)
+        )
+    return int(ExitCode.OK if ok else ExitCode.THRESHOLD_FAILED)
+
+
+def _mutate(args: argparse.Namespace, settings: Settings) -> int:
+    from whichtool_tui.tasks.load import load_task_set, resolve_task_file
+    from whichtool_tui.tasks.model import TaskSet
+    from whichtool_tui.tasks.mutate import check_mutation_names, mutate_tasks
+    from whichtool_tui.tasks.terminal import Styler, ascii_safe, diagnostic_lines, use_colour
+    from whichtool_tui.tasks.writer import guard_overwrite, write_task_set
+
+    source = resolve_task_file(args.tasks, settings)
+    if args.out is None:
+        raise WhichtoolError(
+            "cli/missing-argument",
+            "`tasks mutate` needs --out",
+            "It never writes over the set it reads: the originals stay authoritative.",
+        )
+    guard_overwrite(args.out, args.force)
+    loaded = load_task_set(source)
+    names = None
+    if args.mutations is not None:
+        names = [name.strip() for name in args.mutations.split(",") if name.strip()]
+        check_mutation_names(names)
+    result = mutate_tasks(
+        loaded.task_set.tasks, names, seed=args.seed, keep_originals=args.originals
+    )
+    output = TaskSet(
+        version=loaded.task_set.version, surface=loaded.task_set.surface, tasks=result.tasks
+    )
+    write_task_set(output, args.out)
+    style = Styler(use_colour(None, sys.stdout))
+    lines = [f"Wrote {len(result.tasks)} tasks to {ascii_safe(args.out)}", ""]
+    for name in sorted(result.applied):
+        stats = result.applied[name]
+        lines.append(f"  {name:<14} {stats.produced} produced, {stats.skipped} skipped")
+    lines.append("")
+    lines.extend(diagnostic_lines(result.diagnostics, style))
+    sys.stdout.write("\n".join(lines) + "\n")
+    return int(ExitCode.OK)
+
+
+def _check_range(flag: str, value: float, low: float, high: float) -> None:
+    if not low <= value <= high:
+        raise WhichtoolError(
+            "cli/invalid-argument",
+            f"{flag} must be between {low:g} and {high:g}, got {value:g}",
+            f"Pass a value in [{low:g}, {high:g}].",
+        )
+
+
+def _generate(args: argparse.Namespace, settings: Settings) -> int:
+    import asyncio
+    import os
+
+    from whichtool_tui.providers.factory import build_provider
+    from whichtool_tui.tasks.generate import (
+        DEFAULT_MAX_TOOLS,
+        check_tool_limit,
+        generate_task_set,
+    )
+    from whichtool_tui.tasks.terminal import Styler, ascii_safe, diagnostic_lines, use_colour
+    from whichtool_tui.tasks.writer import guard_overwrite, write_task_set
+
+    _check_range("--tasks-per-tool", args.tasks_per_tool, 1, 100)
+    _check_range("--distractors", args.distractors, 0, 100)
+    _check_range("--temperature", args.temperature, 0, 2)
+    out = args.out or settings.tasks or "whichtool.tasks.yaml"
+    guard_overwrite(out, args.force)
+    surface = _load_surface(args.target, args.transport, settings)
+    max_tools = args.max_tools or settings.trials.max_tools or DEFAULT_MAX_TOOLS
+    check_tool_limit(len(surface.tools), max_tools)
+    configured = settings.provider
+    provider = build_provider(
+        args.provider or (configured.name if configured else None),
+        args.model or (configured.model if configured else None),
+        args.base_url or (configured.base_url if configured else None),
+        env=os.environ,
+    )
+    identity = provider.identity
+    sys.stderr.write(
+        f"Asking {identity.name}/{ascii_safe(identity.model)} for a draft over "
+        f"{len(surface.tools)} tools...\n"
+    )
+
+    async def draft() -> Any:
+        try:
+            return await generate_task_set(
+                provider,
+                surface,
+                tasks_per_tool=args.tasks_per_tool,
+                distractors=args.distractors,
+                temperature=args.temperature,
+            )
+        finally:
+            await provider.aclose()
+
+    result = asyncio.run(draft())
+    write_task_set(result.task_set, out)
+    distractors = result.task_set.distractor_count
+    style = Styler(use_colour(None, sys.stdout))
+    target_text = f" {args.target}" if args.target else ""
+    lines = [
+        f"Wrote {len(result.task_set.tasks)} tasks ({distractors} distractors) to "
+        f"{ascii_safe(out)}",
+        "",
+        *diagnostic_lines(result.diagnostics, style),
+        "",
+        "  This is a draft: read every task before committing it, the distractors hardest.",
+        "  A distractor any model would refuse measures nothing.",
+        "",
+        f"  Then: whichtool-tui tasks lint{ascii_safe(target_text)}",
+    ]
+    sys.stdout.write("\n".join(lines) + "\n")
+    return int(ExitCode.OK)

@@ -1,0 +1,99 @@
+"""Plain-text output of the ``tasks`` commands: pure ASCII, optionally coloured, worst first.
+
+Diagnostic messages can quote model output or file content, so every line is sanitised and any
+non-ASCII character is escaped before it reaches the terminal.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from typing import IO
+
+from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
+from whichtool_tui.redact import sanitize_text
+from whichtool_tui.tasks.lint import Coverage
+
+_COLOURS = {"red": "31", "yellow": "33", "green": "32", "dim": "2", "bold": "1", "cyan": "36"}
+_SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
+
+
+def use_colour(flag: bool | None, stream: IO[str], env: Mapping[str, str] | None = None) -> bool:
+    """An explicit flag wins, then NO_COLOR, then FORCE_COLOR, then whether it is a terminal."""
+    environ = os.environ if env is None else env
+    if flag is not None:
+        return flag
+    if "NO_COLOR" in environ:
+        return False
+    force = environ.get("FORCE_COLOR")
+    if force is not None and force not in ("", "0"):
+        return True
+    return stream.isatty()
+
+
+class Styler:
+    """Wraps text in ANSI styles when colour is on; otherwise returns it unchanged."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, style: str, text: str) -> str:
+        """``text`` in ``style`` (a name from a small fixed palette)."""
+        if not self.enabled:
+            return text
+        return f"\x1b[{_COLOURS[style]}m{text}\x1b[0m"
+
+
+def ascii_safe(text: str) -> str:
+    """Controls escaped as visible sequences, then anything non-ASCII as a backslash escape."""
+    return sanitize_text(text).encode("ascii", "backslashreplace").decode("ascii")
+
+
+def diagnostic_lines(diagnostics: Iterable[Diagnostic], style: Styler) -> list[str]:
+    """Each finding as a severity-tagged line plus its indented hint, worst first."""
+    lines: list[str] = []
+    for diagnostic in sort_diagnostics(diagnostics):
+        tag = style(_SEVERITY_STYLE[diagnostic.severity], f"{diagnostic.severity:<7}")
+        lines.append(f"  {tag} {diagnostic.code}  {ascii_safe(diagnostic.message)}")
+        if diagnostic.hint:
+            lines.append(f"          {style('dim', ascii_safe(diagnostic.hint))}")
+    return lines
+
+
+def lint_report(
+    source: str,
+    coverage: Coverage,
+    diagnostics: list[Diagnostic],
+    surface_checked: bool,
+    ok: bool,
+    style: Styler,
+) -> str:
+    """The terminal form of ``tasks lint``: file, counts, surface coverage, findings, verdict."""
+    lines = [style("bold", "whichtool-tui tasks lint")]
+    lines.append(f"  {style('dim', 'file    ')}  {ascii_safe(source)}")
+    lines.append(
+        f"  {style('dim', 'tasks   ')}  {coverage.task_count} total, "
+        f"{coverage.distractor_count} distractors"
+    )
+    if surface_checked:
+        surface = (
+            f"{coverage.tools_covered}/{coverage.tools_on_surface} tools covered by at least "
+            "one task"
+        )
+    else:
+        surface = style(
+            "yellow",
+            "surface not checked: no target given, so the expected-tool and coverage checks "
+            "were skipped",
+        )
+    lines.append(f"  {style('dim', 'surface ')}  {surface}")
+    lines.append("")
+    lines.extend(diagnostic_lines(diagnostics, style) or [f"  {style('green', 'No findings.')}"])
+    lines.append("")
+    if ok:
+        lines.append(
+            style("dim", "No errors. Warnings do not block a run; they limit what it can show.")
+        )
+    else:
+        lines.append(style("red", "Errors found: a run on this task set would be refused."))
+    return "\n".join(lines) + "\n"
