@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from whichtool_tui.errors import WhichtoolError
-
 
 def open_home(args: argparse.Namespace) -> int:
-    """Open the interactive home screen."""
-    raise WhichtoolError(
-        "cli/not-available",
-        "the interactive TUI is not available yet in this version",
-        "Use `whichtool-tui --no-ui <command>`; `whichtool-tui --help` lists the commands.",
-    )
+    """Open the interactive app on its home screen."""
+    from whichtool_tui.ui.app import run_app
+
+    return run_app()

@@ -1,17 +1,29 @@
-"""`open`: not built yet; registered so that help and errors are already right."""
+"""`open FILE`: recognise a saved artefact and open it in the TUI, or describe it headless."""
 
 from __future__ import annotations
 
 import argparse
-
-from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
+import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the flags of `open`."""
-    configure_unbuilt(parser)
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="an inspect/run/diff report, a bout receipt or tape, a task set, or a snapshot",
+    )
 
 
 def execute(args: argparse.Namespace) -> int:
-    """Run `open`."""
-    return refuse_unbuilt("open")
+    """Open the file on the right screen; with --no-ui (or no terminal) print what it is."""
+    from whichtool_tui.artefacts import describe, load_artefact
+    from whichtool_tui.cli import wants_ui
+
+    artefact = load_artefact(args.file)
+    if not wants_ui(args):
+        sys.stdout.write(describe(artefact))
+        return 0
+    from whichtool_tui.ui.app import run_app
+
+    return run_app(artefact)

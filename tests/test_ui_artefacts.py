@@ -1,0 +1,120 @@
+"""Artefact detection and the headless `open` command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import binary_path
+from tests.ui_support import LAB_INSPECT, LAB_TOOLS
+from whichtool_tui.artefacts import classify, describe, load_artefact
+from whichtool_tui.errors import WhichtoolError
+
+RECEIPT = {
+    "schema_id": "mcp-arcade.bout/v1",
+    "bout_id": "bout_1",
+    "target": {"kind": "fixture"},
+    "agent_policy": "naive",
+    "atoms": [{"id": "inspect.tools_list", "result": "pass"}],
+    "wire": [{"seq": 1, "direction": "out", "method": "initialize", "rpc_id": 1, "message": {}}],
+    "scores": {"nrp": 1.0},
+}
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [
+        ({"schemaVersion": "whichtool.inspect/1"}, "inspect-report"),
+        ({"schemaVersion": "whichtool.run/2"}, "run-report"),
+        ({"schemaVersion": "whichtool.run/1"}, "run-report"),
+        ({"schemaVersion": "whichtool.diff/2"}, "diff-report"),
+        ({"schema_id": "mcp-arcade.bout/v1"}, "receipt"),
+        ({"schema_id": "mcp-arcade.tape/v1"}, "tape"),
+        ({"version": 1, "tasks": []}, "task-set"),
+        ({"tools": [{"name": "a"}]}, "snapshot"),
+        ([{"name": "a"}], "snapshot"),
+        ({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a"}]}}, "snapshot"),
+    ],
+)
+def test_classify_by_schema_and_shape(data: object, kind: str) -> None:
+    assert classify(data, "f")[0] == kind
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ({"schemaVersion": "whichtool.run/9"}, "open/unsupported-version"),
+        ({"hello": "world"}, "open/unknown-kind"),
+        ([1, 2, 3], "open/unknown-kind"),
+        ("just text", "open/unknown-kind"),
+    ],
+)
+def test_classify_refuses_unknown(data: object, code: str) -> None:
+    with pytest.raises(WhichtoolError) as caught:
+        classify(data, "f")
+    assert caught.value.code == code
+
+
+def test_yaml_task_set_is_detected_and_strict(tmp_path: Path) -> None:
+    good = tmp_path / "t.yaml"
+    good.write_text("version: 1\ntasks:\n  - id: a\n    prompt: hi\n    expected: null\n")
+    artefact = load_artefact(good)
+    assert artefact.kind == "task-set"
+    assert "distractors  1" in describe(artefact)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("version: 1\ntasks: &x []\n")
+    with pytest.raises(WhichtoolError) as caught:
+        load_artefact(bad)
+    assert caught.value.code == "open/invalid-yaml"
+
+
+def test_describe_receipt_hides_verdicts(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(RECEIPT))
+    text = describe(load_artefact(path))
+    assert "bout receipt (mcp-arcade.bout/v1)" in text
+    assert "wire events  1" in text
+    assert "pass" not in text
+
+
+def test_open_no_ui_prints_summary(cli_env: dict[str, str]) -> None:
+    done = subprocess.run(
+        [binary_path(), "--no-ui", "open", str(LAB_INSPECT)],
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "inspect report (whichtool.inspect/1)" in done.stdout
+    assert "1 errors, 1 warnings, 1 info" in done.stdout
+    snap = subprocess.run(
+        [binary_path(), "open", str(LAB_TOOLS)],
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=60,
+    )
+    assert snap.returncode == 0, snap.stderr
+    assert "tools/list snapshot" in snap.stdout
+    assert "list_users" in snap.stdout
+
+
+def test_open_unknown_kind_exits_2(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    path = tmp_path / "other.json"
+    path.write_text('{"hello": 1}')
+    done = subprocess.run(
+        [binary_path(), "--no-ui", "open", str(path)],
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert lines[0].startswith("whichtool-tui: ")
+    assert "not a report" in lines[0]
+    assert "Traceback" not in done.stderr

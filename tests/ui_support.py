@@ -1,0 +1,41 @@
+"""Shared helpers for the TUI tests: fixture data paths and an isolated state folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+UI_DATA = Path(__file__).resolve().parent / "ui_data"
+LAB_TOOLS = UI_DATA / "lab-tools.json"
+LAB_INSPECT = UI_DATA / "lab-inspect.json"
+
+
+def lab_report() -> dict[str, Any]:
+    """The lab surface's inspect report (whichtool.inspect/1)."""
+    data: dict[str, Any] = json.loads(LAB_INSPECT.read_text(encoding="utf-8"))
+    return data
+
+
+def lab_tools() -> list[Any]:
+    """The lab surface's raw tools/list entries."""
+    data: dict[str, Any] = json.loads(LAB_TOOLS.read_text(encoding="utf-8"))
+    return list(data["tools"])
+
+
+def static_text(widget: Any, width: int = 200) -> str:
+    """Plain text of what a Static shows, whether markup, a Text or a rich renderable."""
+    import io
+
+    from rich.console import Console
+    from textual.content import Content
+
+    content = widget.content
+    if isinstance(content, str):
+        return Content.from_markup(content).plain
+    if isinstance(content, Content):
+        return content.plain
+    console = Console(file=io.StringIO(), width=width, color_system=None)
+    console.print(content)
+    output = console.file.getvalue()  # type: ignore[attr-defined]
+    return str(output)

@@ -1,0 +1,348 @@
+"""Recognise a saved artefact (report, receipt, tape, task set, snapshot) by its content.
+
+Detection is by declared schema first (``schemaVersion`` / ``schema_id``), then by shape for the
+files that declare none (task sets, ``tools/list`` snapshots), so a renamed file still opens. The
+summary is a few plain lines read straight from the data: no engine is needed to describe a file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.redact import redact_paths, sanitize_text
+from whichtool_tui.strict_yaml import load_strict_yaml
+
+ArtefactKind = Literal[
+    "inspect-report", "run-report", "diff-report", "receipt", "tape", "task-set", "snapshot"
+]
+
+# Large enough for a receipt with a few hundred thousand wire events, small enough to refuse junk.
+MAX_ARTEFACT_BYTES = 512 * 1024 * 1024
+
+SCHEMA_KINDS: dict[str, ArtefactKind] = {
+    "whichtool.inspect/1": "inspect-report",
+    "whichtool.run/2": "run-report",
+    "whichtool.run/1": "run-report",
+    "whichtool.diff/2": "diff-report",
+    "mcp-arcade.bout/v1": "receipt",
+    "mcp-arcade.tape/v1": "tape",
+}
+
+KIND_LABELS: dict[ArtefactKind, str] = {
+    "inspect-report": "inspect report",
+    "run-report": "run report",
+    "diff-report": "diff report",
+    "receipt": "bout receipt",
+    "tape": "bout tape",
+    "task-set": "task set",
+    "snapshot": "tools/list snapshot",
+}
+
+# The TUI section each kind opens in.
+KIND_SECTIONS: dict[ArtefactKind, str] = {
+    "inspect-report": "surface",
+    "snapshot": "surface",
+    "task-set": "tasks",
+    "run-report": "results",
+    "diff-report": "results",
+    "receipt": "bout",
+    "tape": "bout",
+}
+
+_KNOWN_FAMILIES = ("whichtool.", "mcp-arcade.")
+
+
+@dataclass(frozen=True)
+class Artefact:
+    """A parsed file plus what it is: ``data`` is the untouched JSON/YAML value."""
+
+    path: str
+    kind: ArtefactKind
+    schema: str | None
+    data: Any
+
+    @property
+    def label(self) -> str:
+        """Human name of the kind, with the declared schema when there is one."""
+        base = KIND_LABELS[self.kind]
+        return f"{base} ({self.schema})" if self.schema else base
+
+    @property
+    def section(self) -> str:
+        """The TUI section that shows this kind."""
+        return KIND_SECTIONS[self.kind]
+
+
+def _read_text(path: Path, shown: str) -> str:
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise WhichtoolError(
+            "open/not-found",
+            f"Cannot open {shown}: {exc.strerror or exc}",
+            "Pass the path of a saved report, receipt, tape, task set or snapshot.",
+        ) from None
+    if not path.is_file():
+        raise WhichtoolError("open/not-a-file", f"{shown} is not a file", None)
+    if size > MAX_ARTEFACT_BYTES:
+        raise WhichtoolError(
+            "open/too-large",
+            f"{shown} is {size:,} bytes, over the {MAX_ARTEFACT_BYTES:,}-byte limit",
+            None,
+        )
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise WhichtoolError("open/not-text", f"{shown} is not UTF-8 text", None) from None
+    except OSError as exc:
+        raise WhichtoolError(
+            "open/unreadable", f"Cannot read {shown}: {exc.strerror or exc}", None
+        ) from None
+
+
+def parse_artefact_text(text: str, shown: str) -> Any:
+    """JSON when the first non-space character opens an object or array, else strict YAML."""
+    stripped = text.lstrip()
+    if not stripped:
+        raise WhichtoolError("open/empty", f"{shown} is empty", None)
+    if stripped[0] in "{[":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise WhichtoolError(
+                "open/invalid-json", f"{shown}:{exc.lineno}: invalid JSON: {exc.msg}", None
+            ) from None
+        except RecursionError:
+            raise WhichtoolError("open/invalid-json", f"{shown}: JSON nested too deeply") from None
+    return load_strict_yaml(text, shown, "open/invalid-yaml")
+
+
+def _is_tool_list(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(item, dict) and "name" in item for item in value
+    )
+
+
+def _snapshot_tools(data: Any) -> list[Any] | None:
+    """The tools of a snapshot in any of its three accepted shapes, or None."""
+    if _is_tool_list(data) and data:
+        return list(data)
+    if isinstance(data, dict):
+        if _is_tool_list(data.get("tools")):
+            return list(data["tools"])
+        result = data.get("result")
+        if (
+            data.get("jsonrpc") == "2.0"
+            and isinstance(result, dict)
+            and _is_tool_list(result.get("tools"))
+        ):
+            return list(result["tools"])
+    return None
+
+
+def classify(data: Any, shown: str) -> tuple[ArtefactKind, str | None]:
+    """Decide what a parsed file is; raise ``open/unknown-kind`` (exit 2) when it is nothing."""
+    if isinstance(data, dict):
+        schema = data.get("schemaVersion", data.get("schema_id"))
+        if isinstance(schema, str):
+            if schema in SCHEMA_KINDS:
+                return SCHEMA_KINDS[schema], schema
+            if schema.startswith(_KNOWN_FAMILIES):
+                raise WhichtoolError(
+                    "open/unsupported-version",
+                    f"{shown}: unsupported schema `{sanitize_text(schema)[:60]}`",
+                    "Readable: " + ", ".join(SCHEMA_KINDS) + ".",
+                )
+        if "tasks" in data and "version" in data and isinstance(data["tasks"], list):
+            return "task-set", None
+    if _snapshot_tools(data) is not None:
+        return "snapshot", None
+    raise WhichtoolError(
+        "open/unknown-kind",
+        f"{shown}: not a report, receipt, tape, task set or snapshot this version can open",
+        "Readable: " + ", ".join(SCHEMA_KINDS) + ", task sets and tools/list snapshots.",
+    )
+
+
+def load_artefact(path: str | Path) -> Artefact:
+    """Read, parse and classify one file; every failure is a one-line WhichtoolError."""
+    file_path = Path(path)
+    shown = redact_paths(str(file_path))
+    data = parse_artefact_text(_read_text(file_path, shown), shown)
+    kind, schema = classify(data, shown)
+    return Artefact(path=str(file_path), kind=kind, schema=schema, data=data)
+
+
+def snapshot_tools(artefact: Artefact) -> list[Any]:
+    """The raw tool entries of a snapshot artefact."""
+    return _snapshot_tools(artefact.data) or []
+
+
+def _get(data: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def _text(value: Any, limit: int = 80) -> str:
+    if value is None:
+        return "-"
+    shown = sanitize_text(str(value))
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def format_proportion(value: Any) -> str:
+    """``0.82 [0.70–0.90]`` from a report Proportion, or ``n/a`` when it has no denominator."""
+    if not isinstance(value, dict) or value.get("value") is None:
+        return "n/a"
+    text = f"{float(value['value']):.2f}"
+    interval = value.get("ci95")
+    if isinstance(interval, list | tuple) and len(interval) == 2 and None not in interval:
+        text += f" [{float(interval[0]):.2f}–{float(interval[1]):.2f}]"
+    numerator, denominator = value.get("numerator"), value.get("denominator")
+    if numerator is not None and denominator is not None:
+        text += f" ({numerator}/{denominator})"
+    return text
+
+
+def severity_counts(diagnostics: Any) -> dict[str, int]:
+    """Count findings per severity, tolerating malformed entries."""
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for item in diagnostics if isinstance(diagnostics, list) else []:
+        severity = item.get("severity") if isinstance(item, dict) else None
+        if severity in counts:
+            counts[severity] += 1
+    return counts
+
+
+def _counts_line(diagnostics: Any) -> str:
+    counts = severity_counts(diagnostics)
+    return f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"
+
+
+def _summary_inspect(data: dict[str, Any]) -> list[tuple[str, str]]:
+    surface = _get(data, "surface") or {}
+    hash_value = str(surface.get("hash") or "")
+    return [
+        ("target", _text(_get(data, "target", "ref"))),
+        ("surface", f"{_text(hash_value.removeprefix('sha256:')[:12])}"),
+        ("tools", _text(surface.get("toolCount"))),
+        ("tokens", f"~{_text(_get(data, 'tokens', 'total'))} (estimate)"),
+        ("findings", _counts_line(data.get("diagnostics"))),
+        ("ok", _text(data.get("ok"))),
+    ]
+
+
+def _summary_run(data: dict[str, Any]) -> list[tuple[str, str]]:
+    repro = data.get("reproducibility") or {}
+    metrics = data.get("metrics") or {}
+    trials = metrics.get("trials") or {}
+    return [
+        ("target", _text(_get(data, "target", "ref"))),
+        ("provider", f"{_text(repro.get('provider'))} · model {_text(repro.get('model'))}"),
+        (
+            "tasks",
+            f"{_text(_get(data, 'tasks', 'selected'))} selected, "
+            f"{_text(_get(data, 'tasks', 'distractors'))} distractors, "
+            f"repeat {_text(repro.get('repeat'))}",
+        ),
+        (
+            "trials",
+            f"{_text(trials.get('planned'))} planned, {_text(trials.get('scored'))} scored, "
+            f"{_text(trials.get('errored'))} errored",
+        ),
+        ("accuracy", format_proportion(metrics.get("accuracy"))),
+        ("over-trigger", format_proportion(metrics.get("overTrigger"))),
+        ("ok", _text(data.get("ok"))),
+    ]
+
+
+def _summary_diff(data: dict[str, Any]) -> list[tuple[str, str]]:
+    def side(name: str) -> str:
+        block = data.get(name) or {}
+        return f"{_text(block.get('source'))} ({_text(block.get('provider'))})"
+
+    accuracy = data.get("accuracy") or {}
+    delta = accuracy.get("delta")
+    delta_text = f"{float(delta):+.3f}" if isinstance(delta, int | float) else "n/a"
+    return [
+        ("base", side("base")),
+        ("head", side("head")),
+        ("comparable", _text(data.get("comparable"))),
+        ("accuracy delta", delta_text),
+        ("new confusions", str(len(data.get("newConfusions") or []))),
+        ("ok", _text(data.get("ok"))),
+    ]
+
+
+def _summary_receipt(data: dict[str, Any]) -> list[tuple[str, str]]:
+    atoms = data["atoms"] if isinstance(data.get("atoms"), list) else []
+    return [
+        ("bout", _text(data.get("bout_id"))),
+        ("target", _text(_get(data, "target", "kind"))),
+        ("seat", _text(data.get("agent_policy"))),
+        ("atoms", ", ".join(_text(a.get("id")) for a in atoms if isinstance(a, dict)) or "-"),
+        ("wire events", str(len(data.get("wire") or []))),
+        ("verdicts", "hidden here; `whichtool-tui receipt FILE --score` prints them"),
+    ]
+
+
+def _summary_tape(data: dict[str, Any]) -> list[tuple[str, str]]:
+    atoms = data["atoms"] if isinstance(data.get("atoms"), list) else []
+    return [
+        ("bout", _text(data.get("bout_id"))),
+        ("target", _text(data.get("target_kind"))),
+        ("seat", _text(data.get("agent_policy"))),
+        ("atoms", ", ".join(_text(a.get("id")) for a in atoms if isinstance(a, dict)) or "-"),
+        ("rows", str(len(data.get("rows") or []))),
+        ("attributed", _text(data.get("attribution_ok"))),
+    ]
+
+
+def _summary_tasks(data: dict[str, Any]) -> list[tuple[str, str]]:
+    tasks = [t for t in data.get("tasks") or [] if isinstance(t, dict)]
+    distractors = sum(1 for t in tasks if "expected" in t and t["expected"] is None)
+    return [
+        ("version", _text(data.get("version"))),
+        ("tasks", str(len(tasks))),
+        ("distractors", str(distractors)),
+        ("surface", _text(data.get("surface"))),
+    ]
+
+
+def _summary_snapshot(tools: list[Any]) -> list[tuple[str, str]]:
+    names = [_text(t.get("name"), 40) for t in tools if isinstance(t, dict)]
+    shown = ", ".join(names[:8]) + (f", … (+{len(names) - 8})" if len(names) > 8 else "")
+    return [("tools", str(len(tools))), ("names", shown or "-")]
+
+
+def summarize(artefact: Artefact) -> list[tuple[str, str]]:
+    """A handful of (label, value) facts describing the file, safe to print."""
+    data = artefact.data
+    if artefact.kind == "snapshot":
+        return _summary_snapshot(snapshot_tools(artefact))
+    assert isinstance(data, dict)
+    builders = {
+        "inspect-report": _summary_inspect,
+        "run-report": _summary_run,
+        "diff-report": _summary_diff,
+        "receipt": _summary_receipt,
+        "tape": _summary_tape,
+        "task-set": _summary_tasks,
+    }
+    return builders[artefact.kind](data)
+
+
+def describe(artefact: Artefact) -> str:
+    """The headless ``open --no-ui`` text: what the file is, then its summary lines."""
+    lines = [f"{redact_paths(artefact.path)}: {artefact.label}"]
+    facts = summarize(artefact)
+    width = max((len(label) for label, _ in facts), default=0)
+    lines.extend(f"  {label.ljust(width)}  {value}" for label, value in facts)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,198 @@
+"""The Textual app: sections as modes, app-level keys, and the workers that do long work."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from whichtool_tui.artefacts import Artefact, load_artefact, summarize
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.redact import redact_message, redact_paths
+from whichtool_tui.ui import engine
+from whichtool_tui.ui.recent import remember
+from whichtool_tui.ui.screens.base import SectionScreen
+from whichtool_tui.ui.screens.bout import BoutScreen
+from whichtool_tui.ui.screens.help import HelpScreen
+from whichtool_tui.ui.screens.home import HomeScreen
+from whichtool_tui.ui.screens.results import ResultsScreen
+from whichtool_tui.ui.screens.run import RunScreen
+from whichtool_tui.ui.screens.surface import SurfaceScreen
+from whichtool_tui.ui.screens.tasks import TasksScreen
+from whichtool_tui.ui.session import Session, TargetChoice
+from whichtool_tui.ui.surface_model import build_surface_view
+from whichtool_tui.ui.widgets.section_bar import SECTIONS
+
+SECTION_NAMES = {section: label for _key, section, label in SECTIONS}
+
+
+class WhichtoolApp(App[int]):
+    """whichtool-tui's interactive face."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "whichtool-tui"
+    MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {
+        "home": HomeScreen,
+        "surface": SurfaceScreen,
+        "tasks": TasksScreen,
+        "run": RunScreen,
+        "results": ResultsScreen,
+        "bout": BoutScreen,
+    }
+    DEFAULT_MODE = "home"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *[
+            Binding(key, f"switch_section('{section}')", label, show=False)
+            for key, section, label in SECTIONS
+        ],
+        Binding("h", "switch_section('home')", "Home", show=False),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, artefact: Artefact | None = None, theme: str | None = None) -> None:
+        super().__init__()
+        self.session = Session()
+        self._initial = artefact
+        if theme:
+            self.theme = theme
+
+    def on_mount(self) -> None:
+        if self._initial is not None:
+            self.show_artefact(self._initial)
+
+    # -- sections -----------------------------------------------------------------------------
+
+    def action_switch_section(self, section: str) -> None:
+        """Show a section (or home); the same screen instance keeps its state across visits."""
+        if section != self.current_mode:
+            self.switch_mode(section)
+
+    def action_help(self) -> None:
+        """Show every binding active on the current screen."""
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(self.screen.active_bindings))
+
+    def refresh_sections(self) -> None:
+        """Tell the visible section that the session changed."""
+        screen = self.screen
+        if isinstance(screen, SectionScreen):
+            screen.on_screen_resume()
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Palette entries: every section and action, plus Textual's own."""
+        yield SystemCommand("Home", "Pick a target, recent files, the demo", self._to("home"))
+        for key, section, label in SECTIONS:
+            yield SystemCommand(f"Go to {label}", f"Section {key}", self._to(section))
+        yield SystemCommand("Open the demo", "Offline, no key", self.open_demo)
+        yield SystemCommand("Help", "Every key binding on this screen", self.action_help)
+        for binding_key, active in screen.active_bindings.items():
+            binding = active.binding
+            if active.node is screen and binding.description and binding.show:
+                action = binding.action
+                yield SystemCommand(
+                    f"{SECTION_NAMES.get(self.current_mode, 'Home')}: {binding.description}",
+                    f"key {binding_key}",
+                    lambda action=action: self.run_action(action, screen),
+                )
+        yield from super().get_system_commands(screen)
+
+    def _to(self, section: str) -> Callable[[], None]:
+        return lambda: self.action_switch_section(section)
+
+    # -- opening things -----------------------------------------------------------------------
+
+    def open_path(self, path: str) -> None:
+        """Open a saved artefact from disk (recent list), reporting problems as a toast."""
+        try:
+            artefact = load_artefact(path)
+        except WhichtoolError as error:
+            self.notify(error.message, title="Cannot open", severity="error")
+            return
+        self.show_artefact(artefact)
+
+    def show_artefact(self, artefact: Artefact) -> None:
+        """Put an artefact in the session and switch to the section that shows it."""
+        if artefact.kind == "snapshot":
+            self.inspect_target(TargetChoice("snapshot", artefact.path))
+            return
+        try:
+            self._store(artefact)
+        except WhichtoolError as error:
+            self.notify(error.message, title="Cannot open", severity="error")
+            return
+        facts = summarize(artefact)
+        summary = " · ".join(value for _label, value in facts[:2])
+        remember(artefact.path, artefact.kind, summary[:60])
+        self.switch_mode(artefact.section)
+        self.refresh_sections()
+
+    def _store(self, artefact: Artefact) -> None:
+        session = self.session
+        if artefact.kind == "inspect-report":
+            session.surface = build_surface_view(artefact.data)
+            session.target = None
+            session.target_label = redact_paths(artefact.path)
+            ref = session.surface.target
+            if session.surface.transport == "snapshot" and ref and Path(ref).is_file():
+                session.target = TargetChoice("snapshot", ref)
+        elif artefact.kind == "task-set":
+            session.task_set = artefact
+        elif artefact.kind == "run-report":
+            session.run_report = artefact
+        elif artefact.kind == "diff-report":
+            session.diff_report = artefact
+        else:
+            session.bout = artefact
+
+    def open_demo(self) -> None:
+        """Load the bundled lab surface and its task set; offline, no key."""
+        folder = engine.demo_folder()
+        if folder is None:
+            self.notify("The demo files are not installed.", severity="error")
+            return
+        tasks = folder / "demo-lab.tasks.yaml"
+        if tasks.is_file():
+            try:
+                self.session.task_set = load_artefact(tasks)
+            except WhichtoolError as error:
+                self.notify(error.message, title="Demo task set", severity="error")
+        self.inspect_target(TargetChoice("snapshot", str(folder / "demo-lab.json")))
+
+    # -- workers ------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="inspect", exit_on_error=False)
+    async def inspect_target(self, choice: TargetChoice) -> None:
+        """Load and inspect a target without blocking the UI, then show the Surface section."""
+        self.notify(f"Inspecting {redact_message(choice.label)}…", timeout=2)
+        try:
+            view = await engine.inspect_target(choice)
+        except WhichtoolError as error:
+            self.notify(error.message, title="Inspect failed", severity="error", timeout=8)
+            return
+        except Exception as error:
+            self.notify(
+                f"{type(error).__name__}: {error}", title="Inspect failed", severity="error"
+            )
+            return
+        self.session.target = choice
+        self.session.target_label = redact_message(view.target or choice.value)
+        self.session.surface = view
+        if choice.kind == "snapshot":
+            remember(choice.value, "snapshot", f"{len(view.tools)} tools")
+        if self.current_mode != "surface":
+            self.switch_mode("surface")
+        self.refresh_sections()
+
+
+def run_app(artefact: Artefact | None = None) -> int:
+    """Run the app in the terminal and return its exit code."""
+    app = WhichtoolApp(artefact)
+    result = app.run()
+    return int(result or 0)

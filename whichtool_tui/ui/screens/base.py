@@ -1,0 +1,63 @@
+"""The frame every section shares: header with tabs, a body, the footer of bindings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from whichtool_tui.ui.widgets.section_bar import SectionBar
+
+if TYPE_CHECKING:
+    from whichtool_tui.ui.app import WhichtoolApp
+
+
+class SectionScreen(Screen[None]):
+    """Base of the home and section screens; ``refresh_from_session`` redraws from app state."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "back", "Back")]
+
+    def compose(self) -> ComposeResult:
+        yield SectionBar()
+        yield from self.compose_body()
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    _ready = False
+
+    def on_mount(self) -> None:
+        self._ready = True
+        self.on_screen_resume()
+
+    def on_screen_resume(self) -> None:
+        if not self._ready:
+            return
+        for bar in self.query(SectionBar):
+            bar.update_bar()
+        self.refresh_from_session()
+
+    @property
+    def wapp(self) -> WhichtoolApp:
+        """The running app, typed."""
+        return whichtool_app(self)
+
+    def refresh_from_session(self) -> None:
+        """Redraw from ``app.session``; sections override."""
+
+    def action_back(self) -> None:
+        if len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+        elif self.app.current_mode == "home":
+            self.app.exit(0)
+        else:
+            self.app.switch_mode("home")
+
+
+def whichtool_app(screen: Screen[object] | SectionScreen) -> WhichtoolApp:
+    """The running app, typed (screens only ever run inside WhichtoolApp)."""
+    return cast("WhichtoolApp", screen.app)

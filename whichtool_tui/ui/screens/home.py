@@ -1,0 +1,120 @@
+"""Home: pick a target, reopen a recent file, or start the offline demo."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.markup import escape
+from textual.widgets import Button, Input, OptionList, RadioButton, RadioSet, Static
+from textual.widgets.option_list import Option
+
+from whichtool_tui import __version__
+from whichtool_tui.ui.recent import load_recent
+from whichtool_tui.ui.screens.base import SectionScreen
+from whichtool_tui.ui.session import TargetChoice
+
+PLACEHOLDERS = {
+    "snapshot": "snapshots/everything.json",
+    "stdio": "npx -y @modelcontextprotocol/server-filesystem .",
+    "http": "https://mcp.example/mcp",
+}
+KINDS = ("snapshot", "stdio", "http")
+
+
+class HomeScreen(SectionScreen):
+    """Where the app starts: a target form, the recent list and the demo."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "back", "Quit"),
+        Binding("o", "focus_target", "Target"),
+        Binding("d", "demo", "Demo"),
+        Binding("ctrl+r", "focus_recent", "Recent", show=False),
+    ]
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="home"):
+            yield Static(
+                f"[b]whichtool-tui[/b] [dim]v{__version__}[/]  "
+                "[dim]is the tool surface readable · does a model pick the right tool · "
+                "is the server honest on the wire[/]",
+                id="home-title",
+            )
+            with Horizontal(id="home-top"):
+                with Vertical(id="target-panel") as panel:
+                    panel.border_title = "Target"
+                    with RadioSet(id="target-kind"):
+                        yield RadioButton("snapshot file", value=True, id="kind-snapshot")
+                        yield RadioButton("stdio command", id="kind-stdio")
+                        yield RadioButton("http URL", id="kind-http")
+                    yield Input(placeholder=PLACEHOLDERS["snapshot"], id="target-value")
+                    yield Button("Open", id="open-target", variant="primary")
+                recent = OptionList(id="recent")
+                recent.border_title = "Recent"
+                yield recent
+            with Vertical(id="demo-panel") as demo:
+                demo.border_title = "Try it"
+                yield Button("▶ Demo", id="demo", variant="success")
+                yield Static(
+                    "Inspect the lab server's surface, load its task set for the keyword "
+                    "baseline, and review a bout against it. Offline, no key.",
+                    id="demo-text",
+                )
+
+    def on_mount(self) -> None:
+        self.query_one("#demo", Button).focus()
+
+    def refresh_from_session(self) -> None:
+        recent = self.query_one("#recent", OptionList)
+        recent.clear_options()
+        entries = load_recent()
+        if not entries:
+            recent.add_option(Option("[dim]nothing opened yet[/]", disabled=True))
+        for index, entry in enumerate(entries):
+            name = entry.path.rsplit("/", 1)[-1]
+            recent.add_option(
+                Option(
+                    f"{entry.kind:<14} {entry.opened_at}  {escape(name)}  "
+                    f"[dim]{escape(entry.summary)}[/]",
+                    id=f"recent-{index}",
+                )
+            )
+        self._recent_paths = [entry.path for entry in entries]
+        if entries:
+            recent.highlighted = 0
+
+    def selected_kind(self) -> str:
+        pressed = self.query_one("#target-kind", RadioSet).pressed_index
+        return KINDS[pressed] if 0 <= pressed < len(KINDS) else "snapshot"
+
+    @on(RadioSet.Changed, "#target-kind")
+    def kind_changed(self) -> None:
+        self.query_one("#target-value", Input).placeholder = PLACEHOLDERS[self.selected_kind()]
+
+    @on(Button.Pressed, "#open-target")
+    @on(Input.Submitted, "#target-value")
+    def open_target(self) -> None:
+        value = self.query_one("#target-value", Input).value.strip()
+        if not value:
+            self.notify("Type a snapshot path, a command or a URL first.", severity="warning")
+            return
+        self.wapp.inspect_target(TargetChoice(self.selected_kind(), value))
+
+    @on(Button.Pressed, "#demo")
+    def action_demo(self) -> None:
+        self.wapp.open_demo()
+
+    @on(OptionList.OptionSelected, "#recent")
+    def open_recent(self, event: OptionList.OptionSelected) -> None:
+        option_id = event.option.id or ""
+        if option_id.startswith("recent-"):
+            self.wapp.open_path(self._recent_paths[int(option_id.removeprefix("recent-"))])
+
+    def action_focus_target(self) -> None:
+        self.query_one("#target-value", Input).focus()
+
+    def action_focus_recent(self) -> None:
+        self.query_one("#recent", OptionList).focus()

@@ -1,0 +1,36 @@
+"""What the app currently has open: one target's surface, a task set, a run, a bout."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from whichtool_tui.artefacts import Artefact
+from whichtool_tui.ui.surface_model import SurfaceView
+
+
+@dataclass(frozen=True)
+class TargetChoice:
+    """A target as the user chose it on the home screen (kind plus the typed value)."""
+
+    kind: str  # snapshot | stdio | http
+    value: str
+
+    @property
+    def label(self) -> str:
+        """Short form for the header."""
+        return f"{self.kind} {self.value}"
+
+
+@dataclass
+class Session:
+    """Shared by every screen; screens re-read it when they are shown or told it changed."""
+
+    target: TargetChoice | None = None
+    target_label: str = ""
+    surface: SurfaceView | None = None
+    task_set: Artefact | None = None
+    run_report: Artefact | None = None
+    diff_report: Artefact | None = None
+    bout: Artefact | None = None
+    notes: dict[str, Any] = field(default_factory=dict)

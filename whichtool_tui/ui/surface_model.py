@@ -1,0 +1,178 @@
+"""What the Surface screen shows, read from a ``whichtool.inspect/1`` report and the raw listing.
+
+The screen renders only this view: the report gives costs, semantics and findings; the raw
+``tools/list`` entries (when we have them, i.e. not for a report opened from disk) give the
+description and schema text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from whichtool_tui.diagnostics import SEVERITY_RANK
+
+OVERLAP_CODES = ("descriptions/identical", "overlap/high", "overlap/notable")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class ToolRow:
+    """One tool line: cost, share and semantics."""
+
+    name: str
+    semantics: str
+    tokens: int
+    share: float
+    parameters: int
+    required: int
+    annotations: dict[str, Any]
+    title: str | None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One diagnostic as shown in the findings table."""
+
+    code: str
+    severity: str
+    message: str
+    tools: tuple[str, ...]
+    hint: str | None
+    detail: Any
+
+    @property
+    def is_pair(self) -> bool:
+        """Overlap-type findings open the side-by-side view."""
+        return self.code in OVERLAP_CODES and len(self.tools) == 2
+
+
+@dataclass(frozen=True)
+class OverlapPair:
+    """A scored pair from the report's overlap block."""
+
+    tools: tuple[str, str]
+    score: float
+    shared_terms: tuple[str, ...]
+    identical: bool
+
+
+@dataclass
+class SurfaceView:
+    """Everything the Surface screen needs, independent of where it came from."""
+
+    target: str
+    transport: str
+    surface_hash: str
+    total_tokens: int
+    tools: list[ToolRow]
+    findings: list[Finding]
+    pairs: list[OverlapPair]
+    raw_tools: dict[str, dict[str, Any]] = field(default_factory=dict)
+    raw_list: list[Any] | None = None
+    ok: bool | None = None
+
+    @property
+    def short_hash(self) -> str:
+        """The 12-hex display form of the surface hash."""
+        return self.surface_hash.removeprefix("sha256:")[:12]
+
+    def pair(self, first: str, second: str) -> OverlapPair | None:
+        """The scored pair for two tools, in either order."""
+        wanted = {first, second}
+        for pair in self.pairs:
+            if set(pair.tools) == wanted:
+                return pair
+        return None
+
+    def description(self, name: str) -> str | None:
+        """The served description of a tool, when the listing is at hand."""
+        raw = self.raw_tools.get(name)
+        value = raw.get("description") if raw else None
+        return value if isinstance(value, str) else None
+
+    def schema(self, name: str) -> dict[str, Any] | None:
+        """The served inputSchema of a tool, when the listing is at hand."""
+        raw = self.raw_tools.get(name)
+        value = raw.get("inputSchema") if raw else None
+        return value if isinstance(value, dict) else None
+
+
+def _int(value: Any) -> int:
+    return int(value) if isinstance(value, int | float) else 0
+
+
+def _finding(item: dict[str, Any]) -> Finding:
+    tools: tuple[str, ...] = ()
+    if isinstance(item.get("tools"), list):
+        tools = tuple(str(name) for name in item["tools"])
+    elif isinstance(item.get("tool"), str):
+        tools = (item["tool"],)
+    return Finding(
+        code=str(item.get("code", "?")),
+        severity=str(item.get("severity", "info")),
+        message=str(item.get("message", "")),
+        tools=tools,
+        hint=item.get("hint") if isinstance(item.get("hint"), str) else None,
+        detail=item.get("detail"),
+    )
+
+
+def build_surface_view(report: dict[str, Any], raw_tools: list[Any] | None = None) -> SurfaceView:
+    """Map an inspect report (JSON form) plus optional raw tool entries to the screen's view."""
+    surface = report.get("surface") or {}
+    tools = [
+        ToolRow(
+            name=str(tool.get("name")),
+            semantics=str(tool.get("semantics", "unknown")),
+            tokens=_int((tool.get("tokens") or {}).get("total")),
+            share=float(tool.get("tokenShare") or 0.0),
+            parameters=_int(tool.get("parameterCount")),
+            required=_int(tool.get("requiredParameterCount")),
+            annotations=dict(tool.get("annotations") or {}),
+            title=tool.get("title") if isinstance(tool.get("title"), str) else None,
+        )
+        for tool in surface.get("tools") or []
+        if isinstance(tool, dict)
+    ]
+    findings = [
+        _finding(item) for item in report.get("diagnostics") or [] if isinstance(item, dict)
+    ]
+    findings.sort(key=lambda f: (SEVERITY_RANK.get(f.severity, 3), f.code, ",".join(f.tools)))
+    pairs = []
+    for pair in (report.get("overlap") or {}).get("pairs") or []:
+        names = pair.get("tools") if isinstance(pair, dict) else None
+        if isinstance(names, list) and len(names) == 2:
+            pairs.append(
+                OverlapPair(
+                    tools=(str(names[0]), str(names[1])),
+                    score=float(pair.get("score") or 0.0),
+                    shared_terms=tuple(pair.get("distinctiveSharedTerms") or ()),
+                    identical=bool(pair.get("identicalDescription")),
+                )
+            )
+    by_name = {
+        str(entry["name"]): entry
+        for entry in raw_tools or []
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str)
+    }
+    target = report.get("target") or {}
+    return SurfaceView(
+        target=str(target.get("ref", "")),
+        transport=str(target.get("transport", "")),
+        surface_hash=str(surface.get("hash", "")),
+        total_tokens=_int((report.get("tokens") or {}).get("total")),
+        tools=tools,
+        findings=findings,
+        pairs=pairs,
+        raw_tools=by_name,
+        raw_list=list(raw_tools) if raw_tools is not None else None,
+        ok=report.get("ok") if isinstance(report.get("ok"), bool) else None,
+    )
+
+
+def shared_words(first: str, second: str) -> set[str]:
+    """Words of three or more characters present in both texts (the highlight fallback)."""
+    common = set(_WORD.findall(first.lower())) & set(_WORD.findall(second.lower()))
+    return {word for word in common if len(word) >= 3}
