@@ -185,7 +185,7 @@ class Tokenizer(ClosedModel):
 
     id: str
     exact: bool
-    approximates: str
+    approximates: str | None
     note: str
 
 

@@ -1,0 +1,408 @@
+"""Strict re-reading of a saved run: closed layers, then every invariant of the run format.
+
+``report`` and ``diff`` trust nothing in a file: verdicts, metrics, thresholds, execution and
+``ok`` are recomputed from the trials with the same pure functions the run used, and the first
+disagreement is refused with a named reason. Legacy ``whichtool.run/1`` files are upgraded.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.evaluation.metrics import compute_metrics
+from whichtool_tui.evaluation.report_model import RUN_SCHEMA_VERSION, RunReport, ScoredTrial
+from whichtool_tui.evaluation.stats import Proportion
+from whichtool_tui.evaluation.thresholds import (
+    ThresholdSettings,
+    evaluate_execution,
+    evaluate_thresholds,
+)
+from whichtool_tui.evaluation.verdicts import judge
+from whichtool_tui.redact import redact_paths
+
+LEGACY_RUN_SCHEMA_VERSION = "whichtool.run/1"
+MAX_TRIALS = 100_000
+MAX_TASKS = 100_000
+MAX_CALLS_PER_TRIAL = 1000
+MAX_REPORT_BYTES = 1 << 30
+_TOLERANCE = 1e-12
+
+
+class InconsistentRunError(WhichtoolError):
+    """A run file that parses but breaks an invariant; ``reason`` names which one."""
+
+    def __init__(self, source: str, reason: str, detail: str) -> None:
+        super().__init__(
+            "run/inconsistent",
+            f"{source} is not a consistent run report ({reason}): {detail}",
+            "The file was edited or produced by a broken writer; re-run to get a fresh report.",
+        )
+        self.reason = reason
+
+
+def _where(trial: ScoredTrial) -> str:
+    return f"trial {trial.task_id}#{trial.trial_index}"
+
+
+def _check_proportion(source: str, name: str, rate: Proportion) -> None:
+    if rate.denominator < 0 or rate.numerator < 0 or rate.numerator > rate.denominator:
+        raise InconsistentRunError(
+            source, "proportion-counts", f"{name} is {rate.numerator}/{rate.denominator}"
+        )
+    if rate.denominator == 0:
+        if rate.value is not None or rate.ci95 is not None:
+            raise InconsistentRunError(
+                source, "proportion-value", f"{name} has no trials but a value or interval"
+            )
+        return
+    expected = rate.numerator / rate.denominator
+    if rate.value is None or abs(rate.value - expected) > _TOLERANCE:
+        raise InconsistentRunError(
+            source,
+            "proportion-value",
+            f"{name} value {rate.value} is not {rate.numerator}/{rate.denominator}",
+        )
+    if rate.ci95 is None:
+        raise InconsistentRunError(source, "proportion-interval", f"{name} has no interval")
+    low, high = rate.ci95
+    if not (0.0 <= low <= high <= 1.0):
+        raise InconsistentRunError(
+            source,
+            "proportion-interval",
+            f"{name} interval [{low}, {high}] is not ordered in [0,1]",
+        )
+
+
+def _proportions(report: RunReport) -> Iterable[tuple[str, Proportion]]:
+    metrics = report.metrics
+    yield "metrics.accuracy", metrics.accuracy
+    yield "metrics.abstention", metrics.abstention
+    yield "metrics.overTrigger", metrics.over_trigger
+    yield "metrics.phantom", metrics.phantom
+    yield "metrics.multiCallRate", metrics.multi_call_rate
+    yield "metrics.clarification", metrics.clarification
+    yield "execution.errorRate", report.execution.error_rate
+    for tool in metrics.by_tool:
+        yield f"metrics.byTool[{tool.tool}].accuracy", tool.accuracy
+        yield f"metrics.byTool[{tool.tool}].argumentAccuracy", tool.argument_accuracy
+    for bucket in metrics.position.buckets:
+        yield f"metrics.position.buckets[{bucket.position}]", bucket.accuracy
+
+
+def _check_limits(source: str, report: RunReport) -> None:
+    repro = report.reproducibility
+    problems = []
+    if not (0 <= repro.temperature <= 2) or not math.isfinite(repro.temperature):
+        problems.append(f"temperature {repro.temperature} is outside 0-2")
+    if not 1 <= repro.repeat <= 1000:
+        problems.append(f"repeat {repro.repeat} is outside 1-1000")
+    if not 1 <= repro.concurrency <= 64:
+        problems.append(f"concurrency {repro.concurrency} is outside 1-64")
+    if len(report.trials) > MAX_TRIALS:
+        problems.append(f"{len(report.trials)} trials exceed {MAX_TRIALS}")
+    if len(report.tasks.list) > MAX_TASKS:
+        problems.append(f"{len(report.tasks.list)} tasks exceed {MAX_TASKS}")
+    if problems:
+        raise InconsistentRunError(source, "limits", "; ".join(problems))
+
+
+def _check_tasks(source: str, report: RunReport) -> dict[str, str | None]:
+    tasks = report.tasks
+    expected_by_id: dict[str, str | None] = {}
+    for task in tasks.list:
+        if task.id in expected_by_id:
+            raise InconsistentRunError(source, "duplicate-task", f"task id {task.id!r} repeats")
+        expected_by_id[task.id] = task.expected
+    distractors = sum(1 for task in tasks.list if task.expected is None)
+    if distractors != tasks.distractors:
+        raise InconsistentRunError(
+            source,
+            "distractor-count",
+            f"tasks.distractors is {tasks.distractors} but the list has {distractors}",
+        )
+    if tasks.selected != len(tasks.list):
+        raise InconsistentRunError(
+            source,
+            "task-count",
+            f"tasks.selected is {tasks.selected} but the list has {len(tasks.list)}",
+        )
+    return expected_by_id
+
+
+def _check_context_cost(source: str, report: RunReport, tools: list[str]) -> None:
+    cost = report.context_cost
+    for name, tokens in cost.by_tool.items():
+        parts = tokens.name + tokens.description + tokens.schema_ + tokens.envelope
+        if parts != tokens.total:
+            raise InconsistentRunError(
+                source,
+                "context-cost-sum",
+                f"contextCost.byTool[{name}] total {tokens.total} is not the sum of its parts "
+                f"({parts})",
+            )
+    total = sum(tokens.total for tokens in cost.by_tool.values())
+    if total != cost.total:
+        raise InconsistentRunError(
+            source, "context-cost-sum", f"contextCost.total {cost.total} is not {total}"
+        )
+    if sorted(cost.by_tool) != tools:
+        raise InconsistentRunError(
+            source, "context-cost-tools", "contextCost.byTool names differ from metrics.byTool"
+        )
+
+
+def _check_trial(
+    source: str, trial: ScoredTrial, surface: set[str], expected_by_id: dict[str, str | None]
+) -> None:
+    where = _where(trial)
+    if trial.task_id not in expected_by_id:
+        raise InconsistentRunError(source, "unknown-task", f"{where} names no selected task")
+    if trial.expected != expected_by_id[trial.task_id]:
+        raise InconsistentRunError(
+            source, "expected-mismatch", f"{where} expects a different tool than its task"
+        )
+    calls = trial.calls
+    if len(calls) > MAX_CALLS_PER_TRIAL:
+        raise InconsistentRunError(source, "limits", f"{where} has more than 1000 calls")
+    if trial.call_count != len(calls):
+        raise InconsistentRunError(
+            source, "call-count", f"{where} callCount {trial.call_count} != {len(calls)} calls"
+        )
+    if trial.unexpected_additional_calls != (len(calls) > 1):
+        raise InconsistentRunError(
+            source, "additional-calls-flag", f"{where} unexpectedAdditionalCalls is wrong"
+        )
+    first = calls[0] if calls else None
+    projection = (first.name, first.arguments, first.raw_arguments) if first else (None, None, None)
+    if (trial.pick, trial.arguments, trial.raw_arguments) != projection:
+        raise InconsistentRunError(
+            source, "trial-projection", f"{where} pick/arguments are not its first call"
+        )
+    errored = trial.error is not None
+    if errored != (trial.verdict == "error"):
+        raise InconsistentRunError(
+            source, "error-trial", f"{where} has verdict {trial.verdict} but error is {errored}"
+        )
+    if errored and (
+        calls
+        or trial.text
+        or trial.latency_ms != 0
+        or trial.usage is not None
+        or trial.argument_check is not None
+        or trial.asked_for_clarification
+    ):
+        raise InconsistentRunError(
+            source, "error-trial", f"{where} errored but records calls, text, latency or usage"
+        )
+    verdict = judge(trial.expected, calls, errored, surface)
+    if verdict != trial.verdict:
+        raise InconsistentRunError(
+            source,
+            "verdict-mismatch",
+            f"{where} says {trial.verdict} but its calls give {verdict}",
+        )
+    if len(trial.order) != len(surface) or set(trial.order) != surface:
+        raise InconsistentRunError(
+            source, "order-not-permutation", f"{where} order is not a permutation of the tools"
+        )
+    position = trial.order.index(trial.expected) if trial.expected in surface else -1
+    if trial.expected is not None and trial.expected not in surface:
+        position = -1
+    if position != trial.expected_position:
+        raise InconsistentRunError(
+            source,
+            "expected-position",
+            f"{where} expectedPosition {trial.expected_position} should be {position}",
+        )
+
+
+def _same(left: Any, right: Any) -> bool:
+    """Structural equality where floats may differ by rounding noise only."""
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(_same(left[k], right[k]) for k in left)
+    if isinstance(left, list | tuple) and isinstance(right, list | tuple):
+        return len(left) == len(right) and all(
+            _same(a, b) for a, b in zip(left, right, strict=True)
+        )
+    if isinstance(left, bool) or isinstance(right, bool):
+        return left is right
+    if isinstance(left, int | float) and isinstance(right, int | float):
+        return abs(left - right) <= _TOLERANCE * max(1.0, abs(left), abs(right))
+    return bool(left == right)
+
+
+def _first_difference(left: Any, right: Any, path: str) -> str:
+    if isinstance(left, dict) and isinstance(right, dict):
+        if left.keys() != right.keys():
+            return f"{path} keys differ"
+        for key in left:
+            if not _same(left[key], right[key]):
+                return _first_difference(left[key], right[key], f"{path}.{key}")
+    if isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
+        for index, (a, b) in enumerate(zip(left, right, strict=True)):
+            if not _same(a, b):
+                return _first_difference(a, b, f"{path}[{index}]")
+    return f"{path} is {json.dumps(left)[:80]}, recomputed {json.dumps(right)[:80]}"
+
+
+def _check_recomputed(source: str, report: RunReport, tools: list[str]) -> None:
+    trials = report.trials
+    planned = report.tasks.selected * report.reproducibility.repeat
+    if report.execution.planned != planned:
+        raise InconsistentRunError(
+            source,
+            "execution-mismatch",
+            f"execution.planned {report.execution.planned} is not {report.tasks.selected} tasks "
+            f"x {report.reproducibility.repeat} repeats",
+        )
+    token_totals = {name: cost.total for name, cost in report.context_cost.by_tool.items()}
+    metrics = compute_metrics(trials, tools, token_totals, planned)
+    stored = report.metrics.model_dump(mode="json", by_alias=True)
+    fresh = metrics.model_dump(mode="json", by_alias=True)
+    if not _same(stored, fresh):
+        raise InconsistentRunError(
+            source, "metrics-mismatch", _first_difference(stored, fresh, "metrics")
+        )
+    limits: dict[str, float] = {t.name: t.limit for t in report.thresholds}
+    if len(limits) != len(report.thresholds):
+        raise InconsistentRunError(source, "thresholds-mismatch", "a threshold repeats")
+    settings = ThresholdSettings(
+        min_accuracy=limits.get("minAccuracy"),
+        max_over_trigger=limits.get("maxOverTrigger"),
+        max_context_tokens=(
+            int(limits["maxContextTokens"]) if "maxContextTokens" in limits else None
+        ),
+        max_error_rate=report.execution.max_error_rate,
+        min_scored=report.execution.min_scored,
+    )
+    thresholds, _ = evaluate_thresholds(metrics, report.context_cost.total, settings)
+    fresh_thresholds = {t.name: (t.actual, t.ok) for t in thresholds}
+    for threshold in report.thresholds:
+        actual, ok = fresh_thresholds[threshold.name]
+        if not _same(threshold.actual, actual) or threshold.ok is not ok:
+            raise InconsistentRunError(
+                source,
+                "thresholds-mismatch",
+                f"threshold {threshold.name} says {threshold.actual} ok={threshold.ok}, "
+                f"recomputed {actual} ok={ok}",
+            )
+    thresholds_ok = all(t.ok for t in report.thresholds)
+    if report.thresholds_ok is not thresholds_ok:
+        raise InconsistentRunError(source, "thresholds-mismatch", "thresholdsOk is wrong")
+    execution, _ = evaluate_execution(trials, planned, settings)
+    stored_execution = report.execution.model_dump(mode="json", by_alias=True)
+    fresh_execution = execution.model_dump(mode="json", by_alias=True)
+    if not _same(stored_execution, fresh_execution):
+        raise InconsistentRunError(
+            source,
+            "execution-mismatch",
+            _first_difference(stored_execution, fresh_execution, "execution"),
+        )
+    has_error = any(d.severity == "error" for d in report.diagnostics)
+    ok = execution.ok and thresholds_ok and not has_error
+    if report.ok is not ok:
+        raise InconsistentRunError(source, "ok-mismatch", f"ok is {report.ok}, recomputed {ok}")
+
+
+def check_run_report(report: RunReport, source: str) -> None:
+    """Raise InconsistentRunError at the first broken invariant of the run format."""
+    _check_limits(source, report)
+    for name, rate in _proportions(report):
+        _check_proportion(source, name, rate)
+    expected_by_id = _check_tasks(source, report)
+    tools = sorted(tool.tool for tool in report.metrics.by_tool)
+    if len(set(tools)) != len(tools):
+        raise InconsistentRunError(source, "duplicate-tool", "metrics.byTool repeats a tool")
+    _check_context_cost(source, report, tools)
+    surface = set(tools)
+    seen: set[tuple[str, int]] = set()
+    repeat = report.reproducibility.repeat
+    for trial in report.trials:
+        key = (trial.task_id, trial.trial_index)
+        if key in seen:
+            raise InconsistentRunError(source, "duplicate-trial", f"{_where(trial)} repeats")
+        seen.add(key)
+        if not 0 <= trial.trial_index < repeat:
+            raise InconsistentRunError(
+                source, "trial-index", f"{_where(trial)} index is outside 0..{repeat - 1}"
+            )
+        _check_trial(source, trial, surface, expected_by_id)
+    _check_recomputed(source, report, tools)
+
+
+def _describe(error: ValidationError) -> str:
+    first = error.errors()[0]
+    location = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    if first["type"] == "extra_forbidden":
+        return f"`{location}` is not a field of the run format"
+    if first["type"] == "missing":
+        return f"`{location}` is missing"
+    return f"`{location}`: {first['msg']}"
+
+
+def parse_run_report(data: Any, source: str) -> RunReport:
+    """Validate parsed JSON as a run report (run/2, or run/1 upgraded) and every invariant."""
+    if not isinstance(data, dict):
+        raise WhichtoolError("run/invalid", f"{source} is not a run report: expected a JSON object")
+    version = data.get("schemaVersion")
+    if version == LEGACY_RUN_SCHEMA_VERSION:
+        from whichtool_tui.evaluation.legacy_run import upgrade_run_v1
+
+        data = upgrade_run_v1(data, source)
+    elif version != RUN_SCHEMA_VERSION:
+        shown = json.dumps(version)[:60] if version is not None else "missing"
+        raise WhichtoolError(
+            "run/unsupported-schema",
+            f"{source}: unsupported schemaVersion {shown}",
+            f"This build reads `{RUN_SCHEMA_VERSION}` and `{LEGACY_RUN_SCHEMA_VERSION}`.",
+        )
+    try:
+        report = RunReport.model_validate(data, by_alias=True)
+    except ValidationError as error:
+        raise WhichtoolError(
+            "run/invalid",
+            f"{source} is not a valid run report: {_describe(error)}",
+            "Only files written by `run --format json` can be read.",
+        ) from None
+    check_run_report(report, source)
+    return report
+
+
+def load_run_report(path: str | Path) -> RunReport:
+    """Read, parse and strictly validate a saved run file."""
+    source = redact_paths(str(path))
+    target = Path(path)
+    try:
+        size = target.stat().st_size
+        if size > MAX_REPORT_BYTES:
+            raise WhichtoolError(
+                "run/too-large", f"{source} is larger than 1 GiB", "Is this really a run report?"
+            )
+        text = target.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise WhichtoolError(
+            "run/not-found", f"Cannot read {source}: no such file", "Check the path."
+        ) from None
+    except IsADirectoryError:
+        raise WhichtoolError("run/not-found", f"Cannot read {source}: it is a folder") from None
+    except UnicodeDecodeError:
+        raise WhichtoolError("run/invalid-json", f"{source} is not UTF-8 text") from None
+    except OSError as error:
+        raise WhichtoolError(
+            "run/unreadable", f"Cannot read {source}: {error.strerror or error}"
+        ) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise WhichtoolError(
+            "run/invalid-json",
+            f"{source} is not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}",
+        ) from None
+    return parse_run_report(data, source)

@@ -1,0 +1,94 @@
+"""Run progress on stderr: a rich bar on a terminal, one plain line per trial otherwise."""
+
+from __future__ import annotations
+
+import sys
+from typing import IO, TYPE_CHECKING
+
+from whichtool_tui.evaluation.events import RunEvent, RunFinished, RunPlanned, TrialFinished
+from whichtool_tui.redact import sanitize_text
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+PROG = "whichtool-tui"
+
+
+def trial_label(event: TrialFinished) -> str:
+    """What a trial came to: the pick, ``(none)``, or ``error``."""
+    trial = event.trial
+    if trial.verdict == "error":
+        return "error"
+    return trial.pick if trial.pick is not None else "(none)"
+
+
+class RunProgress:
+    """An event sink that draws progress on ``stream`` (stderr by default)."""
+
+    def __init__(self, stream: IO[str] | None = None, interactive: bool | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.interactive = self.stream.isatty() if interactive is None else interactive
+        self._progress: Progress | None = None
+        self._task: TaskID | None = None
+        self._correct = 0
+        self._targeted = 0
+
+    def __call__(self, event: RunEvent) -> None:
+        """Consume one engine event."""
+        if isinstance(event, RunPlanned):
+            self._planned(event)
+        elif isinstance(event, TrialFinished):
+            self._finished(event)
+        elif isinstance(event, RunFinished):
+            self.close()
+
+    def _planned(self, event: RunPlanned) -> None:
+        floor = event.prompt_tokens_per_trial * event.planned
+        self.stream.write(
+            f"{PROG}: running {event.planned} trials against "
+            f"{sanitize_text(event.provider)}/{sanitize_text(event.model)}; cold-cache prompt "
+            f"floor ~{floor} tokens. Output and reasoning are additional.\n"
+        )
+        self.stream.flush()
+        if self.interactive:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            self._progress = Progress(
+                TextColumn("trials"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[accuracy]}"),
+                TimeElapsedColumn(),
+                console=Console(file=self.stream),
+                transient=True,
+            )
+            self._task = self._progress.add_task("trials", total=event.planned, accuracy="")
+            self._progress.start()
+
+    def _finished(self, event: TrialFinished) -> None:
+        trial = event.trial
+        if trial.expected is not None and trial.verdict != "error":
+            self._targeted += 1
+            self._correct += trial.verdict == "correct"
+        if self._progress is not None and self._task is not None:
+            accuracy = f"accuracy {self._correct}/{self._targeted}" if self._targeted else ""
+            self._progress.update(self._task, completed=event.done, accuracy=accuracy)
+            return
+        self.stream.write(
+            f"  [{event.done}/{event.planned}] {sanitize_text(trial.task_id)} -> "
+            f"{sanitize_text(trial_label(event))}\n"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Stop the bar (safe to call more than once, and after a cancellation)."""
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None

@@ -1,0 +1,190 @@
+"""The terminal report of a routing run: plain ASCII sections, colour only when asked."""
+
+from __future__ import annotations
+
+from whichtool_tui.evaluation.metrics import MULTIPLE_KEY, NONE_KEY, PHANTOM_KEY
+from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport
+from whichtool_tui.reports.rates import format_proportion, percent
+from whichtool_tui.surface.model import short_hash
+from whichtool_tui.tasks.terminal import Styler, ascii_safe
+
+MAX_TOOL_ROWS = 20
+MAX_MATRIX_COLUMNS = 12
+WORST_FIRST = 3
+_SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
+_SPECIAL_COLUMNS = ((NONE_KEY, "-"), (PHANTOM_KEY, "?"), (MULTIPLE_KEY, "+"))
+
+
+def _status(report: RunReport, style: Styler) -> str:
+    execution = report.execution
+    if not execution.ok:
+        unavailable = percent(execution.error_rate.value)
+        return style(
+            "red",
+            f"INVALID ({execution.scored}/{execution.planned} scored; {unavailable} unavailable, "
+            f"max {percent(execution.max_error_rate)})",
+        )
+    errors = sum(1 for d in report.diagnostics if d.severity == "error")
+    if errors:
+        return style("red", f"FAILED ({errors} error diagnostics)")
+    return style("green", f"valid ({execution.scored}/{execution.planned} scored)")
+
+
+def _diagnostic_line(diagnostic: ReportDiagnostic, style: Styler) -> str:
+    label = style(_SEVERITY_STYLE[diagnostic.severity], diagnostic.severity)
+    return f"  {label} {diagnostic.code}: {ascii_safe(diagnostic.message)}"
+
+
+def _header(report: RunReport) -> list[str]:
+    rep = report.reproducibility
+    tokens = report.context_cost
+    model = (
+        f"{rep.model} (keyword baseline, not a model)" if rep.provider == "keyword" else rep.model
+    )
+    return [
+        "whichtool-tui run",
+        f"  target       {report.target.transport} {ascii_safe(report.target.ref)}",
+        f"  surface      {short_hash(rep.surface_hash)}  {len(report.metrics.by_tool)} tools  "
+        f"~{tokens.total} tokens (estimate, {tokens.tokenizer.id})",
+        f"  provider     {ascii_safe(rep.provider)}  model {ascii_safe(model)}",
+        f"  endpoint     {ascii_safe(rep.endpoint or '(none)')}",
+        f"  trials       {report.execution.planned} = {report.tasks.selected} tasks x "
+        f"{rep.repeat} repeats",
+        f"  permuted     {'yes' if rep.permuted else 'no'}  temperature {rep.temperature:g}  "
+        f"seed {rep.seed}  {report.duration_ms / 1000:.1f}s",
+    ]
+
+
+def _rates(report: RunReport) -> list[str]:
+    metrics = report.metrics
+    rows = [
+        ("single-call", metrics.accuracy),
+        ("abstention", metrics.abstention),
+        ("over-trigger", metrics.over_trigger),
+        ("phantom", metrics.phantom),
+        ("multi-call", metrics.multi_call_rate),
+        ("clarified", metrics.clarification),
+    ]
+    lines = ["Accuracy"]
+    lines += [f"  {name:<14}{format_proportion(rate)}" for name, rate in rows]
+    lines.append(
+        f"  {'errors':<14}{metrics.trials.errored}/{metrics.trials.planned} "
+        "(excluded from every rate above)"
+    )
+    return lines
+
+
+def _per_tool(report: RunReport) -> list[str]:
+    rows = report.metrics.by_tool
+    lines = ["Per tool (worst first)"]
+    for tool in rows[:MAX_TOOL_ROWS]:
+        confused = ", ".join(f"{ascii_safe(c.tool)} x{c.count}" for c in tool.confused_with[:3])
+        args_ok = format_proportion(tool.argument_accuracy)
+        lines.append(f"  {ascii_safe(tool.tool)}")
+        lines.append(
+            f"    single-call {format_proportion(tool.accuracy)}; args ok {args_ok}; "
+            f"~{tool.context_tokens} tokens"
+        )
+        if confused:
+            lines.append(f"    confused with {confused}")
+    if len(rows) > MAX_TOOL_ROWS:
+        lines.append(f"  {len(rows) - MAX_TOOL_ROWS} more tools not shown.")
+    return lines
+
+
+def _matrix(report: RunReport) -> list[str]:
+    matrix = report.metrics.confusion_matrix
+    if not matrix:
+        return ["Confusion matrix", "  No scored trials."]
+    tools = [
+        t.tool
+        for t in report.metrics.by_tool
+        if t.tool in matrix or any(t.tool in row for row in matrix.values())
+    ]
+    tools = sorted(tools)[:MAX_MATRIX_COLUMNS]
+    columns = [(name, str(index + 1)) for index, name in enumerate(tools)]
+    columns += list(_SPECIAL_COLUMNS)
+    rows = sorted(k for k in matrix if k != NONE_KEY) + ([NONE_KEY] if NONE_KEY in matrix else [])
+    lines = ["Confusion matrix (rows: expected, columns: picked)"]
+    lines += [f"  {label:>3} = {ascii_safe(name)}" for name, label in columns[: len(tools)]]
+    lines.append("    - = no call, ? = phantom, + = multiple calls")
+    width = max(4, *(len(str(v)) + 1 for row in matrix.values() for v in row.values()))
+    row_width = min(28, max(len(ascii_safe(r)) for r in rows) + 2)
+    header = " " * (row_width + 2) + "".join(label.rjust(width) for _, label in columns)
+    lines.append(header)
+    for row in rows:
+        cells = "".join(
+            (str(matrix[row].get(name, 0)) if matrix[row].get(name) else ".").rjust(width)
+            for name, _ in columns
+        )
+        lines.append(f"  {ascii_safe(row)[:row_width]:<{row_width}}{cells}")
+    return lines
+
+
+def _pairs(report: RunReport) -> list[str]:
+    pairs = report.metrics.confusion_pairs
+    if not pairs:
+        return ["Confusion pairs", "  None: no tool was picked in place of another."]
+    lines = ["Confusion pairs"]
+    for pair in pairs:
+        first, second = (ascii_safe(name) for name in pair.tools)
+        lines.append(
+            f"  {pair.swaps} swaps  {first} <-> {second}  rate {percent(pair.rate)}  "
+            f"({first} for {second}: {pair.a_chosen_when_b_expected}, "
+            f"{second} for {first}: {pair.b_chosen_when_a_expected})"
+        )
+    return lines
+
+
+def _position(report: RunReport) -> list[str]:
+    position = report.metrics.position
+    lines = ["Position sensitivity"]
+    if position.spread is None:
+        lines.append(
+            "  Not measurable: no task was tried with its expected tool at two or more positions."
+        )
+    else:
+        lines.append(
+            f"  spread {percent(position.spread)} (mean best-minus-worst position within a task, "
+            f"{position.comparable_tasks} tasks)"
+        )
+    for bucket in position.buckets:
+        lines.append(f"  position {bucket.position + 1:>3}  {format_proportion(bucket.accuracy)}")
+    return lines
+
+
+def _thresholds(report: RunReport, style: Styler) -> list[str]:
+    lines = ["Thresholds"]
+    if not report.thresholds:
+        return [*lines, "  None configured."]
+    for result in report.thresholds:
+        mark = style("green", "pass") if result.ok else style("red", "FAIL")
+        lines.append(f"  {mark} {result.name} {result.actual:.3f} / {result.limit:g}")
+    return lines
+
+
+def render_run_terminal(report: RunReport, color: bool = False) -> str:
+    """Every section of the run report as ASCII text, ending with a newline."""
+    style = Styler(color)
+    loud = [d for d in report.diagnostics if d.severity != "info"]
+    sections: list[list[str]] = [
+        _header(report),
+        [f"status: {_status(report, style)}"],
+    ]
+    if loud:
+        worst = ["Worst first", *(_diagnostic_line(d, style) for d in loud[:WORST_FIRST])]
+        if len(loud) > WORST_FIRST:
+            worst.append(f"  {len(loud) - WORST_FIRST} more below.")
+        sections.append(worst)
+    sections += [_rates(report), _per_tool(report), _matrix(report), _pairs(report)]
+    sections.append(_position(report))
+    findings = ["Findings"]
+    findings += [_diagnostic_line(d, style) for d in report.diagnostics] or ["  None."]
+    sections += [findings, _thresholds(report, style)]
+    sections.append(
+        [
+            "Calls were recorded, never executed. Rates are over scored trials with Wilson 95% "
+            "intervals; token counts are estimates."
+        ]
+    )
+    return "\n\n".join("\n".join(section) for section in sections) + "\n"
