@@ -188,21 +188,11 @@ def execute(args: argparse.Namespace) -> int:
 def _load_surface(
     target: str | None, transport: str | None, settings: Settings
 ) -> NormalizedSurface:
-    import asyncio
-    import inspect
-
     from whichtool_tui.surface.normalize import normalize_surface
     from whichtool_tui.targets import load_listing, resolve_target
 
-    spec = resolve_target(target, transport, settings)
-    listing: Any = load_listing(spec)
-    if inspect.isawaitable(listing):
-        listing = asyncio.run(_await(listing))
+    listing = load_listing(resolve_target(target, transport, settings))
     return normalize_surface(listing.raw_tools)
-
-
-async def _await(value: Any) -> Any:
-    return await value
 
 
 def _lint(args: argparse.Namespace, settings: Settings) -> int:
