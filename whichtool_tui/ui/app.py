@@ -24,7 +24,7 @@ from whichtool_tui.ui.screens.results import ResultsScreen
 from whichtool_tui.ui.screens.run import RunScreen
 from whichtool_tui.ui.screens.surface import SurfaceScreen
 from whichtool_tui.ui.screens.tasks import TasksScreen
-from whichtool_tui.ui.session import Session, TargetChoice
+from whichtool_tui.ui.session import Session, TargetChoice, TaskSetState
 from whichtool_tui.ui.surface_model import build_surface_view
 from whichtool_tui.ui.widgets.section_bar import SECTIONS
 
@@ -143,7 +143,7 @@ class WhichtoolApp(App[int]):
             if session.surface.transport == "snapshot" and ref and Path(ref).is_file():
                 session.target = TargetChoice("snapshot", ref)
         elif artefact.kind == "task-set":
-            session.task_set = artefact
+            session.tasks = load_tasks_state(artefact.path)
         elif artefact.kind == "run-report":
             session.run_report = artefact
         elif artefact.kind == "diff-report":
@@ -160,7 +160,7 @@ class WhichtoolApp(App[int]):
         tasks = folder / "demo-lab.tasks.yaml"
         if tasks.is_file():
             try:
-                self.session.task_set = load_artefact(tasks)
+                self.session.tasks = load_tasks_state(str(tasks))
             except WhichtoolError as error:
                 self.notify(error.message, title="Demo task set", severity="error")
         self.inspect_target(TargetChoice("snapshot", str(folder / "demo-lab.json")))
@@ -189,6 +189,15 @@ class WhichtoolApp(App[int]):
         if self.current_mode != "surface":
             self.switch_mode("surface")
         self.refresh_sections()
+
+
+def load_tasks_state(path: str) -> TaskSetState:
+    """Load a task set for editing (validated strictly, like every other reader)."""
+    from whichtool_tui.tasks.load import load_task_set
+
+    loaded = load_task_set(path)
+    task_set = loaded.task_set
+    return TaskSetState(path, task_set.version, task_set.surface, list(task_set.tasks))
 
 
 def run_app(artefact: Artefact | None = None) -> int:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whichtool_tui.artefacts import Artefact
+from whichtool_tui.tasks.model import Task, TaskSet
 from whichtool_tui.ui.surface_model import SurfaceView
 
 
@@ -23,13 +24,28 @@ class TargetChoice:
 
 
 @dataclass
+class TaskSetState:
+    """The task set being edited: where it is saved and whether it changed since."""
+
+    path: str
+    version: int
+    surface: str | None
+    tasks: list[Task]
+    dirty: bool = False
+
+    def as_task_set(self) -> TaskSet:
+        """The model to lint or write."""
+        return TaskSet(version=self.version, surface=self.surface, tasks=list(self.tasks))
+
+
+@dataclass
 class Session:
     """Shared by every screen; screens re-read it when they are shown or told it changed."""
 
     target: TargetChoice | None = None
     target_label: str = ""
     surface: SurfaceView | None = None
-    task_set: Artefact | None = None
+    tasks: TaskSetState | None = None
     run_report: Artefact | None = None
     diff_report: Artefact | None = None
     bout: Artefact | None = None

@@ -28,14 +28,14 @@ class SectionScreen(Screen[None]):
     def compose_body(self) -> ComposeResult:
         yield from ()
 
-    _ready = False
+    _section_ready = False
 
     def on_mount(self) -> None:
-        self._ready = True
+        self._section_ready = True
         self.on_screen_resume()
 
     def on_screen_resume(self) -> None:
-        if not self._ready:
+        if not self._section_ready:
             return
         for bar in self.query(SectionBar):
             bar.update_bar()

@@ -61,6 +61,7 @@ class SurfaceScreen(SectionScreen):
             findings: DataTable[object] = DataTable(id="findings", cursor_type="row")
             findings.add_columns("severity", "code", "about", "message")
             yield findings
+            yield Static("", id="finding-hint")
 
     @property
     def view(self) -> SurfaceView | None:
@@ -81,6 +82,7 @@ class SurfaceScreen(SectionScreen):
         self._fill_tools(view)
         self._fill_findings(view)
         self._show_selected()
+        self.finding_highlighted()
 
     def _fill_tools(self, view: SurfaceView) -> None:
         table = self.query_one("#tools", DataTable)
@@ -136,6 +138,19 @@ class SurfaceScreen(SectionScreen):
         if view is None or not view.findings:
             return None
         return view.findings[min(max(table.cursor_row, 0), len(view.findings) - 1)]
+
+    @on(DataTable.RowHighlighted, "#findings")
+    def finding_highlighted(self) -> None:
+        finding = self.selected_finding()
+        hint = self.query_one("#finding-hint", Static)
+        if finding is None:
+            hint.update("")
+            return
+        text = Text("fix: ", style="bold")
+        text.append(sanitize_text(finding.hint or "no hint for this finding"))
+        if finding.is_pair:
+            text.append("   enter: side by side", style="dim")
+        hint.update(text)
 
     @on(DataTable.RowSelected, "#findings")
     def finding_selected(self) -> None:
