@@ -1,17 +1,373 @@
-"""`run`: not built yet; registered so that help and errors are already right."""
+"""`run TARGET`: the routing benchmark, or with --dry-run its plan and price (no model called).
+
+Only flags are declared at import time; the engine, targets and providers load in ``execute``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
-from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
+from whichtool_tui.errors import WhichtoolError
+
+if TYPE_CHECKING:
+    from whichtool_tui.config import Settings
+    from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions
+    from whichtool_tui.evaluation.report_model import RunReport
+
+T = TypeVar("T")
+RUN_FORMATS = ("terminal", "json", "markdown", "html", "junit", "badge")
+EXTENSIONS = {
+    "terminal": "txt",
+    "json": "json",
+    "markdown": "md",
+    "html": "html",
+    "junit": "xml",
+    "badge": "badge.json",
+}
+# Renderers owned by the reports package, imported only when that format is asked for.
+_RENDERERS = {
+    "markdown": ("whichtool_tui.reports.run_markdown", "render_run_markdown"),
+    "html": ("whichtool_tui.reports.run_html", "render_run_html"),
+    "junit": ("whichtool_tui.reports.run_junit", "render_run_junit"),
+    "badge": ("whichtool_tui.reports.run_badge", "render_run_badge"),
+}
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
+    return value
+
+
+def _integer(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = _number(text)
+        if not value.is_integer():
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is outside {low}-{high}")
+        return int(value)
+
+    return parse
+
+
+def _bounded(low: float, high: float) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        value = _number(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is outside {low:g}-{high:g}")
+        return value
+
+    return parse
+
+
+def _non_negative(text: str) -> float:
+    value = _number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Declare the flags of `run`."""
-    configure_unbuilt(parser)
+    """Declare the flags of `run` (defaults None so config values can fill the gaps)."""
+    add = parser.add_argument
+    add("target", nargs="?", help="snapshot file, server command line, or http(s) URL")
+    add(
+        "--tasks",
+        metavar="FILE",
+        help="task set (default: config `tasks`, then whichtool.tasks.yaml/.yml/.json)",
+    )
+    add("--transport", help="snapshot, stdio, http or legacy-sse (inferred when omitted)")
+    add(
+        "--provider",
+        help="anthropic, openai, openai-chat, openrouter, together, vllm, ollama, "
+        "openai-compatible, mock, or keyword (offline baseline)",
+    )
+    add("--model", help="model name for the provider")
+    add("--base-url", dest="base_url", help="override the provider's base URL")
+    add("--repeat", type=_integer(1, 1000), help="trials per task (default 5)")
+    add(
+        "--max-trials",
+        dest="max_trials",
+        type=_integer(1, 1000),
+        help="refuse real runs above this many trials (default 50, at most 1000)",
+    )
+    add(
+        "--max-tools",
+        dest="max_tools",
+        type=_integer(1, 1000),
+        help="refuse real runs on more tools than this (default 6, at most 1000)",
+    )
+    add("--concurrency", type=_integer(1, 64), help="requests in flight (default 4, 1-64)")
+    add("--temperature", type=_bounded(0, 2), help="sampling temperature (default 0)")
+    add(
+        "--seed",
+        type=_integer(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
+        help="run seed for tool orders and provider seeds (default 0)",
+    )
+    add("--reasoning-effort", dest="reasoning_effort", help="forwarded where the API has it")
+    add(
+        "--permute",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="shuffle the tool order per trial (default on)",
+    )
+    add("--format", choices=RUN_FORMATS, default=None, help="output format (default terminal)")
+    add("--out", metavar="FILE", help="write the report to FILE instead of stdout")
+    add(
+        "--cache",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="reuse cached answers for identical requests (default on)",
+    )
+    add("--cache-dir", dest="cache_dir", help="cache folder (default .whichtool-cache)")
+    add("--min-accuracy", dest="min_accuracy", type=_bounded(0, 1), help="gate: accuracy >= F")
+    add(
+        "--max-over-trigger",
+        dest="max_over_trigger",
+        type=_bounded(0, 1),
+        help="gate: over-trigger <= F",
+    )
+    add(
+        "--max-context-tokens",
+        dest="max_context_tokens",
+        type=_integer(0, MAX_SAFE_INTEGER),
+        help="gate: surface tokens <= N",
+    )
+    add(
+        "--max-error-rate",
+        dest="max_error_rate",
+        type=_bounded(0, 1),
+        help="run is invalid above this share of errored trials (default 0.1)",
+    )
+    add(
+        "--min-scored",
+        dest="min_scored",
+        type=_integer(1, MAX_SAFE_INTEGER),
+        help="run is invalid below this many scored trials (default 1)",
+    )
+    add("--only", action="append", metavar="TAG", help="keep tasks with this tag (repeatable)")
+    add("--skip", action="append", metavar="TAG", help="drop tasks with this tag (repeatable)")
+    add("--dry-run", dest="dry_run", action="store_true", help="plan and price; call no model")
+    add(
+        "--seconds-per-trial",
+        dest="seconds_per_trial",
+        type=_non_negative,
+        help="wall-clock guess for --dry-run",
+    )
+    add("--config", metavar="FILE", help="whichtool.config.json or .yaml")
+    add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")
+
+
+def _pick(flag: T | None, configured: T | None, default: T) -> T:
+    """flag > config > built-in default."""
+    if flag is not None:
+        return flag
+    return configured if configured is not None else default
+
+
+def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
+    """Merge flags over config ``trials``/``thresholds`` over the contract's defaults."""
+    from whichtool_tui.evaluation import plan
+    from whichtool_tui.evaluation.engine import RunOptions
+    from whichtool_tui.evaluation.thresholds import (
+        DEFAULT_MAX_ERROR_RATE,
+        DEFAULT_MIN_SCORED,
+        ThresholdSettings,
+    )
+
+    trials = settings.trials
+    gates = settings.thresholds
+    return RunOptions(
+        repeat=int(_pick(args.repeat, trials.repeat, plan.DEFAULT_REPEAT)),
+        seed=int(_pick(args.seed, trials.seed, plan.DEFAULT_SEED)),
+        permute=bool(_pick(args.permute, trials.permute, True)),
+        only=tuple(args.only or ()),
+        skip=tuple(args.skip or ()),
+        concurrency=int(_pick(args.concurrency, trials.concurrency, plan.DEFAULT_CONCURRENCY)),
+        temperature=float(_pick(args.temperature, trials.temperature, plan.DEFAULT_TEMPERATURE)),
+        reasoning_effort=args.reasoning_effort or trials.reasoning_effort,
+        max_trials=int(_pick(args.max_trials, trials.max_trials, plan.DEFAULT_MAX_TRIALS)),
+        max_tools=int(_pick(args.max_tools, trials.max_tools, plan.DEFAULT_MAX_TOOLS)),
+        thresholds=ThresholdSettings(
+            min_accuracy=args.min_accuracy if args.min_accuracy is not None else gates.min_accuracy,
+            max_over_trigger=(
+                args.max_over_trigger
+                if args.max_over_trigger is not None
+                else gates.max_over_trigger
+            ),
+            max_context_tokens=(
+                args.max_context_tokens
+                if args.max_context_tokens is not None
+                else gates.max_context_tokens
+            ),
+            max_error_rate=float(
+                _pick(args.max_error_rate, gates.max_error_rate, DEFAULT_MAX_ERROR_RATE)
+            ),
+            min_scored=int(_pick(args.min_scored, gates.min_scored, DEFAULT_MIN_SCORED)),
+        ),
+        seconds_per_trial=args.seconds_per_trial,
+    )
+
+
+def load_inputs(args: argparse.Namespace, settings: Settings, max_tools: int) -> RunInputs:
+    """Open the target, read its surface, load and lint the task set (steps 2-4)."""
+    from whichtool_tui.evaluation.inputs import build_run_inputs, lint_for_run, normalize_listing
+    from whichtool_tui.redact import redact_message
+    from whichtool_tui.targets import load_listing, resolve_target
+    from whichtool_tui.tasks.load import load_task_set, resolve_task_file
+
+    spec = resolve_target(args.target, args.transport, settings)
+    listing = load_listing(spec)
+    surface = normalize_listing(listing)
+    loaded = load_task_set(resolve_task_file(args.tasks, settings))
+    errors = [d for d in lint_for_run(loaded, surface) if d.severity == "error"]
+    if errors:
+        for finding in errors:
+            sys.stderr.write(f"  error {finding.code}: {redact_message(finding.message)}\n")
+        raise WhichtoolError(
+            "tasks/invalid",
+            f"{loaded.source} has {len(errors)} error(s) against this surface",
+            "Fix the findings above; `whichtool-tui tasks lint` shows them all.",
+        )
+    provider_name = args.provider or (settings.provider.name if settings.provider else None)
+    return build_run_inputs(listing, surface, loaded, max_tools, approximates=provider_name)
+
+
+def render(report: RunReport, report_format: str, color: bool) -> str:
+    """The report in one of the run formats."""
+    if report_format == "terminal":
+        from whichtool_tui.reports.run_terminal import render_run_terminal
+
+        return render_run_terminal(report, color=color)
+    if report_format == "json":
+        from whichtool_tui.evaluation.report_model import dump_report_json
+
+        return dump_report_json(report)
+    import importlib
+
+    module_name, function_name = _RENDERERS[report_format]
+    try:
+        renderer = getattr(importlib.import_module(module_name), function_name)
+    except (ImportError, AttributeError):
+        raise WhichtoolError(
+            "cli/not-available",
+            f"The {report_format} format is not available yet for run",
+            "Use --format terminal or --format json.",
+        ) from None
+    text: str = renderer(report)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _check_format_available(report_format: str) -> None:
+    if report_format in _RENDERERS:
+        import importlib.util
+
+        module_name = _RENDERERS[report_format][0]
+        if importlib.util.find_spec(module_name) is None:
+            raise WhichtoolError(
+                "cli/not-available",
+                f"The {report_format} format is not available yet for run",
+                "Use --format terminal or --format json.",
+            )
+
+
+def write_outputs(
+    report: RunReport, args: argparse.Namespace, settings: Settings, report_format: str
+) -> None:
+    """stdout or --out, then any config ``report.formats`` as ``<report.out>.<ext>``."""
+    from whichtool_tui.files import write_atomic
+    from whichtool_tui.redact import redact_paths
+    from whichtool_tui.tasks.terminal import use_colour
+
+    if args.out:
+        write_atomic(args.out, render(report, report_format, color=False))
+        sys.stderr.write(f"Wrote {report_format} report to {redact_paths(args.out)}\n")
+    else:
+        sys.stdout.write(render(report, report_format, use_colour(args.color, sys.stdout)))
+        sys.stdout.flush()
+    extra_out = settings.report.out
+    for extra in settings.report.formats or []:
+        if extra_out is None:
+            break
+        if extra == "terminal" and report_format == "terminal" and not args.out:
+            continue
+        path = f"{extra_out}.{EXTENSIONS[extra]}"
+        write_atomic(path, render(report, extra, color=False))
+        sys.stderr.write(f"Wrote {extra} report to {redact_paths(path)}\n")
+
+
+async def _spend(
+    inputs: RunInputs,
+    options: RunOptions,
+    args: argparse.Namespace,
+    settings: Settings,
+    prepared: PreparedRun,
+) -> RunReport:
+    from whichtool_tui.evaluation.cache import DEFAULT_CACHE_DIR, TrialCache
+    from whichtool_tui.evaluation.engine import run_evaluation
+    from whichtool_tui.headless.progress import RunProgress
+    from whichtool_tui.providers.factory import build_provider
+
+    provider_config = settings.provider
+    provider = build_provider(
+        args.provider or (provider_config.name if provider_config else None),
+        args.model or (provider_config.model if provider_config else None),
+        args.base_url or (provider_config.base_url if provider_config else None),
+        env=os.environ,
+    )
+    cache = None
+    if args.cache is not False:
+        cache = TrialCache(Path(args.cache_dir or DEFAULT_CACHE_DIR))
+    progress = RunProgress()
+    try:
+        return await run_evaluation(
+            inputs, options, provider, prepared=prepared, cache=cache, sink=progress
+        )
+    finally:
+        progress.close()
+        await provider.aclose()
 
 
 def execute(args: argparse.Namespace) -> int:
-    """Run `run`."""
-    return refuse_unbuilt("run")
+    """Run `run`: load, plan, then dry-run or spend, render, and exit per the run's health."""
+    import asyncio
+
+    from whichtool_tui.config import load_settings
+    from whichtool_tui.evaluation.engine import check_budgets, prepare_run
+    from whichtool_tui.reports.run_verdict import run_exit_code
+
+    report_format = args.format or "terminal"
+    _check_format_available(report_format)
+    settings = load_settings(args.config)
+    options = build_options(args, settings)
+    inputs = load_inputs(args, settings, options.max_tools)
+    prepared = prepare_run(inputs, options)
+    if args.dry_run:
+        from whichtool_tui.reports.run_terminal import render_dry_run
+
+        sys.stdout.write(
+            render_dry_run(
+                prepared,
+                len(inputs.tools),
+                options.max_trials,
+                options.max_tools,
+                inputs.task_set_source,
+            )
+        )
+        return 0
+    check_budgets(inputs, prepared, options)
+    report = asyncio.run(_spend(inputs, options, args, settings, prepared))
+    write_outputs(report, args, settings, report_format)
+    return run_exit_code(report)

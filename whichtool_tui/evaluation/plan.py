@@ -79,6 +79,8 @@ class Estimate:
     """A lower bound on the prompt tokens a run sends, and a wall-clock guess when asked."""
 
     trials: int
+    surface_tokens: int
+    task_text_tokens: int
     prompt_tokens_per_trial: int
     prompt_tokens_total: int
     concurrency: int
@@ -229,12 +231,15 @@ def estimate_run(
     """Prompt-token floor per trial (surface + mean task text) and an optional time estimate."""
     prompt_tokens = [math.ceil(len(task.prompt) / CHARS_PER_TOKEN) for task in plan.selected]
     mean_prompt = sum(prompt_tokens) / len(prompt_tokens) if prompt_tokens else 0.0
-    per_trial = surface_tokens + _round_half_up(mean_prompt)
+    task_text = _round_half_up(mean_prompt)
+    per_trial = surface_tokens + task_text
     seconds = None
     if seconds_per_trial is not None:
         seconds = math.ceil(plan.planned * seconds_per_trial / concurrency)
     return Estimate(
         trials=plan.planned,
+        surface_tokens=surface_tokens,
+        task_text_tokens=task_text,
         prompt_tokens_per_trial=per_trial,
         prompt_tokens_total=per_trial * plan.planned,
         concurrency=concurrency,

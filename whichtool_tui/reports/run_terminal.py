@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
+from whichtool_tui.evaluation.engine import PreparedRun
 from whichtool_tui.evaluation.metrics import MULTIPLE_KEY, NONE_KEY, PHANTOM_KEY
+from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TRIALS
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport
 from whichtool_tui.reports.rates import format_proportion, percent
 from whichtool_tui.surface.model import short_hash
@@ -188,3 +192,55 @@ def render_run_terminal(report: RunReport, color: bool = False) -> str:
         ]
     )
     return "\n\n".join("\n".join(section) for section in sections) + "\n"
+
+
+def render_dry_run(
+    prepared: PreparedRun, tool_count: int, max_trials: int, max_tools: int, task_source: str
+) -> str:
+    """The labelled plan of a dry run: size, prompt-token floor, limits, wall clock."""
+    plan = prepared.plan
+    estimate = prepared.estimate
+    if prepared.within_trial_limit:
+        real_run = "within the configured trial limit"
+    else:
+        real_run = f"BLOCKED until --max-trials is raised to at least {plan.planned}"
+        if plan.planned > ABSOLUTE_MAX_TRIALS:
+            real_run = (
+                f"BLOCKED: {plan.planned} trials exceed the hard maximum of "
+                f"{ABSOLUTE_MAX_TRIALS}; select fewer tasks or lower --repeat"
+            )
+    if prepared.within_tool_limit:
+        tool_check = "within the limit"
+    else:
+        tool_check = f"BLOCKED until --max-tools is raised to at least {tool_count}"
+    if estimate.seconds_per_trial is None or estimate.estimated_seconds is None:
+        wall_clock = "unknown (pass --seconds-per-trial to estimate)"
+    else:
+        minutes = math.ceil(estimate.estimated_seconds / 60)
+        wall_clock = f"~{minutes} min at {estimate.seconds_per_trial:g}s per trial"
+    rows = [
+        ("tasks", f"{len(plan.selected)} of {plan.tasks_in_file} in {ascii_safe(task_source)}"),
+        ("trials", f"{plan.planned} = {len(plan.selected)} tasks x {plan.repeat} repeats"),
+        (
+            "prompt floor",
+            f"~{estimate.prompt_tokens_per_trial:,} tokens per trial (surface "
+            f"{estimate.surface_tokens:,} + task text {estimate.task_text_tokens:,})",
+        ),
+        (
+            "cold total",
+            f"~{estimate.prompt_tokens_total:,} prompt tokens at concurrency "
+            f"{estimate.concurrency}",
+        ),
+        ("safety limit", f"{max_trials} trials (hard maximum {ABSOLUTE_MAX_TRIALS})"),
+        ("real run", real_run),
+        ("tool limit", f"{max_tools} tools (the surface has {tool_count})"),
+        ("tool check", tool_check),
+        ("wall clock", wall_clock),
+    ]
+    lines = ["whichtool-tui run --dry-run"]
+    lines += [f"  {label:<14}{value}" for label, value in rows]
+    lines.append(
+        "Prompt tokens are a lower bound: output and reasoning tokens are extra, and there are "
+        "no automatic retries. No model was called."
+    )
+    return "\n".join(lines) + "\n"
