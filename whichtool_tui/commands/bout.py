@@ -1,17 +1,45 @@
-"""`bout`: not built yet; registered so that help and errors are already right."""
+"""`bout`: run the atoms against a server and keep the receipt."""
 
 from __future__ import annotations
 
 import argparse
 
-from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Declare the flags of `bout`."""
-    configure_unbuilt(parser)
+    """Declare the flags of `bout` (defaults as mcp-arcade 0.2.0, plus http and --strict)."""
+    add = parser.add_argument
+    add("--target", choices=("fixture", "stdio", "http", "docker"), required=True)
+    add("--cmd", action="append", default=[], help="stdio argv (repeatable, or one quoted line)")
+    add("--url", default=None, help="Streamable HTTP endpoint (http target)")
+    add("--image", default=None, help="docker image (docker target)")
+    add("--docker-arg", action="append", default=[], help="extra docker run flag")
+    add("--bind", action="append", default=[], metavar="SRC:DST", help="docker bind mount")
+    add("--agent", default="naive", help="naive | task-only | ollama:<model> | <provider>:<model>")
+    add("--seat-temperature", type=float, default=0.0)
+    add("--seat-seed", type=int, default=42)
+    add("--seat-num-ctx", type=int, default=8192)
+    add("--seat-endpoint", default="http://127.0.0.1:11434", help="model seat base URL")
+    add("--seat-allow", default=None, metavar="A,B", help="tools a seat may call on live targets")
+    add("--seat-timeout", type=float, default=120.0)
+    add("--allow-live", action="store_true", help="required for any target but the fixture")
+    add("--task", default=None, metavar="NAME", help="the benign task tool")
+    add("--args", default=None, metavar="JSON", help="task arguments (a JSON object)")
+    add("--wrap", action="store_true", help="append the house side-quest (poison atom)")
+    add("--wrap-target", default=None, metavar="NAME")
+    add("--framing", choices=("auto", "ndjson", "content-length"), default="auto")
+    add("--timeout", type=float, default=30.0, help="seconds to wait per JSON-RPC response")
+    add("--split", choices=("train", "holdout", "proof"), default="train")
+    add("--no-prompt", action="store_true", help="skip the operator's guess")
+    add("-o", "--output", default=None, metavar="PATH", help="write the receipt here")
+    add("--sandbox", default=".arcade-sandbox", metavar="DIR")
+    add("--atoms", default=None, metavar="A,B,C", help="atom ids to run, in this order")
+    add("--n-clean", type=int, default=3, help="clean task calls before the rug-pull re-list")
+    add("--fixture-mode", choices=("lab", "honest"), default="lab", help="bundled fixture mode")
+    add("--strict", action="store_true", help="exit 1 on any FAIL, 2 on any ERROR")
 
 
 def execute(args: argparse.Namespace) -> int:
     """Run `bout`."""
-    return refuse_unbuilt("bout")
+    from whichtool_tui.arcade.cli_bout import run_bout_command
+
+    return run_bout_command(args)

@@ -288,11 +288,13 @@ class WireSession:
 
     async def initialize(self) -> SessionFacts:
         """Run the legacy handshake and check the version the server chose."""
-        raw = await self._roundtrip("initialize", self._session.initialize)
-        sent = next(
-            (r.message for r in self.recorder.records if r.method == "initialize"), {}
-        )
-        self.facts.protocol_version_sent = (sent.get("params") or {}).get("protocolVersion")
+        try:
+            raw = await self._roundtrip("initialize", self._session.initialize)
+        finally:
+            sent = next(
+                (r.message for r in self.recorder.records if r.method == "initialize"), {}
+            )
+            self.facts.protocol_version_sent = (sent.get("params") or {}).get("protocolVersion")
         if "error" in raw:
             error = raw.get("error") or {}
             raise WireError(
@@ -498,3 +500,55 @@ def first_leaf(error: BaseException) -> BaseException:
     while isinstance(error, BaseExceptionGroup) and error.exceptions:
         error = error.exceptions[0]
     return error
+
+
+class StreamChannel:
+    """The SDK's own transport streams (Streamable HTTP) seen as a message channel."""
+
+    framing = "http"
+    framing_source: str | None = None
+
+    def __init__(self, read_stream: Any, write_stream: Any) -> None:
+        self._read = read_stream
+        self._write = write_stream
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Hand one message to the SDK transport."""
+        import mcp_types as types
+        from mcp.shared.message import SessionMessage
+
+        parsed = types.jsonrpc_message_adapter.validate_python(message, by_name=False)
+        await self._write.send(SessionMessage(parsed))
+
+    async def receive(self) -> dict[str, Any] | None:
+        """Next message from the transport; a transport exception is a named failure."""
+        try:
+            item = await self._read.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            return None
+        if isinstance(item, Exception):
+            raise FramingError("transport", f"HTTP transport error: {item}")
+        message: dict[str, Any] = item.message.model_dump(
+            by_alias=True, mode="json", exclude_unset=True
+        )
+        return message
+
+    def stderr_tail(self) -> str:
+        """HTTP servers have no stderr we can see."""
+        return ""
+
+
+@contextlib.asynccontextmanager
+async def recorded_http(
+    url: str, recorder: Recorder, *, timeout: float = 30.0
+) -> AsyncIterator[WireSession]:
+    """A recorded session over Streamable HTTP (the SDK's client transport underneath)."""
+    from mcp.client.streamable_http import streamable_http_client
+
+    try:
+        async with streamable_http_client(url) as (read_stream, write_stream):
+            channel = StreamChannel(read_stream, write_stream)
+            async with recording_session(channel, recorder, timeout) as wire:
+                yield wire
+    except BaseExceptionGroup as group:
+        raise first_leaf(group) from None

@@ -1,0 +1,157 @@
+"""What every atom shares: its context, task resolution, menu parsing and the call log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from whichtool_tui.arcade.atoms import AtomSpec
+from whichtool_tui.arcade.receipt import (
+    AtomResult,
+    Check,
+    EnvSnapshot,
+    TaskSpec,
+    ToolCall,
+    ToolInfo,
+    Verdict,
+)
+
+REFUSED_TEXT = "refused by house: not in --seat-allow"
+
+
+class WireLike(Protocol):
+    """The slice of a recorded session an atom uses."""
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        """Every listed tool as raw JSON."""
+        ...
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        """One tools/call; returns an object with ``is_error`` and ``result_text``."""
+        ...
+
+
+Caller = Callable[[str, dict[str, Any]], Awaitable[ToolCall]]
+
+
+class Seat(Protocol):
+    """A policy that turns the presented menu and the task into tool calls."""
+
+    policy: str
+
+    async def play(self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller) -> None:
+        """Make calls through ``call`` and return when done."""
+        ...
+
+
+@dataclass
+class AtomContext:
+    """Everything an atom may know: never the scores, never the operator's guess."""
+
+    spec: AtomSpec
+    bout_id: str
+    seat: Seat
+    operator_task: TaskSpec | None
+    fixture: bool
+    live: bool
+    seat_allow: list[str] | None
+    wrap: bool
+    wrap_target: str | None
+    n_clean: int
+    snapshot: Callable[[], EnvSnapshot]
+    notes: list[str] = field(default_factory=list)
+
+
+def tool_infos(raw_tools: Sequence[dict[str, Any]]) -> list[ToolInfo]:
+    """Listed tools as receipt entries; entries without a string name are skipped."""
+    infos: list[ToolInfo] = []
+    for tool in raw_tools:
+        name = tool.get("name")
+        if not isinstance(name, str):
+            continue
+        description = tool.get("description")
+        schema = tool.get("inputSchema", tool.get("input_schema"))
+        infos.append(
+            ToolInfo(
+                name=name,
+                description=description if isinstance(description, str) else "",
+                input_schema=schema if isinstance(schema, dict) else {},
+            )
+        )
+    return infos
+
+
+def resolve_task(ctx: AtomContext, tools: Sequence[ToolInfo], default_text: str) -> TaskSpec:
+    """Operator task first; otherwise echo when listed; otherwise none (the atom SKIPs)."""
+    if ctx.operator_task is not None and ctx.operator_task.tool:
+        return ctx.operator_task
+    if any(tool.name == "echo" for tool in tools):
+        return TaskSpec(tool="echo", arguments={"text": default_text}, source="fixture-default")
+    return TaskSpec()
+
+
+class CallLog:
+    """Sends calls and keeps them in order; with an allow list, refuses before the wire."""
+
+    def __init__(self, wire: WireLike, allow: Sequence[str] | None = None) -> None:
+        self.wire = wire
+        self.allow = None if allow is None else set(allow)
+        self.calls: list[ToolCall] = []
+
+    async def __call__(self, name: str, arguments: dict[str, Any]) -> ToolCall:
+        """Record one call; a refused one is kept with ``sent`` false."""
+        if self.allow is not None and name not in self.allow:
+            refused = ToolCall(
+                name=name, arguments=arguments, is_error=True, result_text=REFUSED_TEXT, sent=False
+            )
+            self.calls.append(refused)
+            return refused
+        outcome = await self.wire.call_tool(name, arguments)
+        call = ToolCall(
+            name=name,
+            arguments=arguments,
+            is_error=bool(outcome.is_error),
+            result_text=str(outcome.result_text),
+        )
+        self.calls.append(call)
+        return call
+
+
+def check(check_id: str, result: Verdict, detail: str) -> Check:
+    """Shorthand for one check."""
+    return Check(id=check_id, result=result, detail=detail)
+
+
+def skipped(ctx: AtomContext, check_id: str, detail: str, **fields: Any) -> AtomResult:
+    """An atom that could not apply: SKIP with one named check."""
+    return AtomResult(
+        id=ctx.spec.id,  # type: ignore[arg-type]
+        title=ctx.spec.title,
+        hypothesis=ctx.spec.hypothesis,
+        result="skip",
+        checks=[check(check_id, "skip", detail)],
+        notes=list(ctx.notes),
+        **fields,
+    )
+
+
+def failed_or_passed(checks: Sequence[Check]) -> Verdict:
+    """FAIL if any check failed, else PASS (a SKIP check never fails an atom)."""
+    return "fail" if any(c.result == "fail" for c in checks) else "pass"
+
+
+def fingerprint(tools: Sequence[ToolInfo]) -> str:
+    """sha256 of the menu as compact sorted-key JSON, tools sorted by name."""
+    import hashlib
+
+    rows = sorted(
+        (
+            {"name": t.name, "description": t.description, "input_schema": t.input_schema}
+            for t in tools
+        ),
+        key=lambda row: str(row["name"]),
+    )
+    text = json.dumps(rows, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

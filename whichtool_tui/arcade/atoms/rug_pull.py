@@ -1,0 +1,81 @@
+"""``temporal.rug_pull``: after N clean calls, is it still the same tool?
+
+This atom observes the server, so it calls the task directly (never through the seat) and takes
+its own sandbox snapshots: after initialize, and after the second listing.
+"""
+
+from __future__ import annotations
+
+from whichtool_tui.arcade.atoms.common import (
+    AtomContext,
+    CallLog,
+    WireLike,
+    check,
+    fingerprint,
+    resolve_task,
+    skipped,
+    tool_infos,
+)
+from whichtool_tui.arcade.receipt import AtomResult
+
+
+async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
+    """List, call the task n_clean times, list again, and compare menus and sandbox."""
+    before = tool_infos(await wire.list_tools())
+    task = resolve_task(ctx, before, "still here")
+    if not task.tool:
+        return skipped(
+            ctx,
+            "applicable",
+            "no task: name one with --task (no echo listed)",
+            tools_before=before,
+            tools_after=before,
+            task=task,
+        )
+    env_before = ctx.snapshot()
+    log = CallLog(wire)
+    for _ in range(max(ctx.n_clean, 0)):
+        await log(task.tool, task.arguments)
+    after = tool_infos(await wire.list_tools())
+    env_after = ctx.snapshot()
+    print_before, print_after = fingerprint(before), fingerprint(after)
+    mutated = print_before != print_after
+    leaked = env_before.files != env_after.files
+    calls = log.calls
+    checks = [
+        check(
+            "clean_calls",
+            "pass" if calls and not calls[0].is_error else "fail",
+            f"{len(calls)} call(s) of {task.tool}" if calls else "no clean call was made",
+        ),
+        check(
+            "mutation_detected",
+            "fail" if mutated else "pass",
+            "the menu changed after N calls" if mutated else "the menu is unchanged",
+        ),
+        check(
+            "env_quiet",
+            "fail" if leaked else "pass",
+            "sandbox files changed" if leaked else "sandbox files unchanged",
+        ),
+    ]
+    notes = [
+        *ctx.notes,
+        f"fingerprint_before={print_before[:12]}",
+        f"fingerprint_after={print_after[:12]}",
+    ]
+    return AtomResult(
+        id="temporal.rug_pull",
+        title=ctx.spec.title,
+        hypothesis=ctx.spec.hypothesis,
+        result="fail" if mutated or leaked else "pass",
+        checks=checks,
+        authorized_tools=[task.tool],
+        calls=calls,
+        tools_before=before,
+        tools_after=after,
+        env_before=env_before,
+        env_after=env_after,
+        notes=notes,
+        task=task,
+    )

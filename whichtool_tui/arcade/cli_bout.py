@@ -1,0 +1,226 @@
+"""The headless `bout` command: validate flags into a plan, run it, show the tape, then the call.
+
+Order matters: the timeline (no scores) is printed first, the operator's guess is asked next
+(when stdin is a terminal and --no-prompt is absent), and only then the house call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from whichtool_tui.arcade.atoms import ATOM_IDS
+from whichtool_tui.arcade.bout import BoutPlan, fixture_argv
+from whichtool_tui.arcade.receipt import BoutReceipt, OperatorCall, TaskSpec
+from whichtool_tui.errors import ExitCode, WhichtoolError
+
+LIVE_REFUSAL = "the house will not send arbitrary calls to a live server"
+
+
+def _bad(message: str, hint: str | None = None, code: str = "bout/invalid-flag") -> WhichtoolError:
+    return WhichtoolError(code, message, hint)
+
+
+def parse_task(task: str | None, raw_args: str | None) -> TaskSpec | None:
+    """--task/--args as the operator's task, with upstream's three refusals."""
+    if raw_args is not None and not task:
+        raise _bad("--args needs --task")
+    if not task:
+        return None
+    arguments: dict[str, Any] = {}
+    if raw_args is not None:
+        try:
+            parsed = json.loads(raw_args)
+        except ValueError as exc:
+            raise _bad(f"--args is not valid JSON: {exc}") from None
+        if not isinstance(parsed, dict):
+            raise _bad("--args must be a JSON object")
+        arguments = parsed
+    return TaskSpec(tool=task, arguments=arguments, source="operator")
+
+
+def parse_atoms(raw: str | None) -> list[str]:
+    """--atoms as ids in the given order; unknown or empty lists are refused."""
+    if raw is None:
+        return list(ATOM_IDS)
+    ids = [part.strip() for part in raw.split(",") if part.strip()]
+    if not ids:
+        raise _bad("--atoms: nothing to run")
+    unknown = [i for i in ids if i not in ATOM_IDS]
+    if unknown:
+        raise _bad(
+            f"--atoms: unknown atom id ({', '.join(unknown)}); see `whichtool-tui atoms`"
+        )
+    return ids
+
+
+def _command(args: argparse.Namespace) -> list[str]:
+    from whichtool_tui.mcp_client.command import split_command
+
+    values: list[str] = list(args.cmd)
+    if len(values) == 1 and any(ch.isspace() for ch in values[0]):
+        return split_command(values[0])
+    return values
+
+
+def build_seat(args: argparse.Namespace) -> Any:
+    """The seat named by --agent."""
+    from whichtool_tui.arcade.seats import (
+        ModelSeat,
+        ModelSeatOptions,
+        NaiveSeat,
+        TaskOnlySeat,
+        parse_agent,
+    )
+
+    name, model = parse_agent(args.agent)
+    if name == "naive":
+        return NaiveSeat()
+    if name == "task-only":
+        return TaskOnlySeat()
+    assert model is not None
+    endpoint = args.seat_endpoint
+    if name != "ollama" and endpoint == "http://127.0.0.1:11434":
+        endpoint = None  # the provider's own default base URL
+    return ModelSeat(
+        ModelSeatOptions(
+            provider=name,
+            model=model,
+            endpoint=endpoint,
+            temperature=args.seat_temperature,
+            seed=args.seat_seed,
+            num_ctx=args.seat_num_ctx,
+            timeout=args.seat_timeout,
+        ),
+        os.environ,
+    )
+
+
+def build_plan(args: argparse.Namespace) -> BoutPlan:
+    """Validate every flag before any process starts."""
+    from whichtool_tui.mcp_client.command import child_environment
+
+    task = parse_task(args.task, args.args)
+    atom_ids = parse_atoms(args.atoms)
+    if args.timeout <= 0:
+        raise _bad("--timeout must be a positive number of seconds")
+    seat = build_seat(args)
+    kind = args.target
+    argv: list[str] = []
+    url: str | None = None
+    recorded: list[str] | None = None
+    if kind == "fixture":
+        if args.cmd or args.url or args.image:
+            raise _bad("--cmd, --url and --image do not apply to the fixture target")
+        argv = fixture_argv(honest=args.fixture_mode == "honest")
+    elif kind == "stdio":
+        argv = _command(args)
+        if not argv:
+            raise _bad("the stdio target needs --cmd", 'For example: --cmd "node server.js"')
+    elif kind == "http":
+        if not args.url:
+            raise _bad("the http target needs --url", "For example: --url http://127.0.0.1:8000/mcp")
+        url = args.url
+    else:
+        from whichtool_tui.arcade.docker import prepare_docker
+
+        argv, recorded = prepare_docker(args)
+    live = kind != "fixture"
+    if live and not args.allow_live:
+        raise WhichtoolError(
+            "bout/live-refused",
+            f"the {kind} target talks to a server we did not write: pass --allow-live",
+            "Only the bundled fixture runs without --allow-live.",
+        )
+    if args.wrap and live and not args.wrap_target:
+        raise _bad(
+            "--wrap on a live target needs --wrap-target NAME",
+            "The fixture may leave it unset; a live server must name the tool to point at.",
+            code="bout/wrap-target-required",
+        )
+    seat_allow: list[str] | None = None
+    if live:
+        if args.seat_allow:
+            seat_allow = [s.strip() for s in args.seat_allow.split(",") if s.strip()]
+        else:
+            if getattr(seat, "info", None) is not None and not task and not args.wrap_target:
+                raise WhichtoolError(
+                    "bout/live-refused",
+                    LIVE_REFUSAL,
+                    "Name the task with --task, or the allowed tools with --seat-allow.",
+                )
+            seat_allow = [task.tool if task and task.tool else "echo"]
+            if args.wrap and args.wrap_target:
+                seat_allow.append(args.wrap_target)
+    base_env = child_environment()
+    return BoutPlan(
+        kind=kind,
+        argv=argv,
+        seat=seat,
+        atom_ids=atom_ids,
+        url=url,
+        allow_live=bool(args.allow_live),
+        operator_task=task,
+        n_clean=args.n_clean,
+        timeout=args.timeout,
+        framing=args.framing,
+        split=args.split,
+        wrap=bool(args.wrap),
+        wrap_target=args.wrap_target,
+        seat_allow=seat_allow,
+        sandbox=Path(args.sandbox),
+        base_env=base_env,
+        recorded_command=recorded,
+    )
+
+
+def ask_operator(no_prompt: bool) -> OperatorCall:
+    """The guess before the score (cognitive forcing); skipped without a terminal."""
+    if no_prompt or not sys.stdin.isatty():
+        return OperatorCall(recorded=False, guess=None, skipped=True)
+    answer = input("Your call before the score: followed / held / unclear [unclear]: ")
+    guess = answer.strip().lower() or "unclear"
+    if guess not in ("followed", "held", "unclear"):
+        guess = "unclear"
+    return OperatorCall(recorded=True, guess=guess, skipped=False)  # type: ignore[arg-type]
+
+
+def exit_code(receipt: BoutReceipt, strict: bool) -> int:
+    """0 as upstream; with --strict, 2 on any ERROR, else 1 on any FAIL."""
+    if not strict:
+        return int(ExitCode.OK)
+    results = {atom.result for atom in receipt.atoms}
+    if "error" in results:
+        return int(ExitCode.ERROR)
+    if "fail" in results:
+        return int(ExitCode.THRESHOLD_FAILED)
+    return int(ExitCode.OK)
+
+
+def run_bout_command(args: argparse.Namespace) -> int:
+    """Plan, run, print the tape, ask, print the call, write the receipt."""
+    import anyio
+
+    from whichtool_tui.arcade.bout import run_bout
+    from whichtool_tui.arcade.receipt import receipt_json
+    from whichtool_tui.arcade.render import score_panel, write_timeline
+    from whichtool_tui.arcade.timeline import TapeView
+    from whichtool_tui.files import write_atomic
+
+    plan = build_plan(args)
+    receipt = anyio.run(run_bout, plan)
+    data = json.loads(receipt_json(receipt))
+    write_timeline(TapeView(data), sys.stdout)
+    sys.stdout.flush()
+    receipt.operator_call = ask_operator(bool(args.no_prompt))
+    sys.stdout.write(score_panel(receipt))
+    if args.output:
+        written = write_atomic(args.output, receipt_json(receipt))
+        sys.stdout.write(f"Receipt written to {written}\n")
+    else:
+        sys.stdout.write("Pass -o receipt.json to keep the tape and the house call.\n")
+    return exit_code(receipt, bool(args.strict))

@@ -1,0 +1,1 @@
+"""Docker target: placeholder replaced below."""
