@@ -7,6 +7,7 @@ line, a 401, a dead child) is in what the transports observed, so that is consul
 from __future__ import annotations
 
 import json
+from urllib.parse import urljoin
 from dataclasses import dataclass
 
 import httpx2
@@ -72,7 +73,8 @@ def _body_is_jsonrpc_error(note: ResponseNote) -> bool:
 def _http_failure(note: ResponseNote, context: FailureContext) -> WhichtoolError:
     where = redact_url(context.label)
     if 300 <= note.status < 400:
-        target = f" to {redact_url(note.location)}" if note.location else ""
+        location = urljoin(context.label, note.location) if note.location else None
+        target = f" to {redact_url(location)}" if location else ""
         return WhichtoolError(
             "http/redirect",
             f"{where} answered {note.status} redirecting{target}; redirects are not followed",

@@ -164,6 +164,17 @@ async def stop_child(
             if stream is not None:
                 with contextlib.suppress(OSError, anyio.BrokenResourceError):
                     await stream.aclose()
+        _close_subprocess_transport(process)
+
+
+def _close_subprocess_transport(process: anyio.abc.Process) -> None:
+    # asyncio keeps the subprocess transport open until garbage collection, which may happen
+    # after the loop closed and then prints a spurious error; nothing public exposes it.
+    transport = getattr(getattr(process, "_process", None), "_transport", None)
+    close = getattr(transport, "close", None)
+    if callable(close):
+        with contextlib.suppress(Exception):
+            close()
 
 
 def _parse_line(line: bytes, program: str) -> SessionMessage | WhichtoolError | None:
@@ -199,13 +210,21 @@ async def _pump_stdout(
     stream = child.process.stdout
     assert stream is not None
     program = _program_name(child.argv)
-    buffer = b""
+    pending: list[bytes] = []
+    pending_size = 0
     async with sink:
         with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError, OSError):
             while True:
-                buffer += await stream.receive()
-                *lines, buffer = buffer.split(b"\n")
-                if len(buffer) > MAX_LINE_BYTES or any(len(x) > MAX_LINE_BYTES for x in lines):
+                pieces = (await stream.receive()).split(b"\n")
+                # Join only when a line ends: re-scanning a growing buffer is quadratic.
+                pending.append(pieces[0])
+                pending_size += len(pieces[0])
+                lines: list[bytes] = []
+                if len(pieces) > 1:
+                    lines = [b"".join(pending), *pieces[1:-1]]
+                    pending = [pieces[-1]]
+                    pending_size = len(pieces[-1])
+                if pending_size > MAX_LINE_BYTES or any(len(x) > MAX_LINE_BYTES for x in lines):
                     faults.record(
                         WhichtoolError(
                             "mcp/oversize",
@@ -213,14 +232,20 @@ async def _pump_stdout(
                             "A tools/list response this large is not usable; check the server.",
                         )
                     )
-                    return
-                for line in lines:
-                    parsed = _parse_line(line, program)
-                    if isinstance(parsed, WhichtoolError):
-                        faults.record(parsed)
-                        return
-                    if parsed is not None:
+                    break
+                parsed_lines = [_parse_line(line, program) for line in lines]
+                fault = next((p for p in parsed_lines if isinstance(p, WhichtoolError)), None)
+                if fault is not None:
+                    faults.record(fault)
+                    break
+                for parsed in parsed_lines:
+                    if isinstance(parsed, SessionMessage):
                         await sink.send(parsed)
+    # After a fault the session is told (the sink is closed); keep the pipe flowing so the
+    # server is not stuck writing and can exit when its stdin closes.
+    with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError, OSError):
+        while True:
+            await stream.receive()
 
 
 async def _pump_stdin(
