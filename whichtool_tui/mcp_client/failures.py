@@ -7,8 +7,8 @@ line, a 401, a dead child) is in what the transports observed, so that is consul
 from __future__ import annotations
 
 import json
-from urllib.parse import urljoin
 from dataclasses import dataclass
+from urllib.parse import urljoin
 
 import httpx2
 from mcp.shared.exceptions import MCPError
