@@ -1,17 +1,63 @@
-"""`cache`: not built yet; registered so that help and errors are already right."""
+"""`cache info | clear`: look at or empty the trial cache (``.whichtool-cache`` by default)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
-from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
+from whichtool_tui.errors import WhichtoolError
+
+USAGE = """usage: whichtool-tui cache {info,clear} [--dir DIR]
+
+  info   print the cache location, entry count and size
+  clear  remove every cached trial
+
+Options:
+  --dir DIR  cache folder (default .whichtool-cache)
+"""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the flags of `cache`."""
-    configure_unbuilt(parser)
+    parser.add_argument("action", nargs="?", metavar="{info,clear}", help="what to do")
+    parser.add_argument("--dir", dest="cache_dir", default=None, help="cache folder")
 
 
 def execute(args: argparse.Namespace) -> int:
-    """Run `cache`."""
-    return refuse_unbuilt("cache")
+    """Print cache statistics, or remove the cached trials."""
+    from whichtool_tui.evaluation.cache import (
+        DEFAULT_CACHE_DIR,
+        cache_clear,
+        cache_info,
+        format_size,
+    )
+    from whichtool_tui.redact import redact_paths
+
+    if args.action is None:
+        sys.stdout.write(USAGE)
+        return 0
+    directory = args.cache_dir or DEFAULT_CACHE_DIR
+    shown = redact_paths(str(directory))
+    if args.action == "info":
+        stats = cache_info(directory)
+        sys.stdout.write(
+            f"location  {shown}\nentries   {stats.entries:,}\nsize      "
+            f"{format_size(stats.size_bytes)}\n"
+        )
+        return 0
+    if args.action == "clear":
+        try:
+            removed = cache_clear(directory)
+        except OSError as exc:
+            raise WhichtoolError(
+                "cache/unwritable",
+                f"Cannot clear {shown}: {exc.strerror or exc}",
+                "Check the folder's permissions.",
+            ) from None
+        sys.stdout.write(f"Removed {removed:,} cached trials from {shown}.\n")
+        return 0
+    raise WhichtoolError(
+        "cli/unknown-subcommand",
+        f"Unknown subcommand `cache {args.action}`",
+        "Subcommands: info, clear.",
+    )
