@@ -274,7 +274,7 @@ def metrics_of(tools: dict[str, int], trials: list[dict[str, Any]]) -> dict[str,
             "buckets": buckets,
             "spread": sum(spreads) / len(spreads) if spreads else None,
             "comparableTasks": len(spreads),
-            "method": "within-task",
+            "method": "within-task-range",
         },
         "minTrialsPerTool": 5,
     }

@@ -63,7 +63,7 @@ def _check_proportion(source: str, name: str, rate: Proportion) -> None:
             )
         return
     expected = rate.numerator / rate.denominator
-    if rate.value is None or abs(rate.value - expected) > _TOLERANCE:
+    if rate.value is None or not abs(rate.value - expected) <= _TOLERANCE:
         raise InconsistentRunError(
             source,
             "proportion-value",
@@ -398,6 +398,18 @@ def load_run_report(path: str | Path) -> RunReport:
         raise WhichtoolError(
             "run/unreadable", f"Cannot read {source}: {error.strerror or error}"
         ) from None
+    return parse_run_report_text(text, source)
+
+
+def parse_run_report_text(text: str, source: str) -> RunReport:
+    """Like parse_run_report, from JSON text: a current file is validated straight from text."""
+    try:
+        report = RunReport.model_validate_json(text, by_alias=True)
+    except ValidationError:
+        report = None  # not a clean run/2 file: parse it to say why, or to upgrade run/1
+    if report is not None:
+        check_run_report(report, source)
+        return report
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
