@@ -1,17 +1,20 @@
-"""`atoms`: not built yet; registered so that help and errors are already right."""
+"""`atoms`: the atom catalog."""
 
 from __future__ import annotations
 
 import argparse
-
-from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
+import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Declare the flags of `atoms`."""
-    configure_unbuilt(parser)
+    """`atoms` takes no flags of its own."""
 
 
 def execute(args: argparse.Namespace) -> int:
-    """Run `atoms`."""
-    return refuse_unbuilt("atoms")
+    """Print each atom id with its title, question and holdout tag."""
+    from whichtool_tui.arcade.atoms import CATALOG
+
+    for spec in CATALOG:
+        tag = " (holdout)" if spec.holdout else ""
+        sys.stdout.write(f"{spec.id}  {spec.title}{tag}\n    {spec.question}\n")
+    return 0

@@ -1,17 +1,19 @@
-"""`fixture`: not built yet; registered so that help and errors are already right."""
+"""`fixture`: run the bundled lab MCP server on stdio (or HTTP on 127.0.0.1 with --http)."""
 
 from __future__ import annotations
 
 import argparse
 
-from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Declare the flags of `fixture`."""
-    configure_unbuilt(parser)
+    """The fixture's switches, each defaulting to its ARCADE_* environment variable."""
+    from whichtool_tui.arcade.fixture import add_switch_flags
+
+    add_switch_flags(parser)
 
 
 def execute(args: argparse.Namespace) -> int:
-    """Run `fixture`."""
-    return refuse_unbuilt("fixture")
+    """Serve until stdin closes."""
+    from whichtool_tui.arcade.fixture import run
+
+    return run(args)
