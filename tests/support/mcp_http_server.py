@@ -8,11 +8,12 @@ One uvicorn server in a thread serves a single ASGI app that routes by path:
   ``/forbidden/mcp`` which always answers 403;
 - ``/sse`` and ``/messages/``: an ``MCPServer`` over the legacy HTTP+SSE transport;
 - ``/redirect/mcp`` (307 to ``/mcp``), ``/huge/mcp`` (a 17 MiB chunked JSON body),
-  ``/missing/mcp`` (a plain-text 404).
+  ``/missing/mcp`` (a plain-text 404), ``/slow/mcp`` (answers only after SLOW_SECONDS).
 """
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
@@ -30,6 +31,7 @@ TOKEN = "Bearer test-token-for-loopback"
 TOOL_COUNT = 7
 PAGE_SIZE = 3
 HUGE_BYTES = 17 * 1024 * 1024
+SLOW_SECONDS = 1.5
 
 
 def paged_tools_server() -> Server[Any]:
@@ -99,6 +101,11 @@ def build_app() -> Any:
         if path == "/redirect/mcp":
             await _drain(receive)
             await _plain(send, 307, b"", [(b"location", b"/mcp")])
+            return
+        if path == "/slow/mcp":
+            await _drain(receive)
+            await asyncio.sleep(SLOW_SECONDS)
+            await _plain(send, 503, b"too late", [(b"content-type", b"text/plain")])
             return
         if path == "/missing/mcp":
             await _drain(receive)
