@@ -117,6 +117,7 @@ class FakeApi:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out in separate writes
     api: FakeApi  # set on the per-server subclass
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -166,13 +167,17 @@ class _Handler(BaseHTTPRequestHandler):
     do_GET = _serve
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # the default backlog of 5 stalls bursts of concurrent connects
+
+
 @contextmanager
 def fake_api_server() -> Iterator[FakeApi]:
     """Start the server on a free loopback port; stop it and its threads on exit."""
     api = FakeApi(base_url="")
     handler = type("_BoundHandler", (_Handler,), {"api": api})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
+    server = _Server(("127.0.0.1", 0), handler)
     api.base_url = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-api", daemon=True
