@@ -129,7 +129,7 @@ class TrialCache:
             reasoning_chars=outcome.reasoning_chars,
             original_latency_ms=outcome.latency_ms,
         )
-        data = js_numbers(entry.model_dump(mode="json", by_alias=True, exclude_none=True))
+        data = js_numbers(entry.model_dump(mode="json", by_alias=True))
         write_atomic(self._path(key), json.dumps(data, ensure_ascii=False) + "\n")
 
 
