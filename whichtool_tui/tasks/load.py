@@ -145,7 +145,7 @@ def _yaml_lines(text: str) -> dict[Path_, int]:
     """Map each key and list item of an (already strictly parsed) document to its 1-based line."""
     lines: dict[Path_, int] = {}
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError:
         return lines
 
@@ -240,16 +240,17 @@ def _where(source: str, path: Path_, raw: Any, lines: dict[Path_, int]) -> str:
     return location
 
 
-def validate_task_data(raw: Any, source: str, lines: dict[Path_, int] | None = None) -> TaskSet:
+def validate_task_data(raw: Any, source: str, yaml_text: str | None = None) -> TaskSet:
     """Validate parsed data as a task set, raising ``tasks/invalid`` for the first problem found.
 
-    With YAML line information the earliest problem in the file is reported first.
+    Given the YAML text, the earliest problem in the file is reported, with its line; the line
+    map is only built when something is wrong, so valid files pay nothing for it.
     """
-    known_lines = lines or {}
     try:
         return TaskSet.model_validate(raw)
     except ValidationError as exc:
         errors = exc.errors()
+    known_lines = {} if yaml_text is None else _yaml_lines(yaml_text)
     located = [(_field_path(error["loc"]), error) for error in errors]
 
     def position(item: tuple[Path_, ErrorDetails]) -> int:
@@ -275,7 +276,7 @@ def parse_task_text(text: str, source: str) -> tuple[TaskSet, Literal["yaml", "j
     if text.lstrip().startswith(("{", "[")):
         return validate_task_data(_parse_json(text, source), source), "json"
     raw = _parse_yaml(text, source)
-    return validate_task_data(raw, source, _yaml_lines(text)), "yaml"
+    return validate_task_data(raw, source, text), "yaml"
 
 
 def load_task_set(path: str | os.PathLike[str], cwd: Path | None = None) -> LoadedTaskSet:
