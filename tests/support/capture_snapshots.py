@@ -47,8 +47,9 @@ def capture(names: list[str]) -> int:
                 continue
             listing = load_listing(resolve_target(command, "stdio", Settings()), timeout=60)
             path = save_snapshot(listing.raw_tools, SNAPSHOTS / f"{name}.json")
+            shown = path.relative_to(reference_servers.REPO)
             print(
-                f"Saved {len(listing.raw_tools)} tools to {path.relative_to(reference_servers.REPO)}"
+                f"Saved {len(listing.raw_tools)} tools to {shown}"
                 f" ({listing.server_name} {listing.server_version})",
                 file=sys.stderr,
             )
