@@ -174,7 +174,7 @@ def _field_path(loc: tuple[str | int, ...]) -> Path_:
     return tuple(loc[:3])
 
 
-def _describe(error: ErrorDetails, path: Path_, raw: Any) -> tuple[str, str | None]:
+def _describe(error: ErrorDetails, path: Path_) -> tuple[str, str | None]:
     """The rule broken, in words, plus a hint where one helps."""
     kind = error["type"]
     if len(path) == 4 and path[2] == "derivedFrom":
@@ -263,12 +263,11 @@ def validate_task_data(raw: Any, source: str, yaml_text: str | None = None) -> T
     if known_lines:
         located.sort(key=position)
     path, error = located[0]
-    rule, hint = _describe(error, path, raw)
+    rule, hint = _describe(error, path)
     where = _where(source, path, raw, known_lines)
-    more = len(errors) - 1
+    more = len({located_path for located_path, _ in located}) - 1  # a union fails twice
     suffix = f" (and {more} more problem{'s' if more != 1 else ''})" if more else ""
-    return_error = _invalid(f"{where}: {rule}{suffix}", hint)
-    raise return_error from None
+    raise _invalid(f"{where}: {rule}{suffix}", hint)
 
 
 def parse_task_text(text: str, source: str) -> tuple[TaskSet, Literal["yaml", "json"]]:
