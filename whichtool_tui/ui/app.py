@@ -45,6 +45,10 @@ class WhichtoolApp(App[int]):
         "bout": BoutScreen,
     }
     DEFAULT_MODE = "home"
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012 - Textual declares it an instance-level ClassVar
+        (0, "-narrow"),
+        (100, "-wide"),
+    ]
     BINDINGS: ClassVar[list[BindingType]] = [
         *[
             Binding(key, f"switch_section('{section}')", label, show=False)
@@ -145,7 +149,9 @@ class WhichtoolApp(App[int]):
         elif artefact.kind == "task-set":
             session.tasks = load_tasks_state(artefact.path)
         elif artefact.kind == "run-report":
-            session.run_report = artefact
+            from whichtool_tui.evaluation.reader import parse_run_report
+
+            session.run = parse_run_report(artefact.data, redact_paths(artefact.path))
         elif artefact.kind == "diff-report":
             session.diff_report = artefact
         else:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whichtool_tui.artefacts import Artefact
+from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.tasks.model import Task, TaskSet
 from whichtool_tui.ui.surface_model import SurfaceView
 
@@ -46,7 +47,7 @@ class Session:
     target_label: str = ""
     surface: SurfaceView | None = None
     tasks: TaskSetState | None = None
-    run_report: Artefact | None = None
+    run: RunReport | None = None
     diff_report: Artefact | None = None
     bout: Artefact | None = None
     notes: dict[str, Any] = field(default_factory=dict)

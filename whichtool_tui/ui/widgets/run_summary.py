@@ -1,0 +1,138 @@
+"""Rich renderings of a saved run's tables: per tool, pairs, position, thresholds, a diff."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from whichtool_tui.artefacts import format_proportion
+from whichtool_tui.evaluation.report_model import RunReport
+from whichtool_tui.evaluation.stats import Proportion
+from whichtool_tui.redact import sanitize_text
+
+
+def proportion(value: Proportion) -> str:
+    """``0.82 [0.70–0.90]`` or ``n/a``."""
+    return format_proportion(value.model_dump(mode="json"))
+
+
+def headline(report: RunReport) -> Text:
+    """Provider, model, accuracy and over-trigger with intervals, and the verdict."""
+    repro = report.reproducibility
+    metrics = report.metrics
+    text = Text()
+    text.append(f"{repro.provider} · {repro.model}", style="bold")
+    text.append(f"   {report.tasks.selected} tasks × {repro.repeat}")
+    text.append(f" = {metrics.trials.planned} trials ({metrics.trials.errored} errored)\n")
+    text.append("accuracy ", style="bold")
+    text.append(proportion(metrics.accuracy))
+    text.append("   over-trigger ", style="bold")
+    text.append(proportion(metrics.over_trigger))
+    text.append("   ok ", style="bold")
+    text.append("yes" if report.ok else "no", style="green" if report.ok else "bold red")
+    return text
+
+
+def per_tool_table(report: RunReport) -> Table:
+    """Accuracy per expected tool, worst first as the report orders it."""
+    table = Table(box=None, expand=True, header_style="bold", padding=(0, 1))
+    table.add_column("tool")
+    table.add_column("accuracy")
+    table.add_column("confused with")
+    for tool in report.metrics.by_tool:
+        confused = ", ".join(f"{c.tool}×{c.count}" for c in tool.confused_with) or "—"
+        table.add_row(sanitize_text(tool.tool), proportion(tool.accuracy), sanitize_text(confused))
+    return table
+
+
+def details(report: RunReport) -> RenderableType:
+    """Pairs, position sensitivity and thresholds in a few lines."""
+    metrics = report.metrics
+    lines: list[RenderableType] = []
+    pairs = Text("Pairs: ", style="bold")
+    for pair in metrics.confusion_pairs[:4]:
+        pairs.append(f"{pair.tools[0]} ↔ {pair.tools[1]} {pair.swaps} swaps ({pair.rate:.0%})  ")
+    if not metrics.confusion_pairs:
+        pairs.append("none", style="dim")
+    lines.append(pairs)
+    spread = metrics.position.spread
+    position = Text("Position: ", style="bold")
+    position.append(
+        f"spread {spread:.2f} over {metrics.position.comparable_tasks} comparable tasks"
+        if spread is not None
+        else "not enough comparable tasks"
+    )
+    lines.append(position)
+    thresholds = Text("Thresholds: ", style="bold")
+    for item in report.thresholds:
+        mark = "✓" if item.ok else "✖"
+        thresholds.append(
+            f"{item.name} {item.limit:g} {mark} {item.actual:.2f}   ",
+            style="green" if item.ok else "red",
+        )
+    if not report.thresholds:
+        thresholds.append("none set", style="dim")
+    lines.append(thresholds)
+    return Group(*lines)
+
+
+def _number(value: Any, signed: bool = False) -> str:
+    if not isinstance(value, int | float):
+        return "n/a"
+    return f"{value:+.3f}" if signed else f"{value:.3f}"
+
+
+def diff_view(data: dict[str, Any]) -> RenderableType:
+    """A ``whichtool.diff/2`` report: headline deltas with p-values, per tool, new confusions."""
+    parts: list[RenderableType] = []
+    head = Text()
+    for side in ("base", "head"):
+        block = data.get(side) or {}
+        head.append(f"{side} ", style="bold")
+        head.append(
+            f"{sanitize_text(str(block.get('source', '?')))} "
+            f"({block.get('provider', '?')} · {block.get('model', '?')})\n"
+        )
+    comparable = bool(data.get("comparable"))
+    head.append("comparable ", style="bold")
+    head.append("yes" if comparable else "no", style="green" if comparable else "bold red")
+    for reason in data.get("incomparable") or []:
+        head.append(f"\n  {sanitize_text(str(reason))}", style="red")
+    parts.append(head)
+    table = Table(box=None, header_style="bold", padding=(0, 1))
+    for column in ("metric", "before", "after", "delta", "p", "distinguishable"):
+        table.add_column(column)
+    for name in ("accuracy", "overTrigger", "multiCall"):
+        block = data.get(name) or {}
+        paired = block.get("paired") or {}
+        table.add_row(
+            name,
+            _number(block.get("before")),
+            _number(block.get("after")),
+            _number(block.get("delta"), signed=True),
+            _number(paired.get("pValue")),
+            "yes" if block.get("distinguishable") else "no",
+        )
+    for tool in data.get("byTool") or []:
+        paired = tool.get("paired") or {}
+        table.add_row(
+            Text(f"  {sanitize_text(str(tool.get('tool')))}", style="dim"),
+            _number(tool.get("before")),
+            _number(tool.get("after")),
+            _number(tool.get("delta"), signed=True),
+            _number(paired.get("pValue")),
+            "yes" if tool.get("distinguishable") else "no",
+        )
+    parts.append(table)
+    confusions = Text("New confusions: ", style="bold")
+    for item in data.get("newConfusions") or []:
+        confusions.append(" ↔ ".join(item.get("tools") or []) + f" ({item.get('swaps')})  ")
+    if not data.get("newConfusions"):
+        confusions.append("none", style="dim")
+    parts.append(confusions)
+    ok = bool(data.get("ok"))
+    parts.append(Text(f"ok {'yes' if ok else 'no'}", style="green" if ok else "bold red"))
+    return Group(*parts)
