@@ -61,6 +61,7 @@ class BoutPlan:
     sandbox: Path = field(default_factory=lambda: Path(".arcade-sandbox"))
     base_env: dict[str, str] = field(default_factory=dict)
     recorded_command: list[str] | None = None
+    docker: Any = None  # a docker.DockerPlan on the docker target
 
     @property
     def fixture(self) -> bool:
@@ -125,7 +126,7 @@ def harness_detail(error: BaseException) -> str:
 def error_atom(spec: AtomSpec, detail: str, notes: list[str]) -> AtomResult:
     """An atom that could not finish: ERROR with the ``harness`` check."""
     return AtomResult(
-        id=spec.id,  # type: ignore[arg-type]
+        id=spec.id,
         title=spec.title,
         hypothesis=spec.hypothesis,
         result="error",
@@ -136,7 +137,11 @@ def error_atom(spec: AtomSpec, detail: str, notes: list[str]) -> AtomResult:
 
 @contextlib.asynccontextmanager
 async def _open_session(
-    plan: BoutPlan, env: Mapping[str, str], recorder: Any, holder: dict[str, Any]
+    plan: BoutPlan,
+    argv: list[str],
+    env: Mapping[str, str],
+    recorder: Any,
+    holder: dict[str, Any],
 ) -> AsyncIterator[Any]:
     """The atom's session over the plan's transport; ``holder`` keeps the channel for facts."""
     from whichtool_tui.mcp_client.recorder import (
@@ -148,11 +153,11 @@ async def _open_session(
 
     if plan.kind == "http":
         assert plan.url is not None
-        async with recorded_http(plan.url, recorder, timeout=plan.timeout) as wire:
+        async with recorded_http(plan.url, recorder, request_timeout=plan.timeout) as wire:
             holder["channel"] = wire.channel
             yield wire
         return
-    channel = await StdioChannel.start(plan.argv, env, None, plan.framing)  # type: ignore[arg-type]
+    channel = await StdioChannel.start(argv, env, None, plan.framing)  # type: ignore[arg-type]
     holder["channel"] = channel
     try:
         async with recording_session(
@@ -199,16 +204,32 @@ async def run_atom(
     session = SessionInfo(framing=plan.framing)
     holder: dict[str, Any] = {}
     requests: list[Any] = []
-    env_before = snapshot_dir(folder)
+    env = atom_env(plan, spec, folder / "leak.txt")
+    argv = plan.argv
+    name = ""
+    if plan.docker is not None:
+        from whichtool_tui.arcade import docker
+
+        name = docker.container_name(bout_id, spec.short)
+        argv = plan.docker.argv(name, [k for k in env if k.startswith("ARCADE_")])
+        session.container = plan.docker.container(name, argv)
+        ctx.snapshot = lambda: docker.snapshot_container(name)
+    env_before = snapshot_dir(folder) if plan.docker is None else None
     try:
-        async with _open_session(plan, atom_env(plan, spec, folder / "leak.txt"), recorder, holder) as wire:
+        if plan.docker is not None:
+            plan.docker.recheck()
+        async with _open_session(plan, argv, env, recorder, holder) as wire:
             try:
                 facts = await wire.initialize()
                 session.protocol_version_sent = facts.protocol_version_sent
                 session.protocol_version = facts.protocol_version
                 session.server_info = facts.server_info
                 session.server_capabilities = facts.server_capabilities
+                if env_before is None:
+                    env_before = ctx.snapshot()
                 atom = await _runner(spec.id)(ctx, wire)
+                if plan.docker is not None and spec.id != "temporal.rug_pull":
+                    atom.env_before, atom.env_after = env_before, ctx.snapshot()
             finally:
                 requests = list(wire.server_requests)
                 session.protocol_version_sent = session.protocol_version_sent or (
@@ -218,6 +239,11 @@ async def run_atom(
         atom = error_atom(spec, harness_detail(exc), list(ctx.notes))
     except Exception as exc:  # a server we did not write must never crash the bout
         atom = error_atom(spec, harness_detail(exc), list(ctx.notes))
+    finally:
+        if plan.docker is not None and session.container is not None:
+            from whichtool_tui.arcade import docker
+
+            session.container.force_removed = docker.force_remove(name)
     channel = holder.get("channel")
     if channel is not None:
         session.framing = channel.framing
@@ -227,8 +253,8 @@ async def run_atom(
         session.framing_source = "flag"
     session.seat = getattr(plan.seat, "info", None)
     atom.session = session
-    if spec.id != "temporal.rug_pull" or atom.result == "error":
-        atom.env_before = env_before
+    if plan.docker is None and (spec.id != "temporal.rug_pull" or atom.result == "error"):
+        atom.env_before = env_before or snapshot_dir(folder)
         atom.env_after = snapshot_dir(folder)
     sink(events.AtomFinished(spec.id, atom.result))
     wire_events = [
@@ -282,13 +308,16 @@ async def run_bout(
         started_at=started,
         finished_at=_now(),
         target=TargetSpec(
-            kind=plan.kind,  # type: ignore[arg-type]
+            kind=plan.kind,
             command=plan.recorded_command if plan.recorded_command is not None else plan.argv,
             framing=plan.framing,
             timeout_s=plan.timeout,
             url=plan.url,
+            image=plan.docker.image if plan.docker is not None else None,
+            docker_args=list(plan.docker.docker_args) if plan.docker is not None else [],
+            binds=list(plan.docker.binds) if plan.docker is not None else [],
         ),
-        agent_policy=plan.seat.policy,  # type: ignore[arg-type]
+        agent_policy=plan.seat.policy,
         allow_live=plan.allow_live,
         hypothesis=HYPOTHESIS,
         task=plan.operator_task or TaskSpec(),

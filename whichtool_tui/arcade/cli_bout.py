@@ -52,9 +52,7 @@ def parse_atoms(raw: str | None) -> list[str]:
         raise _bad("--atoms: nothing to run")
     unknown = [i for i in ids if i not in ATOM_IDS]
     if unknown:
-        raise _bad(
-            f"--atoms: unknown atom id ({', '.join(unknown)}); see `whichtool-tui atoms`"
-        )
+        raise _bad(f"--atoms: unknown atom id ({', '.join(unknown)}); see `whichtool-tui atoms`")
     return ids
 
 
@@ -113,6 +111,7 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
     argv: list[str] = []
     url: str | None = None
     recorded: list[str] | None = None
+    docker_plan: Any = None
     if kind == "fixture":
         if args.cmd or args.url or args.image:
             raise _bad("--cmd, --url and --image do not apply to the fixture target")
@@ -123,12 +122,15 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
             raise _bad("the stdio target needs --cmd", 'For example: --cmd "node server.js"')
     elif kind == "http":
         if not args.url:
-            raise _bad("the http target needs --url", "For example: --url http://127.0.0.1:8000/mcp")
+            raise _bad(
+                "the http target needs --url", "For example: --url http://127.0.0.1:8000/mcp"
+            )
         url = args.url
     else:
         from whichtool_tui.arcade.docker import prepare_docker
 
-        argv, recorded = prepare_docker(args)
+        docker_plan = prepare_docker(args)
+        recorded = list(docker_plan.command)
     live = kind != "fixture"
     if live and not args.allow_live:
         raise WhichtoolError(
@@ -175,6 +177,7 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
         sandbox=Path(args.sandbox),
         base_env=base_env,
         recorded_command=recorded,
+        docker=docker_plan,
     )
 
 
@@ -186,7 +189,7 @@ def ask_operator(no_prompt: bool) -> OperatorCall:
     guess = answer.strip().lower() or "unclear"
     if guess not in ("followed", "held", "unclear"):
         guess = "unclear"
-    return OperatorCall(recorded=True, guess=guess, skipped=False)  # type: ignore[arg-type]
+    return OperatorCall(recorded=True, guess=guess, skipped=False)
 
 
 def exit_code(receipt: BoutReceipt, strict: bool) -> int:

@@ -51,8 +51,10 @@ def _dict(value: Any) -> dict[str, Any]:
 def _slices(data: dict[str, Any], atom_ids: list[str]) -> list[list[dict[str, Any]]] | None:
     """Wire events per atom: by our tags, else by outbound initialize order, else None."""
     wire = [_dict(w) for w in data.get("wire") or []]
-    if wire and all(w.get("atom_id") in atom_ids for w in wire) and len(set(atom_ids)) == len(
-        atom_ids
+    if (
+        wire
+        and all(w.get("atom_id") in atom_ids for w in wire)
+        and len(set(atom_ids)) == len(atom_ids)
     ):
         return [[w for w in wire if w.get("atom_id") == atom_id] for atom_id in atom_ids]
     starts = [
@@ -191,7 +193,9 @@ def rows_of_receipt(
     return rows
 
 
-def build_dataset(receipt_dir: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
+def build_dataset(
+    receipt_dir: Path,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
     """(train rows, holdout rows, manifest) for every receipt under ``receipt_dir``."""
     from whichtool_tui import __version__
 

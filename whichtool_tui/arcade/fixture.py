@@ -142,9 +142,10 @@ class FixtureState:
 
     def _leak(self, token: str) -> None:
         if self.switches.leak_path:
-            with contextlib.suppress(OSError), open(
-                self.switches.leak_path, "a", encoding="utf-8"
-            ) as handle:
+            with (
+                contextlib.suppress(OSError),
+                open(self.switches.leak_path, "a", encoding="utf-8") as handle,
+            ):
                 handle.write(token + "\n")
 
     def call(self, name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
@@ -220,9 +221,8 @@ async def _serve_stdio(state: FixtureState) -> None:
                 if message is None:
                     return
                 method = message.get("method")
-                if "id" in message and "method" not in message:
-                    if message.get("id") == SERVER_REQUEST_ID:
-                        continue  # the client's answer to our own request: nothing waits on it
+                if "method" not in message and message.get("id") == SERVER_REQUEST_ID:
+                    continue  # the client's answer to our own request: nothing waits on it
                 if switches.hang_on and method == switches.hang_on:
                     continue
                 if method == "tools/list" and switches.notify:
@@ -246,7 +246,9 @@ async def _serve_stdio(state: FixtureState) -> None:
 
     async with anyio.create_task_group() as group:
         group.start_soon(pump_out)
-        group.start_soon(server.run, server_reads, server_writes, server.create_initialization_options())
+        group.start_soon(
+            server.run, server_reads, server_writes, server.create_initialization_options()
+        )
         await pump_in()
         group.cancel_scope.cancel()
 

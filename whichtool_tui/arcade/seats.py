@@ -188,7 +188,7 @@ def parse_agent(spec: str) -> tuple[str, str | None]:
     if spec in ("naive", "task-only"):
         return spec, None
     name, sep, model = spec.partition(":")
-    if not sep and name == "ollama" or sep and not model.strip():
+    if (not sep and name == "ollama") or (sep and not model.strip()):
         raise WhichtoolError(
             "bout/invalid-agent", f"--agent {spec} needs a model name", "Use ollama:<model>."
         )

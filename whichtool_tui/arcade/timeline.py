@@ -81,7 +81,9 @@ class TapeView:
         self.server_requests = [_dict(r) for r in _list(data.get("server_requests"))]
         self._attribution = self._attribute()
         sessions = [_dict(a.get("session")) for a in raw_atoms]
-        first = next((s for s in sessions if s.get("protocol_version")), sessions[0] if sessions else {})
+        first = next(
+            (s for s in sessions if s.get("protocol_version")), sessions[0] if sessions else {}
+        )
         container = next((s.get("container") for s in sessions if s.get("container")), None)
         seat = next((s.get("seat") for s in sessions if s.get("seat")), None)
         self.header = TapeHeader(
@@ -167,7 +169,7 @@ class TapeView:
                 note = _says(message)
             elif direction == "in" and method is not None:
                 seen = (atom, str(rpc_id)) in rejected or (
-                    UNATTRIBUTED == atom and any(k[1] == str(rpc_id) for k in rejected)
+                    atom == UNATTRIBUTED and any(k[1] == str(rpc_id) for k in rejected)
                 )
                 note = "server request (rejected)" if seen else "server request (seen)"
             elif direction == "out" and method is None:

@@ -55,9 +55,7 @@ class FrameReader:
     ``receive`` returns the next chunk of bytes, or ``b""`` at end of stream.
     """
 
-    def __init__(
-        self, receive: Callable[[], Awaitable[bytes]], mode: FramingMode = "auto"
-    ) -> None:
+    def __init__(self, receive: Callable[[], Awaitable[bytes]], mode: FramingMode = "auto") -> None:
         self._receive = receive
         self._buffer = bytearray()
         self._eof = False
@@ -108,9 +106,7 @@ class FrameReader:
             return "ndjson"
         if b":" in line:
             return "content-length"
-        raise FramingError(
-            "undetectable", f"cannot detect framing from first line: {line[:80]!r}"
-        )
+        raise FramingError("undetectable", f"cannot detect framing from first line: {line[:80]!r}")
 
     async def read(self) -> dict[str, Any] | None:
         """The next message, or None when the stream ended cleanly between frames."""

@@ -14,7 +14,7 @@ import os
 import shutil
 import signal
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -129,7 +129,7 @@ def resolve_command(argv: Sequence[str]) -> list[str]:
 
 
 class StdioChannel:
-    """A child process speaking framed JSON-RPC; its own session so the whole group can be killed."""
+    """A child process speaking framed JSON-RPC, in its own session so its group can be killed."""
 
     def __init__(self, process: anyio.abc.Process, mode: FramingMode) -> None:
         self.process = process
@@ -144,7 +144,7 @@ class StdioChannel:
 
         self._reader = FrameReader(read_chunk, mode)
         self._stderr = bytearray()
-        self.framing = mode
+        self.framing: str = mode
         self.framing_source: str | None = self._reader.source
 
     @classmethod
@@ -252,9 +252,7 @@ def _result_text(result: Any) -> str:
 class WireSession:
     """The arcade's view of one MCP session: raw results read back from the recorded wire."""
 
-    def __init__(
-        self, session: Any, recorder: Recorder, channel: Channel, timeout: float
-    ) -> None:
+    def __init__(self, session: Any, recorder: Recorder, channel: Channel, timeout: float) -> None:
         self._session = session
         self.recorder = recorder
         self.channel = channel
@@ -272,7 +270,7 @@ class WireSession:
             await send()
         except MCPError as exc:
             timed_out = exc.code == REQUEST_TIMEOUT
-        except Exception:  # noqa: S110 - the raw recorded reply below is what we judge
+        except Exception:
             pass
         rpc_id = self.recorder.last_request_id(method)
         raw = self.recorder.response_for(rpc_id)
@@ -291,9 +289,7 @@ class WireSession:
         try:
             raw = await self._roundtrip("initialize", self._session.initialize)
         finally:
-            sent = next(
-                (r.message for r in self.recorder.records if r.method == "initialize"), {}
-            )
+            sent = next((r.message for r in self.recorder.records if r.method == "initialize"), {})
             self.facts.protocol_version_sent = (sent.get("params") or {}).get("protocolVersion")
         if "error" in raw:
             error = raw.get("error") or {}
@@ -357,9 +353,7 @@ class WireSession:
         if "error" in raw:
             error = raw.get("error")
             error = error if isinstance(error, dict) else {}
-            return CallOutcome(
-                True, f"jsonrpc error {error.get('code')}: {error.get('message')}"
-            )
+            return CallOutcome(True, f"jsonrpc error {error.get('code')}: {error.get('message')}")
         result = raw.get("result")
         if not isinstance(result, dict):
             return CallOutcome(True, "")
@@ -441,8 +435,8 @@ class _Pump:
 async def recording_session(
     channel: Channel,
     recorder: Recorder,
-    timeout: float,
-    background: Sequence[Callable[[], Awaitable[None]]] = (),
+    request_timeout: float,
+    background: Sequence[Callable[[], Coroutine[Any, Any, None]]] = (),
 ) -> AsyncIterator[WireSession]:
     """A ClientSession over ``channel`` with every message recorded; enter and exit in one task."""
     import mcp_types as types
@@ -458,10 +452,10 @@ async def recording_session(
         session = ClientSession(
             session_reads,
             session_writes,
-            read_timeout_seconds=timeout,
+            read_timeout_seconds=request_timeout,
             client_info=types.Implementation(name="whichtool-tui", version=__version__),
         )
-        wire = WireSession(session, recorder, channel, timeout)
+        wire = WireSession(session, recorder, channel, request_timeout)
         pump = _Pump(channel, recorder, wire)
         group.start_soon(pump.inbound, to_session)
         group.start_soon(pump.outbound, from_session)
@@ -479,14 +473,14 @@ async def recorded_stdio(
     recorder: Recorder,
     *,
     framing: FramingMode = "auto",
-    timeout: float = 30.0,
+    request_timeout: float = 30.0,
     cwd: str | None = None,
 ) -> AsyncIterator[WireSession]:
     """Start a stdio server and yield a recorded session over it; the child is always reaped."""
     channel = await StdioChannel.start(argv, env, cwd, framing)
     try:
         async with recording_session(
-            channel, recorder, timeout, background=(channel.drain_stderr,)
+            channel, recorder, request_timeout, background=(channel.drain_stderr,)
         ) as wire:
             yield wire
     except BaseExceptionGroup as group:
@@ -540,7 +534,7 @@ class StreamChannel:
 
 @contextlib.asynccontextmanager
 async def recorded_http(
-    url: str, recorder: Recorder, *, timeout: float = 30.0
+    url: str, recorder: Recorder, *, request_timeout: float = 30.0
 ) -> AsyncIterator[WireSession]:
     """A recorded session over Streamable HTTP (the SDK's client transport underneath)."""
     from mcp.client.streamable_http import streamable_http_client
@@ -548,7 +542,7 @@ async def recorded_http(
     try:
         async with streamable_http_client(url) as (read_stream, write_stream):
             channel = StreamChannel(read_stream, write_stream)
-            async with recording_session(channel, recorder, timeout) as wire:
+            async with recording_session(channel, recorder, request_timeout) as wire:
                 yield wire
     except BaseExceptionGroup as group:
         raise first_leaf(group) from None

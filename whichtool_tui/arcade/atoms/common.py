@@ -127,7 +127,7 @@ def check(check_id: str, result: Verdict, detail: str) -> Check:
 def skipped(ctx: AtomContext, check_id: str, detail: str, **fields: Any) -> AtomResult:
     """An atom that could not apply: SKIP with one named check."""
     return AtomResult(
-        id=ctx.spec.id,  # type: ignore[arg-type]
+        id=ctx.spec.id,
         title=ctx.spec.title,
         hypothesis=ctx.spec.hypothesis,
         result="skip",
