@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -166,8 +168,6 @@ async def test_unreachable_endpoint_is_a_retryable_error() -> None:
 
 
 async def test_concurrent_requests_share_one_client(api: FakeApi) -> None:
-    import asyncio
-
     api.responder = lambda _request: chat_reply(text="ok").slow(0.05)
     client = poster()
     results = await asyncio.gather(
@@ -184,3 +184,22 @@ def test_tools_in_request_are_plain_data() -> None:
     tool = ToolSpec("a", None, {"type": "object"})
     request = RouteRequest("p", (tool,), 0.0, 0)
     assert request.task_id is None and request.trial_index is None
+
+
+async def test_cancelling_an_in_flight_request_propagates(api: FakeApi) -> None:
+    arrived = threading.Event()
+
+    def respond(_request: object) -> FakeReply:
+        arrived.set()
+        return chat_reply(text="late").slow(1.0)
+
+    api.responder = respond
+    client = poster()
+    task = asyncio.create_task(client.post(api.base_url + "/x", {}, HEADERS))
+    assert await asyncio.to_thread(arrived.wait, 10)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert task.cancelled()
+    await client.aclose()
+    assert client._client is None
