@@ -1,17 +1,84 @@
-"""`diff`: not built yet; registered so that help and errors are already right."""
+"""`diff BASE.json HEAD.json`: paired comparison of two saved runs of the same plan.
+
+Exit 2 when the runs cannot be compared, 1 when the head regressed in a way that gates
+(distinguishable new confusion, multi-call regression, --max-accuracy-drop), otherwise 0.
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 
-from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
+from whichtool_tui.errors import WhichtoolError
+
+DIFF_FORMATS = ("terminal", "json", "markdown")
+USAGE = "Usage: whichtool-tui diff BASE.json HEAD.json [--format F] [--max-accuracy-drop X]"
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text} is outside 0-1")
+    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the flags of `diff`."""
-    configure_unbuilt(parser)
+    parser.add_argument("runs", nargs="*", metavar="RUN.json", help="BASE.json then HEAD.json")
+    parser.add_argument("--format", choices=DIFF_FORMATS, default="terminal", help="output format")
+    parser.add_argument("--out", metavar="FILE", help="write the diff to FILE instead of stdout")
+    parser.add_argument(
+        "--max-accuracy-drop",
+        type=_fraction,
+        default=None,
+        metavar="X",
+        help="fail when single-call accuracy drops by more than X (0-1) and the paired "
+        "change is distinguishable",
+    )
+    parser.add_argument(
+        "--color", action=argparse.BooleanOptionalAction, default=None, help="colour output"
+    )
 
 
 def execute(args: argparse.Namespace) -> int:
-    """Run `diff`."""
-    return refuse_unbuilt("diff")
+    """Read both runs strictly, compare them, render, and return the gate's exit code."""
+    if len(args.runs) != 2:
+        raise WhichtoolError(
+            "cli/bad-arguments", f"`diff` needs exactly 2 run files, got {len(args.runs)}", USAGE
+        )
+    from whichtool_tui.evaluation.diff import DiffInput, diff_exit_code, diff_runs
+    from whichtool_tui.evaluation.diff_model import dump_diff_json
+    from whichtool_tui.evaluation.reader import load_run_report
+    from whichtool_tui.files import write_atomic
+    from whichtool_tui.redact import redact_paths
+    from whichtool_tui.reports.diff_markdown import render_diff_markdown
+    from whichtool_tui.reports.diff_terminal import render_diff_terminal
+    from whichtool_tui.tasks.terminal import use_colour
+
+    base_path, head_path = args.runs
+    base = DiffInput(load_run_report(base_path), redact_paths(base_path))
+    head = DiffInput(load_run_report(head_path), redact_paths(head_path))
+    report = diff_runs(base, head, args.max_accuracy_drop)
+
+    def render(colour: bool) -> str:
+        if args.format == "json":
+            return dump_diff_json(report)
+        if args.format == "markdown":
+            return render_diff_markdown(report)
+        return render_diff_terminal(report, color=colour)
+
+    if args.out:
+        write_atomic(args.out, render(False))
+        sys.stderr.write(f"Wrote {args.format} diff to {redact_paths(args.out)}\n")
+    else:
+        sys.stdout.write(render(args.format == "terminal" and use_colour(args.color, sys.stdout)))
+        sys.stdout.flush()
+    if not report.comparable:
+        sys.stderr.write("whichtool-tui: the runs are not comparable\n")
+        for reason in report.incomparable:
+            sys.stderr.write(f"  {reason}\n")
+    return diff_exit_code(report)

@@ -1,17 +1,57 @@
-"""`report`: not built yet; registered so that help and errors are already right."""
+"""`report RUN.json`: re-read a saved run strictly and render it in any run format.
+
+It calls no model and reads no server; its exit code is the run's own verdict.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
-from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
+from whichtool_tui.errors import WhichtoolError
+
+REPORT_FORMATS = ("terminal", "json", "markdown", "html", "junit", "badge")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the flags of `report`."""
-    configure_unbuilt(parser)
+    parser.add_argument("run", nargs="*", metavar="RUN.json", help="a saved run report")
+    parser.add_argument(
+        "--format", choices=REPORT_FORMATS, default="terminal", help="output format"
+    )
+    parser.add_argument("--out", metavar="FILE", help="write the report to FILE instead of stdout")
+    parser.add_argument(
+        "--color", action=argparse.BooleanOptionalAction, default=None, help="colour output"
+    )
 
 
 def execute(args: argparse.Namespace) -> int:
-    """Run `report`."""
-    return refuse_unbuilt("report")
+    """Validate the saved run, render it, and exit 2 if invalid, 1 if not ok, else 0."""
+    if not args.run:
+        raise WhichtoolError(
+            "cli/missing-argument",
+            "`report` needs the saved run file",
+            "Usage: whichtool-tui report RUN.json [--format F] [--out FILE]",
+        )
+    if len(args.run) > 1:
+        raise WhichtoolError(
+            "cli/too-many-arguments",
+            f"`report` takes one run file, got {len(args.run)}",
+            "Usage: whichtool-tui report RUN.json [--format F] [--out FILE]",
+        )
+    from whichtool_tui.evaluation.reader import load_run_report
+    from whichtool_tui.files import write_atomic
+    from whichtool_tui.redact import redact_paths
+    from whichtool_tui.reports.run_formats import render_run
+    from whichtool_tui.reports.run_verdict import run_exit_code
+    from whichtool_tui.tasks.terminal import use_colour
+
+    report = load_run_report(args.run[0])
+    if args.out:
+        write_atomic(args.out, render_run(report, args.format, color=False))
+        sys.stderr.write(f"Wrote {args.format} report to {redact_paths(args.out)}\n")
+    else:
+        colour = args.format == "terminal" and use_colour(args.color, sys.stdout)
+        sys.stdout.write(render_run(report, args.format, color=colour))
+        sys.stdout.flush()
+    return run_exit_code(report)

@@ -1,0 +1,395 @@
+"""Paired comparison of two saved runs: refusal rules, sign tests, confusions and the verdict.
+
+Trials are paired by (task, trial index), so a change counts only when the same prompt shown
+the same way flipped; the exact sign test decides whether the flips are more than noise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
+from whichtool_tui.evaluation.diff_model import (
+    ConfusionDelta,
+    ContextTokensDelta,
+    DiffReport,
+    DiffRunRef,
+    MetricDelta,
+    PairedComparison,
+    ToolDelta,
+)
+from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport, ScoredTrial
+from whichtool_tui.evaluation.signtest import is_distinguishable, sign_test_p_value
+
+TrialKey = tuple[str, int]
+Eligible = Callable[[ScoredTrial], bool]
+Passes = Callable[[ScoredTrial], bool]
+
+
+@dataclass(frozen=True)
+class DiffInput:
+    """One side of the diff: a strictly read run and where it came from (redacted)."""
+
+    report: RunReport
+    source: str
+
+
+def incomparable_reasons(base: RunReport, head: RunReport) -> list[str]:
+    """Every reason the two runs cannot be compared; empty when they can."""
+    reasons: list[str] = []
+    if not base.execution.ok:
+        reasons.append("the base run is not valid (execution.ok is false)")
+    if not head.execution.ok:
+        reasons.append("the head run is not valid (execution.ok is false)")
+    b, h = base.reproducibility, head.reproducibility
+
+    def differs(label: str, before: object, after: object) -> None:
+        if before != after:
+            reasons.append(f"{label} differs: {before} vs {after}")
+
+    differs("provider", b.provider, h.provider)
+    differs("model", b.model, h.model)
+    differs("endpoint", b.endpoint, h.endpoint)
+    differs("requestFingerprint", b.request_fingerprint, h.request_fingerprint)
+    for name in ("seed", "temperature_zero", "logprobs", "disable_thinking"):
+        differs(
+            f"providerCapabilities.{name}",
+            getattr(b.provider_capabilities, name),
+            getattr(h.provider_capabilities, name),
+        )
+    differs("temperature", b.temperature, h.temperature)
+    differs("reasoningEffort", b.reasoning_effort, h.reasoning_effort)
+    differs("seed", b.seed, h.seed)
+    differs("repeat", b.repeat, h.repeat)
+    differs("permuted", b.permuted, h.permuted)
+    differs("taskSetVersion", b.task_set_version, h.task_set_version)
+
+    def selection(report: RunReport) -> list[tuple[str, str, str | None]]:
+        return sorted((t.id, t.prompt, t.expected) for t in report.tasks.list)
+
+    if selection(base) != selection(head):
+        reasons.append("the selected tasks differ (id, prompt or expected)")
+    return reasons
+
+
+def _index(trials: Iterable[ScoredTrial]) -> dict[TrialKey, ScoredTrial]:
+    return {(t.task_id, t.trial_index): t for t in trials}
+
+
+def paired_comparison(
+    base: Iterable[ScoredTrial],
+    head_by_key: dict[TrialKey, ScoredTrial],
+    eligible: Eligible,
+    passes: Passes,
+) -> PairedComparison:
+    """Match eligible base trials to head trials; errors or a missing partner are excluded."""
+    matched = improved = regressed = excluded = 0
+    for before in base:
+        if not eligible(before):
+            continue
+        after = head_by_key.get((before.task_id, before.trial_index))
+        if after is None or before.verdict == "error" or after.verdict == "error":
+            excluded += 1
+            continue
+        matched += 1
+        was, now = passes(before), passes(after)
+        if now and not was:
+            improved += 1
+        elif was and not now:
+            regressed += 1
+    p_value = sign_test_p_value(improved, regressed)
+    return PairedComparison(
+        matched=matched,
+        improved=improved,
+        regressed=regressed,
+        excluded=excluded,
+        p_value=p_value,
+        distinguishable=is_distinguishable(improved, regressed, p_value),
+    )
+
+
+def _delta(before: float | None, after: float | None) -> float | None:
+    return None if before is None or after is None else after - before
+
+
+def _metric(before: float | None, after: float | None, paired: PairedComparison) -> MetricDelta:
+    return MetricDelta(
+        before=before,
+        after=after,
+        delta=_delta(before, after),
+        distinguishable=paired.distinguishable,
+        paired=paired,
+    )
+
+
+def _is_confusion(trial: ScoredTrial, pair: tuple[str, str]) -> bool:
+    if trial.verdict != "wrong-tool" or trial.expected is None or trial.pick is None:
+        return False
+    return tuple(sorted((trial.expected, trial.pick))) == pair
+
+
+def _confusion_delta(
+    pair: tuple[str, str],
+    swaps: int,
+    rate_denominator: int,
+    head: Iterable[ScoredTrial],
+    base_by_key: dict[TrialKey, ScoredTrial],
+) -> ConfusionDelta:
+    introduced = resolved = matched = 0
+    for after in head:
+        if after.expected not in pair or after.verdict == "error":
+            continue
+        before = base_by_key.get((after.task_id, after.trial_index))
+        if before is None or before.verdict == "error":
+            continue
+        matched += 1
+        now, was = _is_confusion(after, pair), _is_confusion(before, pair)
+        if now and not was:
+            introduced += 1
+        elif was and not now:
+            resolved += 1
+    p_value = sign_test_p_value(introduced, resolved)
+    return ConfusionDelta(
+        tools=pair,
+        swaps=swaps,
+        denominator=min(rate_denominator, matched),
+        introduced=introduced,
+        resolved=resolved,
+        p_value=p_value,
+        distinguishable=is_distinguishable(introduced, resolved, p_value),
+    )
+
+
+def _pair_denominators(report: RunReport) -> dict[tuple[str, str], tuple[int, int]]:
+    """(swaps, rate denominator) per confusion pair, the denominator rebuilt from the rate."""
+    scored_by_tool: dict[str, int] = {
+        row.tool: row.accuracy.denominator for row in report.metrics.by_tool
+    }
+    return {
+        (pair.tools[0], pair.tools[1]): (
+            pair.swaps,
+            scored_by_tool.get(pair.tools[0], 0) + scored_by_tool.get(pair.tools[1], 0),
+        )
+        for pair in report.metrics.confusion_pairs
+    }
+
+
+def _expects(tool: str) -> Eligible:
+    return lambda trial: trial.expected == tool
+
+
+def _tool_deltas(
+    base: RunReport, head: RunReport, head_by_key: dict[TrialKey, ScoredTrial]
+) -> tuple[list[ToolDelta], list[Diagnostic]]:
+    before = {row.tool: row.accuracy.value for row in base.metrics.by_tool}
+    after = {row.tool: row.accuracy.value for row in head.metrics.by_tool}
+    notes: list[Diagnostic] = []
+    deltas: list[ToolDelta] = []
+    for tool in sorted(set(before) | set(after)):
+        if tool not in after:
+            notes.append(
+                Diagnostic(
+                    code="diff/tool-removed",
+                    severity="info",
+                    tool=tool,
+                    message=f"`{tool}` is no longer on the surface.",
+                )
+            )
+        elif tool not in before:
+            notes.append(
+                Diagnostic(
+                    code="diff/tool-added",
+                    severity="info",
+                    tool=tool,
+                    message=f"`{tool}` is new on the surface.",
+                )
+            )
+        paired = paired_comparison(
+            base.trials,
+            head_by_key,
+            _expects(tool),
+            lambda t: t.verdict == "correct",
+        )
+        delta = ToolDelta(
+            tool=tool,
+            before=before.get(tool),
+            after=after.get(tool),
+            delta=_delta(before.get(tool), after.get(tool)),
+            distinguishable=paired.distinguishable,
+            paired=paired,
+        )
+        if delta.delta is not None and delta.delta < 0 and delta.distinguishable:
+            notes.append(
+                Diagnostic(
+                    code="diff/tool-regressed",
+                    severity="warning",
+                    tool=tool,
+                    message=f"`{tool}` single-call accuracy fell by {-delta.delta:.1%} "
+                    f"(p = {paired.p_value:.3g}).",
+                )
+            )
+        deltas.append(delta)
+    deltas.sort(key=lambda d: (d.delta or 0.0, d.tool))
+    return deltas, notes
+
+
+def diff_runs(
+    base: DiffInput, head: DiffInput, max_accuracy_drop: float | None = None
+) -> DiffReport:
+    """Compare two strictly read runs; ``ok`` is false when the change must block a merge."""
+    b, h = base.report, head.report
+    reasons = incomparable_reasons(b, h)
+    diagnostics: list[Diagnostic] = [
+        Diagnostic(code="diff/incomparable", severity="error", message=reason) for reason in reasons
+    ]
+    if b.reproducibility.surface_hash == h.reproducibility.surface_hash:
+        diagnostics.append(
+            Diagnostic(
+                code="diff/same-surface",
+                severity="info",
+                message="Both runs measured the same surface; differences are run-to-run noise "
+                "or provider drift.",
+            )
+        )
+    head_by_key = _index(h.trials)
+    base_by_key = _index(b.trials)
+    accuracy = _metric(
+        b.metrics.accuracy.value,
+        h.metrics.accuracy.value,
+        paired_comparison(
+            b.trials,
+            head_by_key,
+            lambda t: t.expected is not None,
+            lambda t: t.verdict == "correct",
+        ),
+    )
+    over_trigger = _metric(
+        b.metrics.over_trigger.value,
+        h.metrics.over_trigger.value,
+        paired_comparison(
+            b.trials,
+            head_by_key,
+            lambda t: t.expected is None,
+            lambda t: t.verdict != "over-triggered",
+        ),
+    )
+    multi_call = _metric(
+        b.metrics.multi_call_rate.value,
+        h.metrics.multi_call_rate.value,
+        paired_comparison(
+            b.trials, head_by_key, lambda t: True, lambda t: not t.unexpected_additional_calls
+        ),
+    )
+    by_tool, tool_notes = _tool_deltas(b, h, head_by_key)
+    diagnostics += tool_notes
+    base_pairs, head_pairs = _pair_denominators(b), _pair_denominators(h)
+    new_confusions = [
+        _confusion_delta(pair, *head_pairs[pair], h.trials, base_by_key)
+        for pair in sorted(set(head_pairs) - set(base_pairs))
+    ]
+    resolved_confusions = [
+        _confusion_delta(pair, *base_pairs[pair], h.trials, base_by_key)
+        for pair in sorted(set(base_pairs) - set(head_pairs))
+    ]
+    for confusion in new_confusions:
+        first, second = confusion.tools
+        evidence = (
+            f"introduced in {confusion.introduced} paired trials, resolved in "
+            f"{confusion.resolved} (p = {confusion.p_value:.3g})"
+        )
+        diagnostics.append(
+            Diagnostic(
+                code="diff/new-confusion",
+                severity="error" if confusion.distinguishable else "warning",
+                tools=[first, second],
+                message=f"New confusion `{first}` <-> `{second}`: {evidence}"
+                + ("" if confusion.distinguishable else "; inconclusive"),
+            )
+        )
+    for confusion in resolved_confusions:
+        first, second = confusion.tools
+        diagnostics.append(
+            Diagnostic(
+                code="diff/resolved-confusion",
+                severity="info",
+                tools=[first, second],
+                message=f"`{first}` and `{second}` are no longer confused "
+                f"(resolved in {confusion.resolved} paired trials).",
+            )
+        )
+    multi_regressed = (
+        multi_call.delta is not None and multi_call.delta > 0 and multi_call.distinguishable
+    )
+    if multi_regressed:
+        diagnostics.append(
+            Diagnostic(
+                code="diff/multi-call-regressed",
+                severity="error",
+                message=f"Multi-call rate rose by {multi_call.delta or 0:.1%} "
+                f"(p = {multi_call.paired.p_value:.3g}).",
+            )
+        )
+    if accuracy.delta and not accuracy.distinguishable:
+        diagnostics.append(
+            Diagnostic(
+                code="diff/inconclusive",
+                severity="info",
+                message=f"Accuracy moved by {accuracy.delta:+.1%}, but the paired change is not "
+                f"distinguishable from noise (p = {accuracy.paired.p_value:.3g}).",
+            )
+        )
+    drop_breached = (
+        max_accuracy_drop is not None
+        and accuracy.delta is not None
+        and -accuracy.delta > max_accuracy_drop
+        and accuracy.distinguishable
+    )
+    if drop_breached:
+        diagnostics.append(
+            Diagnostic(
+                code="threshold/maxAccuracyDrop",
+                severity="error",
+                message=f"maxAccuracyDrop: {-(accuracy.delta or 0):.3f} against a limit of "
+                f"{max_accuracy_drop:g}",
+            )
+        )
+    new_confusion_blocks = any(c.distinguishable for c in new_confusions)
+    ok = not reasons and not drop_breached and not multi_regressed and not new_confusion_blocks
+    return DiffReport(
+        base=_run_ref(base),
+        head=_run_ref(head),
+        comparable=not reasons,
+        incomparable=reasons,
+        accuracy=accuracy,
+        over_trigger=over_trigger,
+        multi_call=multi_call,
+        context_tokens=ContextTokensDelta(
+            before=b.context_cost.total,
+            after=h.context_cost.total,
+            delta=h.context_cost.total - b.context_cost.total,
+        ),
+        by_tool=by_tool,
+        new_confusions=new_confusions,
+        resolved_confusions=resolved_confusions,
+        diagnostics=[ReportDiagnostic.of(d) for d in sort_diagnostics(diagnostics)],
+        ok=ok,
+    )
+
+
+def _run_ref(side: DiffInput) -> DiffRunRef:
+    repro = side.report.reproducibility
+    return DiffRunRef(
+        source=side.source,
+        provider=repro.provider,
+        model=repro.model,
+        surface_hash=repro.surface_hash,
+        repeat=repro.repeat,
+    )
+
+
+def diff_exit_code(report: DiffReport) -> int:
+    """2 when the runs cannot be compared, 1 when the diff is not ok, otherwise 0."""
+    if not report.comparable:
+        return 2
+    return 0 if report.ok else 1

@@ -1,0 +1,111 @@
+"""The ``whichtool.diff/2`` report as pydantic models: closed layers, camelCase on the wire."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from whichtool_tui.evaluation.report_model import ReportDiagnostic, js_numbers
+
+DIFF_SCHEMA_VERSION: Literal["whichtool.diff/2"] = "whichtool.diff/2"
+
+
+class _Closed(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True
+    )
+
+
+class DiffRunRef(_Closed):
+    """Which run a side of the diff is, in enough detail to recognise it."""
+
+    source: str
+    provider: str
+    model: str
+    surface_hash: str
+    repeat: int
+
+
+class PairedComparison(_Closed):
+    """Trials matched by (task, trial index): who flipped which way, and the sign-test p-value."""
+
+    matched: int
+    improved: int
+    regressed: int
+    excluded: int
+    p_value: float
+    distinguishable: bool
+
+
+class MetricDelta(_Closed):
+    """A headline rate before and after, its change, and whether the paired change is real."""
+
+    before: float | None
+    after: float | None
+    delta: float | None
+    distinguishable: bool
+    paired: PairedComparison
+
+
+class ContextTokensDelta(_Closed):
+    """The surface's estimated context cost before and after; reported, never gating."""
+
+    before: int
+    after: int
+    delta: int
+
+
+class ToolDelta(_Closed):
+    """One tool's single-call accuracy before and after (null where absent or unmeasured)."""
+
+    tool: str
+    before: float | None
+    after: float | None
+    delta: float | None
+    distinguishable: bool
+    paired: PairedComparison
+
+
+class ConfusionDelta(_Closed):
+    """A confusion pair that appeared or disappeared, with its paired evidence."""
+
+    tools: tuple[str, str]
+    swaps: int
+    denominator: int
+    introduced: int
+    resolved: int
+    p_value: float
+    distinguishable: bool
+
+
+class DiffReport(_Closed):
+    """A paired comparison of two saved runs of the same plan."""
+
+    schema_version: Literal["whichtool.diff/2"] = DIFF_SCHEMA_VERSION
+    base: DiffRunRef
+    head: DiffRunRef
+    comparable: bool
+    incomparable: list[str]
+    accuracy: MetricDelta
+    over_trigger: MetricDelta
+    multi_call: MetricDelta
+    context_tokens: ContextTokensDelta
+    by_tool: list[ToolDelta]
+    new_confusions: list[ConfusionDelta]
+    resolved_confusions: list[ConfusionDelta]
+    diagnostics: list[ReportDiagnostic]
+    ok: bool
+
+
+def diff_to_dict(report: DiffReport) -> dict[str, Any]:
+    """The diff as plain JSON data with wire key names and JavaScript-style numbers."""
+    data: dict[str, Any] = js_numbers(report.model_dump(mode="json", by_alias=True))
+    return data
+
+
+def dump_diff_json(report: DiffReport) -> str:
+    """The diff as two-space indented JSON plus a trailing newline."""
+    return json.dumps(diff_to_dict(report), indent=2, ensure_ascii=False) + "\n"
