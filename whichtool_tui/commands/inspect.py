@@ -1,17 +1,194 @@
-"""`inspect`: not built yet; registered so that help and errors are already right."""
+"""`inspect TARGET`: the free static review of a tool surface (no model, no key).
+
+Only flags are declared at import time; targets, the engine and the renderers load in
+``execute``. ``tools/list`` is read exactly once; ``--save-snapshot`` writes that same listing.
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
+from whichtool_tui.errors import ExitCode, WhichtoolError
+
+if TYPE_CHECKING:
+    from whichtool_tui.config import Settings
+    from whichtool_tui.surface.report_model import InspectReport
+
+FORMATS = ("terminal", "json", "markdown", "junit", "badge")
+MAX_SAFE_INTEGER = 2**53 - 1
+ABSOLUTE_MAX_TOOLS = 1000
+
+
+def _whole_number(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not math.isfinite(value) or not value.is_integer():
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is outside {low}-{high}")
+        return int(value)
+
+    return parse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the flags of `inspect`."""
-    configure_unbuilt(parser)
+    add = parser.add_argument
+    add(
+        "target",
+        nargs="*",
+        metavar="TARGET",
+        help="a snapshot .json, an http(s):// URL, or a command with --transport stdio "
+        "(default: the config target)",
+    )
+    add("--transport", help="snapshot, stdio, http or legacy-sse (alias sse)")
+    add(
+        "--format",
+        default=None,
+        metavar="FORMAT",
+        help="terminal (default), json, markdown, junit, badge",
+    )
+    add("--out", metavar="FILE", help="write the report to FILE instead of stdout")
+    add(
+        "--max-context-tokens",
+        dest="max_context_tokens",
+        type=_whole_number(0, MAX_SAFE_INTEGER),
+        help="fail (exit 1) when the estimated surface tokens exceed N",
+    )
+    add(
+        "--max-tools",
+        dest="max_tools",
+        type=_whole_number(1, ABSOLUTE_MAX_TOOLS),
+        help="warn above this many tools (default 6; config trials.maxTools)",
+    )
+    add("--provider", help="label the token estimate with the provider it approximates")
+    add("--config", metavar="FILE", help="whichtool.config.json or .yaml")
+    add(
+        "--save-snapshot",
+        dest="save_snapshot",
+        metavar="FILE",
+        help="also save tools/list as served",
+    )
+    add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")
+
+
+def _one_target(args: argparse.Namespace) -> str | None:
+    targets: list[str] = args.target or []
+    if len(targets) > 1:
+        raise WhichtoolError(
+            "cli/too-many-targets",
+            "inspect takes one target",
+            'Quote a stdio command line as one argument: --transport stdio "node server.js".',
+        )
+    return targets[0] if targets else None
+
+
+def _format(args: argparse.Namespace) -> str:
+    chosen = args.format or "terminal"
+    if chosen not in FORMATS:
+        raise WhichtoolError(
+            "cli/unknown-format",
+            f"Unknown inspect format `{chosen}`. Available: {', '.join(FORMATS)}",
+            "html exists for run reports only.",
+        )
+    return chosen
+
+
+def build_report(args: argparse.Namespace, settings: Settings, target: str | None) -> InspectReport:
+    """Resolve the target, read tools/list once, optionally save it, and review it."""
+    from whichtool_tui.surface.inspect import inspect_surface
+    from whichtool_tui.targets import load_listing, resolve_target
+
+    spec = resolve_target(target, args.transport, settings)
+    listing = load_listing(spec)
+    if args.save_snapshot:
+        from whichtool_tui.redact import redact_paths
+        from whichtool_tui.surface.load import save_snapshot
+
+        save_snapshot(listing.raw_tools, args.save_snapshot)
+        count = len(listing.raw_tools)
+        sys.stderr.write(
+            f"Saved {count} tool{'' if count == 1 else 's'} to {redact_paths(args.save_snapshot)}\n"
+        )
+    max_tools = args.max_tools if args.max_tools is not None else settings.trials.max_tools
+    max_context = (
+        args.max_context_tokens
+        if args.max_context_tokens is not None
+        else settings.thresholds.max_context_tokens
+    )
+    return inspect_surface(
+        listing,
+        max_tools=max_tools if max_tools is not None else 6,
+        max_context_tokens=max_context,
+        approximates=args.provider or (settings.provider.name if settings.provider else None),
+    )
+
+
+def write_outputs(
+    report: InspectReport, args: argparse.Namespace, settings: Settings, report_format: str
+) -> None:
+    """stdout or --out, then config ``report.formats`` as ``<report.out>.<ext>`` (no html)."""
+    from whichtool_tui.files import write_atomic
+    from whichtool_tui.redact import redact_paths
+    from whichtool_tui.reports.colour import output_width, use_colour
+    from whichtool_tui.reports.inspect_json import FORMAT_EXTENSIONS, render_inspect
+
+    if args.out:
+        write_atomic(args.out, render_inspect(report, report_format))
+        sys.stderr.write(f"Wrote {report_format} report to {redact_paths(args.out)}\n")
+    else:
+        sys.stdout.write(
+            render_inspect(
+                report,
+                report_format,
+                color=use_colour(args.color, sys.stdout),
+                width=output_width(sys.stdout),
+            )
+        )
+        sys.stdout.flush()
+    extra_out = settings.report.out
+    if extra_out is None:
+        return
+    for extra in settings.report.formats or []:
+        if extra == "html" or (extra == "terminal" and not args.out):
+            continue
+        path = f"{extra_out}.{FORMAT_EXTENSIONS[extra]}"
+        write_atomic(path, render_inspect(report, extra))
+        sys.stderr.write(f"Wrote {extra} report to {redact_paths(path)}\n")
+
+
+def _open_in_ui(args: argparse.Namespace, target: str | None) -> bool:
+    """Open the Surface screen for a snapshot when the terminal is interactive; else False."""
+    from whichtool_tui.cli import wants_ui
+
+    plain = not (args.out or args.format or args.save_snapshot or args.max_context_tokens)
+    if not (plain and wants_ui(args) and target and target.lower().endswith(".json")):
+        return False
+    if args.transport not in (None, "snapshot"):
+        return False
+    from whichtool_tui.artefacts import load_artefact
+    from whichtool_tui.ui.app import run_app
+
+    run_app(load_artefact(target))
+    return True
 
 
 def execute(args: argparse.Namespace) -> int:
-    """Run `inspect`."""
-    return refuse_unbuilt("inspect")
+    """Run `inspect`: exit 0 when ok, 1 on an error finding or failed threshold, 2 on errors."""
+    from whichtool_tui.config import load_settings
+
+    target = _one_target(args)
+    report_format = _format(args)
+    settings = load_settings(args.config)
+    if _open_in_ui(args, target):
+        return int(ExitCode.OK)
+    report = build_report(args, settings, target)
+    write_outputs(report, args, settings, report_format)
+    return int(ExitCode.OK if report.ok else ExitCode.THRESHOLD_FAILED)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
 from whichtool_tui.surface.annotations import analyze_annotations
+from whichtool_tui.surface.bulk import paused_gc
 from whichtool_tui.surface.canonical import js_length
 from whichtool_tui.surface.checks import DEFAULT_MAX_TOOLS, CheckOptions, run_checks
 from whichtool_tui.surface.deprecations import analyze_deprecations
@@ -84,6 +85,26 @@ def inspect_normalized(
     approximates: str | None = None,
 ) -> InspectReport:
     """Run every check over an already normalised surface and assemble the report."""
+    with paused_gc():
+        return _inspect_normalized(
+            surface,
+            target,
+            extra_diagnostics=extra_diagnostics or [],
+            max_tools=max_tools,
+            max_context_tokens=max_context_tokens,
+            approximates=approximates,
+        )
+
+
+def _inspect_normalized(
+    surface: NormalizedSurface,
+    target: TargetInfo,
+    *,
+    extra_diagnostics: list[Diagnostic],
+    max_tools: int,
+    max_context_tokens: int | None,
+    approximates: str | None,
+) -> InspectReport:
     tokens = surface_token_counts(surface)
     total = sum(item.total for item in tokens.values())
     annotations, annotation_findings = analyze_annotations(surface.tools)
@@ -156,7 +177,8 @@ def inspect_surface(
     approximates: str | None = None,
 ) -> InspectReport:
     """Normalise what a target served and review it; no model, no key, no tool executed."""
-    surface = normalize_surface(listing.raw_tools)
+    with paused_gc():
+        surface = normalize_surface(listing.raw_tools)
     return inspect_normalized(
         surface,
         TargetInfo(transport=listing.transport, ref=listing.ref),

@@ -19,7 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from whichtool_tui.diagnostics import Diagnostic
-from whichtool_tui.surface.canonical import JS_WHITESPACE, JS_WHITESPACE_CLASS, as_utf16_units
+from whichtool_tui.surface.bulk import paused_gc
+from whichtool_tui.surface.canonical import (
+    JS_WHITESPACE,
+    JS_WHITESPACE_CLASS,
+    as_utf16_units,
+    js_length,
+)
 from whichtool_tui.surface.model import Tool
 from whichtool_tui.surface.naming import name_tokens
 from whichtool_tui.surface.report_model import OverlapPair, OverlapSection
@@ -114,32 +120,40 @@ def dice(left: str, right: str) -> float:
 def all_pair_shared_counts(bags: Sequence[Counter[str]]) -> list[array[int]]:
     """Row ``i`` holds Σ min over trigrams between bag ``i`` and every bag (lane per partner)."""
     count = len(bags)
-    features: dict[tuple[str, int], list[int]] = {}
+    # Feature (gram, k) for k = 1..count; k = 1 is keyed by the bare gram (the common case).
+    holders_of: dict[object, list[int]] = {}
     for index, bag in enumerate(bags):
         for gram, times in bag.items():
-            for k in range(1, times + 1):
-                features.setdefault((gram, k), []).append(index)
+            holders = holders_of.get(gram)
+            if holders is None:
+                holders_of[gram] = [index]
+            else:
+                holders.append(index)
+            for k in range(2, times + 1):
+                holders_of.setdefault((gram, k), []).append(index)
     largest = max((bag.total() for bag in bags), default=0)
-    lane_bits, typecode = (16, "H") if largest < 0xFFFF else (32, "I")
-    if array(typecode).itemsize * 8 != lane_bits:
-        typecode = "L" if array("L").itemsize * 8 == lane_bits else typecode
-    # A feature held by one tool adds nothing to any pair: leave it out of the sums.
-    lanes: dict[tuple[str, int], int] = {}
-    for feature, holders in features.items():
+    lane_bytes, typecode = (2, "H") if largest < 0xFFFF else (4, "I")
+    width = count * lane_bytes
+    # A feature held by one tool adds nothing to any pair: it gets no lane integer at all.
+    lanes: dict[object, int] = {}
+    for feature, holders in holders_of.items():
         if len(holders) > 1:
-            value = 0
+            buffer = bytearray(width)
             for holder in holders:
-                value |= 1 << (lane_bits * holder)
-            lanes[feature] = value
-    width = count * lane_bits // 8
+                buffer[holder * lane_bytes] = 1
+            lanes[feature] = int.from_bytes(buffer, "little")
     rows: list[array[int]] = []
     for bag in bags:
         total = 0
         for gram, times in bag.items():
-            for k in range(1, times + 1):
+            lane = lanes.get(gram)
+            if lane is None:
+                continue  # nobody else has it even once, so no (gram, k > 1) either
+            total += lane
+            for k in range(2, times + 1):
                 lane = lanes.get((gram, k))
                 if lane is None:
-                    break  # a rarer (gram, k+1) cannot be shared either
+                    break
                 total += lane
         row = array(typecode)
         row.frombytes(total.to_bytes(width, "little"))
@@ -187,32 +201,43 @@ def _pair(a: _Prepared, b: _Prepared, score: float, frequency: Counter[str]) -> 
     )
 
 
+_PAIR_FIELDS = frozenset(("code", "severity", "message", "tools", "detail"))
+
+
 def _pair_diagnostic(first: str, second: str, score: float) -> Diagnostic:
-    detail = {"score": round(score, 4)}
+    """A pair finding, built without validation: every field is made here from trusted values.
+
+    A template-heavy 1,000-tool surface yields tens of thousands of these, and per-object
+    validation would then cost more than scoring all 499,500 pairs.
+    """
     if score >= HIGH_OVERLAP:
-        return Diagnostic(
-            code="overlap/high",
-            severity="warning",
-            message=(
-                f"`{first}` and `{second}` overlap at {score:.2f} on name plus description; a "
-                "model is likely to mix them up (a run measures whether it does)"
-            ),
-            tools=[first, second],
-            detail=detail,
+        code, severity = "overlap/high", "warning"
+        message = (
+            f"`{first}` and `{second}` overlap at {score:.2f} on name plus description; a "
+            "model is likely to mix them up (a run measures whether it does)"
         )
-    return Diagnostic(
-        code="overlap/notable",
-        severity="info",
-        message=f"`{first}` and `{second}` overlap at {score:.2f}",
-        tools=[first, second],
-        detail=detail,
-    )
+    else:
+        code, severity = "overlap/notable", "info"
+        message = f"`{first}` and `{second}` overlap at {score:.2f}"
+    item = Diagnostic.__new__(Diagnostic)
+    fields = {
+        "code": code,
+        "severity": severity,
+        "message": message,
+        "tool": None,
+        "tools": [first, second],
+        "detail": {"score": round(score, 4)},
+        "hint": None,
+    }
+    object.__setattr__(item, "__dict__", fields)
+    object.__setattr__(item, "__pydantic_fields_set__", set(_PAIR_FIELDS))
+    object.__setattr__(item, "__pydantic_extra__", None)
+    object.__setattr__(item, "__pydantic_private__", None)
+    return item
 
 
 def description_diagnostics(tools: Sequence[Tool]) -> list[Diagnostic]:
     """Missing (warning) and very short (info, under 20 characters) descriptions."""
-    from whichtool_tui.surface.canonical import js_length
-
     found = []
     for tool in tools:
         length = js_length(tool.description_text)
@@ -248,6 +273,13 @@ def analyze_overlap(
     tools: Sequence[Tool], max_pairs: int = MAX_OVERLAP_PAIRS
 ) -> tuple[OverlapSection, list[Diagnostic]]:
     """Score every pair; report the top ``max_pairs`` and diagnose every pair over a threshold."""
+    with paused_gc():
+        return _analyze_overlap(tools, max_pairs)
+
+
+def _analyze_overlap(
+    tools: Sequence[Tool], max_pairs: int
+) -> tuple[OverlapSection, list[Diagnostic]]:
     prepared = []
     for tool in tools:
         name = " ".join(name_tokens(tool.name))

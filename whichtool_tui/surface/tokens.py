@@ -48,15 +48,16 @@ def _fast_count(text: str) -> int:
     total = 0
     for match in _PRETOKEN.finditer(text):
         kind = match.lastindex
-        chunk = match.group(0)
-        if kind == 2:
-            total += (len(chunk) + 3) // 4
-        elif kind == 3:
+        size = match.end() - match.start()
+        if kind == 2:  # letters
+            total += (size + 3) >> 2
+        elif kind == 3:  # digits
             total += 1
-        elif kind == 5:
-            total += _whitespace_cost(chunk)
-        else:
-            total += (len(chunk) + 1) // 2
+        elif kind == 5:  # whitespace: a lone space or tab is free
+            if size > 1 or match.group(0) == "\n":
+                total += _whitespace_cost(match.group(0))
+        else:  # contraction or other symbols
+            total += (size + 1) >> 1
     return total
 
 

@@ -1,0 +1,199 @@
+"""Time a full inspect of a 1,000-tool surface (tokens, all 499,500 pair scores, annotations,
+headers). Target: at most 1.0 s on a 2-core machine. Run: .venv/bin/python bench/inspect_scale.py
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from whichtool_tui.surface.inspect import inspect_surface
+from whichtool_tui.surface.listing import ServedListing
+from whichtool_tui.surface.normalize import normalize_surface
+from whichtool_tui.surface.overlap import analyze_overlap
+
+SEED = 20260728
+TOOLS = 1000
+VERBS = [
+    "get",
+    "list",
+    "search",
+    "create",
+    "update",
+    "delete",
+    "archive",
+    "export",
+    "sync",
+    "send",
+    "count",
+    "validate",
+    "preview",
+    "restore",
+    "assign",
+    "schedule",
+    "publish",
+    "fetch",
+    "merge",
+    "rename",
+]
+RESOURCES = [
+    "user",
+    "invoice",
+    "ticket",
+    "repository",
+    "branch",
+    "pull_request",
+    "calendar_event",
+    "payment",
+    "customer",
+    "order",
+    "shipment",
+    "document",
+    "folder",
+    "webhook",
+    "api_key",
+    "dashboard",
+    "metric",
+    "alert",
+    "deployment",
+    "container",
+    "secret",
+    "comment",
+    "label",
+    "project",
+    "milestone",
+    "report",
+    "subscription",
+    "coupon",
+    "product",
+    "warehouse",
+    "employee",
+    "timesheet",
+    "contract",
+    "lead",
+    "campaign",
+    "segment",
+    "audit_log",
+    "backup",
+    "dns_record",
+    "certificate",
+    "queue",
+    "topic",
+    "job",
+    "pipeline",
+    "artifact",
+    "release",
+    "incident",
+    "runbook",
+    "policy",
+    "role",
+]
+QUALIFIERS = [
+    "by id",
+    "in the current workspace",
+    "for the authenticated account",
+    "across all regions",
+    "older than a given date",
+    "matching a free-text query",
+    "with pagination",
+    "including archived items",
+    "owned by a team",
+    "in bulk",
+    "from the audit trail",
+    "for a billing period",
+    "as CSV",
+    "with their metadata",
+    "that failed validation",
+]
+SENTENCES = [
+    "Returns at most {n} results per page; pass the cursor to continue.",
+    "Requires the {scope} scope.",
+    "Use this when the user refers to a {noun} by name rather than id.",
+    "Timestamps are ISO 8601 in UTC.",
+    "Does not follow redirects or resolve aliases.",
+    "Fails with 404 when the {noun} does not exist.",
+    "Rate limited to {n} calls per minute per token.",
+    "The {noun} must belong to the caller's organisation.",
+    "Prefer the batch variant for more than {n} items.",
+    "Soft-deleted {noun}s are excluded unless include_deleted is true.",
+]
+
+
+def build_surface(rng: random.Random) -> list[dict[str, Any]]:
+    """A deterministic, varied surface of TOOLS tools with realistic descriptions and schemas."""
+    tools: list[dict[str, Any]] = []
+    names: set[str] = set()
+    while len(tools) < TOOLS:
+        verb, resource = rng.choice(VERBS), rng.choice(RESOURCES)
+        name = f"{verb}_{resource}"
+        if name in names:
+            name = (
+                f"{name}_{rng.choice(['v2', 'batch', 'admin', 'legacy', 'by_owner'])}_{len(tools)}"
+            )
+        names.add(name)
+        noun = resource.replace("_", " ")
+        description = f"{verb.capitalize()} {noun}s {rng.choice(QUALIFIERS)}."
+        for sentence in rng.sample(SENTENCES, rng.randint(1, 4)):
+            description += " " + sentence.format(
+                n=rng.choice([10, 50, 100, 500]), scope=f"{resource}:{verb}", noun=noun
+            )
+        properties: dict[str, Any] = {
+            f"{resource}_id": {"type": "string", "description": f"The {noun} identifier."},
+        }
+        for extra in rng.sample(["limit", "cursor", "query", "since", "owner", "dry_run"], 3):
+            properties[extra] = {
+                "type": "integer"
+                if extra == "limit"
+                else "boolean"
+                if extra == "dry_run"
+                else "string",
+                "description": f"Optional {extra.replace('_', ' ')}.",
+            }
+        if rng.random() < 0.05:
+            properties["tenant"] = {"type": "string", "x-mcp-header": "Tenant-Id"}
+        tool: dict[str, Any] = {
+            "name": name,
+            "description": description,
+            "inputSchema": {
+                "type": "object",
+                "properties": properties,
+                "required": [f"{resource}_id"],
+            },
+        }
+        if rng.random() < 0.7:
+            tool["annotations"] = {
+                "readOnlyHint": verb
+                in ("get", "list", "search", "count", "export", "preview", "fetch"),
+                "destructiveHint": verb in ("delete", "archive"),
+            }
+        tools.append(tool)
+    return tools
+
+
+def main() -> None:
+    """Print the figures: median of five full inspects, plus the overlap share of it."""
+    raw = build_surface(random.Random(SEED))
+    listing = ServedListing(transport="snapshot", ref="bench.json", raw_tools=raw)
+    inspect_surface(listing)  # warm-up (imports, caches)
+    full, overlap_only = [], []
+    for _ in range(5):
+        started = time.perf_counter()
+        report = inspect_surface(listing)
+        full.append(time.perf_counter() - started)
+        surface = normalize_surface(raw)
+        started = time.perf_counter()
+        analyze_overlap(surface.tools)
+        overlap_only.append(time.perf_counter() - started)
+    print(f"tools: {report.surface.tool_count}")
+    print(f"pairs scored: {report.overlap.pairs_considered}")
+    print(f"tokens (estimate): {report.tokens.total}")
+    print(f"diagnostics: {len(report.diagnostics)}")
+    print(f"full inspect: median {statistics.median(full):.3f} s (min {min(full):.3f} s)")
+    print(f"overlap only: median {statistics.median(overlap_only):.3f} s")
+    print("target: <= 1.000 s for the full inspect")
+
+
+if __name__ == "__main__":
+    main()

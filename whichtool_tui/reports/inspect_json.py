@@ -1,0 +1,48 @@
+"""The inspect report as ``whichtool.inspect/1`` JSON, and every inspect format by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from whichtool_tui.surface.report_model import InspectReport
+
+INSPECT_FORMATS = ("terminal", "json", "markdown", "junit", "badge")
+FORMAT_EXTENSIONS = {
+    "terminal": "txt",
+    "json": "json",
+    "markdown": "md",
+    "html": "html",
+    "junit": "xml",
+    "badge": "badge.json",
+}
+
+
+def render_inspect_json(report: InspectReport) -> str:
+    """Byte-deterministic JSON: no timestamps or durations, indent 2, trailing newline."""
+    return report.to_json_text()
+
+
+def render_inspect(report: InspectReport, fmt: str, *, color: bool = False, width: int = 88) -> str:
+    """Render ``report`` in one of INSPECT_FORMATS (imports only the renderer it needs)."""
+    renderer: Callable[[InspectReport], str]
+    if fmt == "terminal":
+        from whichtool_tui.reports.inspect_terminal import render_inspect_terminal
+
+        return render_inspect_terminal(report, color=color, width=width)
+    if fmt == "json":
+        renderer = render_inspect_json
+    elif fmt == "markdown":
+        from whichtool_tui.reports.inspect_markdown import render_inspect_markdown
+
+        renderer = render_inspect_markdown
+    elif fmt == "junit":
+        from whichtool_tui.reports.inspect_junit import render_inspect_junit
+
+        renderer = render_inspect_junit
+    elif fmt == "badge":
+        from whichtool_tui.reports.inspect_badge import render_inspect_badge
+
+        renderer = render_inspect_badge
+    else:
+        raise ValueError(f"unknown inspect format {fmt!r}")
+    return renderer(report)

@@ -1,0 +1,120 @@
+"""The inspect report as GitHub-flavoured Markdown (job summaries, PR comments)."""
+
+from __future__ import annotations
+
+from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.reports.escape import markdown_cell, markdown_code
+from whichtool_tui.surface.model import short_hash
+from whichtool_tui.surface.overlap import NOTABLE_OVERLAP
+from whichtool_tui.surface.report_model import InspectReport
+
+_ICON = {"error": "❌", "warning": "⚠️", "info": "ℹ️"}
+MAX_FINDING_ROWS = 500
+
+
+def _target(diagnostic: Diagnostic) -> str:
+    if diagnostic.tool is not None:
+        return markdown_code(diagnostic.tool)
+    if diagnostic.tools:
+        return ", ".join(markdown_code(name) for name in diagnostic.tools)
+    return "(surface)"
+
+
+def _finding_row(diagnostic: Diagnostic) -> str:
+    return (
+        f"| {_ICON[diagnostic.severity]} {diagnostic.severity} | {markdown_code(diagnostic.code)} "
+        f"| {_target(diagnostic)} | {markdown_cell(diagnostic.message)} |"
+    )
+
+
+def render_inspect_markdown(report: InspectReport) -> str:
+    """Header, counts, the three loudest findings, then details for cost, overlap and findings."""
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for diagnostic in report.diagnostics:
+        counts[diagnostic.severity] += 1
+    verdict = "✅ No error findings" if report.ok else "❌ Failing findings"
+    lines = [
+        "## whichtool inspect",
+        "",
+        f"**{verdict}** · {markdown_code(report.target.transport)} "
+        f"{markdown_code(report.target.ref)} · surface `{short_hash(report.surface.hash)}` · "
+        f"{report.surface.tool_count} tools · ~{report.tokens.total:,} tokens "
+        f"(estimate, {report.tokens.tokenizer.id})",
+        "",
+        f"{counts['error']} errors · {counts['warning']} warnings · {counts['info']} info",
+        "",
+    ]
+    loud = [d for d in report.diagnostics if d.severity != "info"][:3]
+    if loud:
+        lines.append("**Worst first**")
+        lines.append("")
+        for position, diagnostic in enumerate(loud, start=1):
+            lines.append(
+                f"{position}. {_ICON[diagnostic.severity]} {markdown_code(diagnostic.code)} "
+                f"{_target(diagnostic)}: {markdown_cell(diagnostic.message)}"
+            )
+        lines.append("")
+    rejected = report.header_params.rejected_tools
+    if rejected:
+        names = ", ".join(markdown_code(name) for name in rejected)
+        lines += [
+            f"> [!WARNING]\n> {len(rejected)} tool(s) have an invalid `x-mcp-header` and are "
+            f"dropped by conforming Streamable HTTP clients: {names}",
+            "",
+        ]
+    for check in report.thresholds:
+        state = "✅ pass" if check.ok else "❌ FAIL"
+        lines.append(f"- {state} `{check.name}`: ~{check.actual:,} / {check.limit:,}")
+    if report.thresholds:
+        lines.append("")
+    lines += [
+        "<details><summary>Context cost</summary>",
+        "",
+        "| tool | tokens | share | description | schema |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for tool in sorted(report.surface.tools, key=lambda t: (-t.tokens.total, t.name)):
+        lines.append(
+            f"| {markdown_code(tool.name)} | ~{tool.tokens.total:,} | "
+            f"{tool.token_share * 100:.1f}% | ~{tool.tokens.description:,} | "
+            f"~{tool.tokens.schema_:,} |"
+        )
+    lines += ["", markdown_cell(report.tokens.tokenizer.note), "", "</details>", ""]
+    notable = [pair for pair in report.overlap.pairs if pair.score >= NOTABLE_OVERLAP]
+    lines += [
+        f"<details><summary>Lexical overlap ({report.overlap.pairs_considered:,} pairs scored, "
+        f"{len(notable)} listed at or above {NOTABLE_OVERLAP:.2f})</summary>",
+        "",
+    ]
+    if notable:
+        lines += ["| score | pair | shared terms |", "|---:|---|---|"]
+        for pair in notable:
+            terms = (
+                "identical description"
+                if pair.identical_description
+                else ", ".join(pair.distinctive_shared_terms)
+            )
+            lines.append(
+                f"| {pair.score:.2f} | {markdown_code(pair.tools[0])} ↔ "
+                f"{markdown_code(pair.tools[1])} | {markdown_cell(terms)} |"
+            )
+    else:
+        lines.append("No pair scores at or above the notable threshold.")
+    lines += ["", "</details>", ""]
+    lines += [
+        f"<details><summary>All findings ({len(report.diagnostics):,})</summary>",
+        "",
+        "| severity | code | target | message |",
+        "|---|---|---|---|",
+    ]
+    lines += [_finding_row(d) for d in report.diagnostics[:MAX_FINDING_ROWS]]
+    hidden = len(report.diagnostics) - MAX_FINDING_ROWS
+    if hidden > 0:
+        lines += ["", f"{hidden:,} more findings are in the JSON report."]
+    lines += [
+        "",
+        "</details>",
+        "",
+        "_No tool was executed: whichtool-tui read tools/list and stopped there._",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,284 @@
+"""The inspect report for a terminal: pure ASCII sections, worst first, styled through rich."""
+
+from __future__ import annotations
+
+import io
+import textwrap
+
+from rich.console import Console
+from rich.text import Text
+
+from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.surface.model import short_hash
+from whichtool_tui.surface.overlap import NOTABLE_OVERLAP
+from whichtool_tui.surface.report_model import InspectReport, ToolSummary
+from whichtool_tui.tasks.terminal import ascii_safe
+
+FOOTER = "No tool was executed. whichtool-tui read tools/list and stopped there."
+MAX_COST_ROWS = 15
+MAX_OVERLAP_ROWS = 8
+_SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def _percent(share: float) -> str:
+    return f"{share * 100:.1f}%"
+
+
+class _Lines:
+    """Collects styled lines; the renderer turns them into text with or without ANSI codes."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.lines: list[Text] = []
+
+    def add(self, *parts: tuple[str, str] | str) -> None:
+        line = Text()
+        for part in parts:
+            if isinstance(part, str):
+                line.append(part)
+            else:
+                line.append(part[0], style=part[1])
+        self.lines.append(line)
+
+    def wrapped(self, text: str, indent: str, style: str = "") -> None:
+        for row in textwrap.wrap(
+            text, self.width, initial_indent=indent, subsequent_indent=indent
+        ) or [indent]:
+            self.add((row, style) if style else row)
+
+    def table(self, headers: list[str], rows: list[list[str]], right: set[int]) -> None:
+        widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
+
+        def cells(row: list[str]) -> str:
+            shown = [
+                cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+                for i, cell in enumerate(row)
+            ]
+            return ("  " + "  ".join(shown)).rstrip()
+
+        self.add((cells(headers), "dim"))
+        for row in rows:
+            self.add(cells(row))
+
+
+def _target_of(diagnostic: Diagnostic) -> str:
+    if diagnostic.tool is not None:
+        return diagnostic.tool
+    return ", ".join(diagnostic.tools) if diagnostic.tools else "(surface)"
+
+
+def _diagnostic(out: _Lines, diagnostic: Diagnostic, lead: str, rest: str) -> None:
+    target = ascii_safe(_target_of(diagnostic))
+    if len(target) > 60:
+        target = target[:57] + "..."
+    out.add(
+        lead,
+        (f"{diagnostic.severity:<7}", _SEVERITY_STYLE[diagnostic.severity]),
+        " ",
+        (diagnostic.code, "bold"),
+        f"  {target}",
+    )
+    out.wrapped(ascii_safe(diagnostic.message), rest)
+    if diagnostic.hint:
+        out.wrapped(ascii_safe(diagnostic.hint), rest, "dim")
+
+
+def _header(out: _Lines, report: InspectReport) -> None:
+    tokenizer = report.tokens.tokenizer
+    label = tokenizer.id if tokenizer.exact else f"estimate, {tokenizer.id}"
+    out.add(("whichtool-tui inspect", "bold"))
+    out.add(("  target   ", "dim"), f"{report.target.transport}  {ascii_safe(report.target.ref)}")
+    out.add(
+        ("  surface  ", "dim"),
+        f"{short_hash(report.surface.hash)}  {_plural(report.surface.tool_count, 'tool')}  "
+        f"~{report.tokens.total:,} tokens ({label})",
+    )
+    rejected = report.header_params.rejected_tools
+    if rejected:
+        names = ascii_safe(", ".join(rejected))
+        out.add(
+            "           ",
+            (f"{_plural(len(rejected), 'tool')} excluded by conforming clients: {names}", "red"),
+        )
+
+
+def _worst_first(out: _Lines, report: InspectReport) -> None:
+    loud = [d for d in report.diagnostics if d.severity != "info"]
+    info = len(report.diagnostics) - len(loud)
+    out.add("")
+    out.add(("Worst first", "bold"))
+    if not loud:
+        note = f"  {_plural(info, 'info-level note')} below." if info else ""
+        out.add(("  No errors or warnings.", "green"), (note, "dim"))
+        return
+    for position, diagnostic in enumerate(loud[:3], start=1):
+        _diagnostic(out, diagnostic, f"  {position}. ", "     ")
+    remaining = len(loud) - 3
+    if remaining > 0:
+        noun = "error or warning" if remaining == 1 else "errors and warnings"
+        out.add((f"  {remaining:,} more {noun} below.", "dim"))
+
+
+def _context_cost(out: _Lines, report: InspectReport) -> None:
+    out.add("")
+    out.add(
+        ("Context cost", "bold"),
+        (f"  ~{report.tokens.total:,} tokens total, {report.tokens.serialization}", "dim"),
+    )
+    by_cost: list[ToolSummary] = sorted(
+        report.surface.tools, key=lambda tool: (-tool.tokens.total, tool.name)
+    )
+    shown = by_cost[:MAX_COST_ROWS]
+    rows = [
+        [
+            ascii_safe(tool.name)[:40],
+            f"~{tool.tokens.total:,}",
+            _percent(tool.token_share),
+            f"~{tool.tokens.description:,}",
+            f"~{tool.tokens.schema_:,}",
+            "" if tool.has_description else "no description",
+        ]
+        for tool in shown
+    ]
+    if rows:
+        out.table(["tool", "tokens", "share", "desc", "schema", ""], rows, {1, 2, 3, 4})
+    hidden = by_cost[len(shown) :]
+    if hidden:
+        hidden_tokens = sum(tool.tokens.total for tool in hidden)
+        share = hidden_tokens / report.tokens.total if report.tokens.total else 0.0
+        out.add(
+            (
+                f"  {_plural(len(hidden), 'more tool')} not shown, ~{hidden_tokens:,} tokens "
+                f"({_percent(share)}).",
+                "dim",
+            )
+        )
+    if not report.tokens.tokenizer.exact:
+        out.wrapped(report.tokens.tokenizer.note, "  ", "dim")
+
+
+def _annotations(out: _Lines, report: InspectReport) -> None:
+    coverage = report.annotations.coverage
+    hints = coverage.by_hint
+    out.add("")
+    out.add(
+        ("Annotations", "bold"),
+        (f"  {coverage.annotated}/{coverage.tool_count} tools annotated", "dim"),
+    )
+    counts = [
+        ("readOnlyHint", hints.read_only_hint),
+        ("destructiveHint", hints.destructive_hint),
+        ("idempotentHint", hints.idempotent_hint),
+        ("openWorldHint", hints.open_world_hint),
+    ]
+    out.add("  " + "   ".join(f"{name} {value}/{coverage.tool_count}" for name, value in counts))
+    out.wrapped(report.annotations.caveat, "  ", "dim")
+
+
+def _overlap(out: _Lines, report: InspectReport) -> None:
+    overlap = report.overlap
+    out.add("")
+    out.add(
+        ("Lexical overlap", "bold"),
+        (f"  {_plural(overlap.pairs_considered, 'pair')} scored", "dim"),
+    )
+    notable = [pair for pair in overlap.pairs if pair.score >= NOTABLE_OVERLAP]
+    if report.surface.tool_count < 2:
+        out.add(("  Fewer than two tools: nothing to compare.", "dim"))
+        return
+    if not notable:
+        best = overlap.pairs[0] if overlap.pairs else None
+        highest = (
+            f" Highest: {best.score:.2f} ({ascii_safe(best.tools[0])} <-> "
+            f"{ascii_safe(best.tools[1])})."
+            if best
+            else ""
+        )
+        out.add((f"  No pair scores {NOTABLE_OVERLAP:.2f} or more.", "green"), (highest, "dim"))
+        return
+    rows = [
+        [
+            f"{pair.score:.2f}",
+            ascii_safe(f"{pair.tools[0]} <-> {pair.tools[1]}")[:44],
+            "identical description"
+            if pair.identical_description
+            else ascii_safe(", ".join(pair.distinctive_shared_terms))[:34],
+        ]
+        for pair in notable[:MAX_OVERLAP_ROWS]
+    ]
+    out.table(["score", "pair", "shared terms"], rows, {0})
+    listed = sum(
+        1
+        for d in report.diagnostics
+        if d.code.startswith("overlap/") or d.code == "descriptions/identical"
+    )
+    if listed > len(rows):
+        out.add(
+            (f"  {listed - len(rows):,} more overlapping pairs are listed under Findings.", "dim")
+        )
+    out.wrapped(
+        "Overlap predicts confusion; it does not measure it. `whichtool-tui run` puts these "
+        "pairs in front of a model and shows which ones actually get swapped.",
+        "  ",
+        "dim",
+    )
+
+
+def _findings(out: _Lines, report: InspectReport) -> None:
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for diagnostic in report.diagnostics:
+        counts[diagnostic.severity] += 1
+    out.add("")
+    out.add("", ("Deprecated features", "bold"))
+    out.wrapped(report.deprecations.note, "  ", "dim")
+    out.add("")
+    out.add(
+        ("Findings", "bold"),
+        (
+            f"  {_plural(counts['error'], 'error')}, {_plural(counts['warning'], 'warning')}, "
+            f"{counts['info']:,} info",
+            "dim",
+        ),
+    )
+    if not report.diagnostics:
+        out.add(("  None.", "green"))
+    for diagnostic in report.diagnostics:
+        _diagnostic(out, diagnostic, "  ", "          ")
+    if report.thresholds:
+        out.add("")
+        out.add(("Thresholds", "bold"))
+        for check in report.thresholds:
+            verdict = ("pass", "green") if check.ok else ("FAIL", "bold red")
+            out.add("  ", verdict, f"  {check.name}  ~{check.actual:,} / {check.limit:,}")
+
+
+def render_inspect_terminal(report: InspectReport, *, color: bool = False, width: int = 88) -> str:
+    """The terminal report; ANSI styles only when ``color`` is true, ASCII either way."""
+    out = _Lines(max(40, width))
+    _header(out, report)
+    _worst_first(out, report)
+    _context_cost(out, report)
+    _annotations(out, report)
+    _overlap(out, report)
+    _findings(out, report)
+    out.add("")
+    out.add((FOOTER, "dim"))
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        force_terminal=color,
+        no_color=not color,
+        color_system="standard" if color else None,
+        width=10_000,
+        highlight=False,
+        emoji=False,
+        markup=False,
+        soft_wrap=True,
+    )
+    for line in out.lines:
+        console.print(line)
+    return buffer.getvalue()
