@@ -118,3 +118,10 @@ def test_offline_providers() -> None:
     assert keyword.identity.is_baseline
     assert keyword.identity.endpoint is None
     assert keyword.identity.request_fingerprint is not None
+
+
+def test_proxies_from_the_environment_only_for_remote_endpoints() -> None:
+    local = build_provider("vllm", "m", None, env={})
+    remote = build_provider("openai-chat", "m", None, env=KEYS)
+    assert local.poster._trust_env is False  # type: ignore[attr-defined]
+    assert remote.poster._trust_env is True  # type: ignore[attr-defined]

@@ -9,11 +9,13 @@ Retries are off unless asked for, and then only for 429, 5xx and network failure
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -68,8 +70,10 @@ class JsonPoster:
         secrets: Iterable[str] = (),
         key_env: str | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        trust_env: bool = False,
     ) -> None:
         self.timeout = timeout
+        self._trust_env = trust_env
         self.retries = max(0, retries)
         self._secrets = tuple(s for s in secrets if s)
         self._key_env = key_env
@@ -82,7 +86,7 @@ class JsonPoster:
                 timeout=httpx.Timeout(self.timeout),
                 limits=httpx.Limits(max_connections=128, max_keepalive_connections=64),
                 follow_redirects=False,
-                trust_env=False,
+                trust_env=self._trust_env,
             )
         return self._client
 
@@ -229,6 +233,8 @@ class HttpProvider:
             retries=options.retries,
             secrets=(options.api_key,) if options.api_key else (),
             key_env=options.key_env,
+            # Remote APIs may need the user's HTTP(S)_PROXY; loopback servers never go via one.
+            trust_env=not _is_loopback(self.url),
         )
         self.identity = ProviderIdentity(
             name=options.name,
@@ -258,6 +264,19 @@ class HttpProvider:
     async def aclose(self) -> None:
         """Release the shared HTTP client."""
         await self.poster.aclose()
+
+
+def _is_loopback(url: str) -> bool:
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def as_int(value: Any) -> int | None:
