@@ -66,7 +66,7 @@ class RunProgress:
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[accuracy]}"),
                 TimeElapsedColumn(),
-                console=Console(file=self.stream),
+                console=Console(file=self.stream, force_terminal=True),
                 transient=True,
             )
             self._task = self._progress.add_task("trials", total=event.planned, accuracy="")

@@ -1,0 +1,49 @@
+"""Progress on stderr: plain `[i/N] task -> pick` lines off a terminal, a rich bar on one."""
+
+from __future__ import annotations
+
+import io
+
+from tests.evaluation_support import make_inputs
+from whichtool_tui.evaluation.engine import RunOptions, run_evaluation
+from whichtool_tui.evaluation.plan import TaskSpec
+from whichtool_tui.headless.progress import RunProgress
+from whichtool_tui.providers.mock import MockProvider, MockStep
+
+TASKS = [
+    TaskSpec("read", "read it", "read_file"),
+    TaskSpec("none", "say hi", None),
+    TaskSpec("fail", "break", "list_dir"),
+]
+SCRIPT = {"read": MockStep.pick("read_file"), "none": None, "fail": MockStep.fail("down")}
+
+
+async def test_plain_lines_when_not_a_terminal() -> None:
+    stream = io.StringIO()
+    await run_evaluation(
+        make_inputs(TASKS),
+        RunOptions(repeat=1, concurrency=1),
+        MockProvider(by_task=SCRIPT),
+        sink=RunProgress(stream),
+    )
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("whichtool-tui: running 3 trials against mock/mock-1;")
+    assert lines[0].endswith("Output and reasoning are additional.")
+    assert lines[1:] == [
+        "  [1/3] read -> read_file",
+        "  [2/3] none -> (none)",
+        "  [3/3] fail -> error",
+    ]
+
+
+async def test_bar_on_a_terminal_draws_and_is_cleared() -> None:
+    stream = io.StringIO()
+    progress = RunProgress(stream, interactive=True)
+    await run_evaluation(
+        make_inputs(TASKS), RunOptions(repeat=2), MockProvider(by_task=SCRIPT), sink=progress
+    )
+    text = stream.getvalue()
+    assert "running 6 trials" in text
+    assert "6/6" in text and "accuracy 2/4" in text  # the bar's last frame, before it is cleared
+    assert "[1/6]" not in text  # no per-trial lines under the bar
+    progress.close()  # closing twice is harmless
