@@ -203,3 +203,12 @@ async def test_cancelling_an_in_flight_request_propagates(api: FakeApi) -> None:
     assert task.cancelled()
     await client.aclose()
     assert client._client is None
+
+
+async def test_a_request_json_cannot_carry_is_refused_before_sending(api: FakeApi) -> None:
+    client = poster()
+    with pytest.raises(ProviderError) as caught:
+        await client.post(api.base_url + "/x", {"schema": {"maximum": float("nan")}}, HEADERS)
+    await client.aclose()
+    assert caught.value.code == "provider/invalid-request"
+    assert api.requests == []

@@ -120,18 +120,18 @@ class JsonPoster:
         hint_for: HintFor | None,
     ) -> dict[str, Any]:
         endpoint = redact_url(url)
-        payload = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        try:
+            payload = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError) as exc:
+            raise ProviderError(
+                "provider/invalid-request",
+                f"The request for {endpoint} cannot be sent as JSON: {exc}",
+                "A tool schema holds a value JSON cannot carry (NaN, Infinity or a non-JSON type).",
+            ) from None
         try:
             async with asyncio.timeout(self.timeout):
                 status, raw = await self._exchange(url, payload, headers, endpoint)
-        except TimeoutError:
-            raise ProviderError(
-                "provider/timeout",
-                f"{endpoint} did not answer within {self.timeout:g} s",
-                "A slow model or server; raise the timeout or retry later.",
-                retryable=True,
-            ) from None
-        except httpx.TimeoutException:
+        except (TimeoutError, httpx.TimeoutException):
             raise ProviderError(
                 "provider/timeout",
                 f"{endpoint} did not answer within {self.timeout:g} s",
