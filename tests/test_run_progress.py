@@ -44,6 +44,6 @@ async def test_bar_on_a_terminal_draws_and_is_cleared() -> None:
     )
     text = stream.getvalue()
     assert "running 6 trials" in text
-    assert "6/6" in text and "accuracy 2/4" in text  # the bar's last frame, before it is cleared
+    assert "6/6" in text and "accuracy 2/2" in text  # the bar's last frame, before it is cleared
     assert "[1/6]" not in text  # no per-trial lines under the bar
     progress.close()  # closing twice is harmless
