@@ -1,0 +1,159 @@
+"""Two real runs of one plan through the engine and the scripted mock provider, then `diff`.
+
+The head's script confuses one more pair; the diff names the new confusion and exits 1 only
+when the paired change is distinguishable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import binary_path
+from tests.evaluation_support import make_inputs
+from whichtool_tui.evaluation.engine import RunOptions, run_evaluation
+from whichtool_tui.evaluation.plan import TaskSpec
+from whichtool_tui.evaluation.report_model import dump_report_json
+from whichtool_tui.providers.mock import MockProvider, MockStep, ScriptEntry
+
+A, B, C = "read_file", "search_code", "list_dir"
+TASKS = [
+    TaskSpec("readme", "Show me README.md", A),
+    TaskSpec("foo", "Find uses of foo", B),
+    TaskSpec("src", "What is in src", C),
+    TaskSpec("joke", "Tell me a joke", None),
+]
+BASE_SCRIPT: dict[str, ScriptEntry] = {"readme": A, "foo": B, "src": C, "joke": MockStep.say("Ha")}
+REPEAT = 6
+
+
+def save_run(path: Path, by_trial: dict[tuple[str, int], ScriptEntry] | None = None) -> Path:
+    provider = MockProvider(by_task=BASE_SCRIPT, by_trial=by_trial or {})
+    report = asyncio.run(
+        run_evaluation(
+            make_inputs(TASKS), RunOptions(repeat=REPEAT, max_trials=50, seed=3), provider
+        )
+    )
+    path.write_text(dump_report_json(report), encoding="utf-8")
+    return path
+
+
+def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [binary_path(), "--no-ui", *args], capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> dict[str, Path]:
+    every_foo_confused = {("foo", i): A for i in range(REPEAT)}
+    two_foo_confused = {("foo", i): A for i in range(2)}
+    return {
+        "base": save_run(tmp_path / "base.json"),
+        "head": save_run(tmp_path / "head.json", every_foo_confused),
+        "slight": save_run(tmp_path / "slight.json", two_foo_confused),
+    }
+
+
+def test_a_distinguishable_new_confusion_exits_1(
+    runs: dict[str, Path], cli_env: dict[str, str]
+) -> None:
+    result = cli("diff", str(runs["base"]), str(runs["head"]), env=cli_env)
+    assert result.returncode == 1, result.stderr
+    assert "new      read_file <-> search_code" in result.stdout
+    assert "diff/new-confusion" in result.stdout
+    assert "REGRESSED" in result.stdout
+    as_json = cli("diff", str(runs["base"]), str(runs["head"]), "--format", "json", env=cli_env)
+    assert as_json.returncode == 1
+    data = json.loads(as_json.stdout)
+    assert data["newConfusions"][0]["tools"] == [A, B]
+    assert data["newConfusions"][0]["introduced"] == REPEAT
+    assert data["newConfusions"][0]["distinguishable"] is True
+    assert data["ok"] is False
+
+
+def test_an_indistinct_new_confusion_exits_0_with_a_warning(
+    runs: dict[str, Path], cli_env: dict[str, str]
+) -> None:
+    result = cli(
+        "diff", str(runs["base"]), str(runs["slight"]), "--format", "markdown", env=cli_env
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("## whichtool diff")
+    assert "| new | read_file ↔ search_code |" in result.stdout
+    assert "inconclusive" in result.stdout
+
+
+def test_diff_writes_out_atomically(
+    runs: dict[str, Path], cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    out = tmp_path / "delta.md"
+    result = cli(
+        "diff",
+        str(runs["base"]),
+        str(runs["head"]),
+        "--format",
+        "markdown",
+        "--out",
+        str(out),
+        env=cli_env,
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert "Wrote markdown diff to" in result.stderr
+    assert out.read_text(encoding="utf-8").startswith("## whichtool diff")
+
+
+def test_incomparable_runs_exit_2(
+    runs: dict[str, Path], cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    other = json.loads(runs["base"].read_text(encoding="utf-8"))
+    other["reproducibility"]["model"] = "mock-2"
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(other), encoding="utf-8")
+    result = cli("diff", str(runs["base"]), str(path), env=cli_env)
+    assert result.returncode == 2
+    assert "INCOMPARABLE" in result.stdout
+    assert "model differs: mock-1 vs mock-2" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "code_text"),
+    [
+        (["diff"], "needs exactly 2 run files, got 0"),
+        (["diff", "a.json"], "needs exactly 2 run files, got 1"),
+        (["diff", "a.json", "b.json", "c.json"], "needs exactly 2 run files, got 3"),
+        (["diff", "missing.json", "other.json"], "no such file"),
+        (["diff", "a.json", "b.json", "--max-accuracy-drop", "2"], "outside 0-1"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(
+    args: list[str], code_text: str, cli_env: dict[str, str]
+) -> None:
+    result = cli(*args, env=cli_env)
+    assert result.returncode == 2
+    assert code_text in result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("whichtool-tui: ")
+
+
+def test_max_accuracy_drop_gates_a_distinguishable_drop(
+    runs: dict[str, Path], cli_env: dict[str, str]
+) -> None:
+    result = cli(
+        "diff",
+        str(runs["base"]),
+        str(runs["head"]),
+        "--format",
+        "json",
+        "--max-accuracy-drop",
+        "0.1",
+        env=cli_env,
+    )
+    data = json.loads(result.stdout)
+    assert any(d["code"] == "threshold/maxAccuracyDrop" for d in data["diagnostics"])
+    assert result.returncode == 1
