@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -16,6 +18,7 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_message, redact_paths
 from whichtool_tui.ui import engine
 from whichtool_tui.ui.recent import remember
+from whichtool_tui.ui.run_control import RunProgress, RunSetup
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.screens.bout import BoutScreen
 from whichtool_tui.ui.screens.help import HelpScreen
@@ -195,6 +198,60 @@ class WhichtoolApp(App[int]):
         if self.current_mode != "surface":
             self.switch_mode("surface")
         self.refresh_sections()
+
+    @work(exclusive=True, group="run", exit_on_error=False)
+    async def start_run(
+        self, setup: RunSetup, provider_name: str, model: str | None, base_url: str | None = None
+    ) -> None:
+        """Spend the plan: trials stream into the session's progress; no report on cancel."""
+        from whichtool_tui.evaluation.engine import run_evaluation
+        from whichtool_tui.evaluation.events import RunEvent, TrialFinished
+        from whichtool_tui.providers.factory import build_provider
+
+        progress = RunProgress(planned=setup.prepared.plan.planned, provider=provider_name)
+        self.session.progress = progress
+
+        def sink(event: RunEvent) -> None:
+            if isinstance(event, TrialFinished):
+                progress.add(event.trial)
+
+        try:
+            provider = build_provider(provider_name, model, base_url, env=os.environ)
+        except WhichtoolError as error:
+            progress.state = "failed"
+            self.notify(error.message, title="Provider", severity="error", timeout=8)
+            return
+        try:
+            report = await run_evaluation(
+                setup.inputs, setup.options, provider, prepared=setup.prepared, sink=sink
+            )
+        except asyncio.CancelledError:
+            progress.state = "cancelled"
+            self.notify("Run cancelled; no report was kept.", severity="warning")
+            raise
+        except WhichtoolError as error:
+            progress.state = "failed"
+            self.notify(error.message, title="Run failed", severity="error", timeout=8)
+            return
+        except Exception as error:  # a toast, never a traceback
+            progress.state = "failed"
+            self.notify(f"{type(error).__name__}: {error}", title="Run failed", severity="error")
+            return
+        finally:
+            await provider.aclose()
+        self.session.run = report
+        progress.state = "finished"
+        self.notify(f"Run finished: {progress.done} trials. Press 4 for the results.")
+        self.refresh_sections()
+
+    def cancel_run(self) -> None:
+        """Cancel a running benchmark (its worker); nothing partial is kept."""
+        running = [w for w in self.workers if w.group == "run" and w.is_running]
+        if not running:
+            self.notify("No run in progress.")
+            return
+        for worker in running:
+            worker.cancel()
 
 
 def load_tasks_state(path: str) -> TaskSetState:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.artefacts import Artefact
 from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.tasks.model import Task, TaskSet
 from whichtool_tui.ui.surface_model import SurfaceView
+
+if TYPE_CHECKING:
+    from whichtool_tui.ui.run_control import RunProgress
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class Session:
     surface: SurfaceView | None = None
     tasks: TaskSetState | None = None
     run: RunReport | None = None
+    progress: RunProgress | None = None
     diff_report: Artefact | None = None
     bout: Artefact | None = None
     notes: dict[str, Any] = field(default_factory=dict)

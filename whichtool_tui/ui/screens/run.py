@@ -1,19 +1,195 @@
-"""Section: Run."""
+"""Section 3: the dry-run plan first, then a live run with throttled progress and cancel."""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.widgets import Static
+from typing import ClassVar
 
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, ProgressBar, Select, Static
+
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.providers.presets import PROVIDER_NAMES
+from whichtool_tui.redact import sanitize_text
+from whichtool_tui.ui.modals.confirm import ConfirmModal
+from whichtool_tui.ui.run_control import RunProgress, RunSetup, prepare_from_session, raised
 from whichtool_tui.ui.screens.base import SectionScreen
+
+REDRAW_SECONDS = 0.25  # progress redraws are throttled to this period, whatever the trial rate
+VERDICT_MARKS = {"correct": "✓", "correct-abstention": "✓"}
 
 
 class RunScreen(SectionScreen):
-    """The Run section."""
+    """Plan (p), run (r), cancel (c); the run itself is an App worker and survives leaving."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "back", "Back"),
+        Binding("p", "plan", "Plan"),
+        Binding("r", "run", "Run"),
+        Binding("c", "cancel", "Cancel run"),
+    ]
 
     def compose_body(self) -> ComposeResult:
-        yield Static(
-            "No run yet. Load a surface and a task set first (the demo has both).",
-            id="run-empty",
-            classes="empty",
+        with Vertical(id="run-body"):
+            with Horizontal(id="run-form"):
+                yield Label("provider")
+                providers = [
+                    "keyword",
+                    "mock",
+                    *(n for n in PROVIDER_NAMES if n not in ("keyword", "mock")),
+                ]
+                yield Select(
+                    [(name, name) for name in providers],
+                    value="keyword",
+                    allow_blank=False,
+                    id="run-provider",
+                )
+                yield Label("model")
+                yield Input(placeholder="default", id="run-model")
+                yield Label("repeat")
+                yield Input(value="5", id="run-repeat", restrict=r"[0-9]*", max_length=4)
+            with Horizontal(id="run-form-2"):
+                yield Label("base URL")
+                yield Input(placeholder="provider default", id="run-base-url")
+                yield Button("Run", id="run-start", variant="primary")
+            yield Static("", id="run-plan")
+            yield ProgressBar(id="run-progress", show_eta=False)
+            yield Static("", id="run-stats")
+            yield Static("", id="run-latest")
+
+    def on_mount(self) -> None:
+        self.set_interval(REDRAW_SECONDS, self.draw_progress)
+
+    def repeat(self) -> int:
+        text = self.query_one("#run-repeat", Input).value.strip()
+        return max(1, min(int(text), 1000)) if text.isdigit() else 5
+
+    def refresh_from_session(self) -> None:
+        self.action_plan(quiet=True)
+        self.draw_progress()
+
+    def _setup(self, quiet: bool) -> RunSetup | None:
+        try:
+            return prepare_from_session(self.wapp.session, self.repeat())
+        except WhichtoolError as error:
+            self.query_one("#run-plan", Static).update(
+                Text.assemble(("Plan  ", "bold"), (error.message, "yellow"))
+            )
+            if not quiet:
+                self.notify(error.message, severity="warning")
+            return None
+
+    def action_plan(self, quiet: bool = False) -> None:
+        setup = self._setup(quiet)
+        if setup is None:
+            return
+        plan = setup.prepared.plan
+        estimate = setup.prepared.estimate
+        options = setup.options
+        text = Text()
+        text.append("Plan  ", style="bold")
+        text.append(
+            f"{len(plan.selected)} tasks × {plan.repeat} repeats = {plan.planned} trials · "
+            f"{len(setup.inputs.tools)} tools · {'permuted' if plan.permuted else 'fixed order'}"
+            f" · temperature {options.temperature:g} · seed {plan.seed}\n"
         )
+        text.append(
+            f"      prompt floor ~{estimate.prompt_tokens_per_trial:,} tokens/trial, "
+            f"~{estimate.prompt_tokens_total:,} total (lower bound) · limits "
+        )
+        trial_ok = setup.prepared.within_trial_limit
+        tool_ok = setup.prepared.within_tool_limit
+        text.append(
+            f"{options.max_trials} trials {'✓' if trial_ok else '✖'} ",
+            style="green" if trial_ok else "bold red",
+        )
+        text.append(
+            f"{options.max_tools} tools {'✓' if tool_ok else '✖'}",
+            style="green" if tool_ok else "bold red",
+        )
+        if setup.needs_raise:
+            text.append("\n      the run will ask before raising the limits", style="yellow")
+        for finding in setup.blocking:
+            text.append(f"\n      ✖ {finding.code}: {sanitize_text(finding.message)}", style="red")
+        provider = self.query_one("#run-provider", Select).value
+        if provider == "keyword":
+            text.append("\n      keyword is an offline lexical baseline, not a model", style="dim")
+        self.query_one("#run-plan", Static).update(text)
+
+    @on(Button.Pressed, "#run-start")
+    def action_run(self) -> None:
+        progress = self.wapp.session.progress
+        if progress is not None and progress.state == "running":
+            self.notify("A run is already going; press c to cancel it.", severity="warning")
+            return
+        setup = self._setup(quiet=False)
+        if setup is None:
+            return
+        if setup.blocking:
+            self.notify("The task set has lint errors; fix them in Tasks first.", severity="error")
+            return
+        provider = str(self.query_one("#run-provider", Select).value)
+        model = self.query_one("#run-model", Input).value.strip() or None
+        base_url = self.query_one("#run-base-url", Input).value.strip() or None
+        if not setup.needs_raise:
+            self.wapp.start_run(setup, provider, model, base_url)
+            return
+        bigger = raised(setup)
+        question = (
+            f"This run needs {setup.prepared.plan.planned} trials on {len(setup.inputs.tools)} "
+            f"tools; the limits are {setup.options.max_trials} trials and "
+            f"{setup.options.max_tools} tools. Raise them to {bigger.options.max_trials} and "
+            f"{bigger.options.max_tools} for this run?"
+        )
+
+        def decided(yes: bool | None) -> None:
+            if yes:
+                self.wapp.start_run(bigger, provider, model, base_url)
+
+        self.app.push_screen(ConfirmModal("Raise limits?", question, "Raise and run"), decided)
+
+    def action_cancel(self) -> None:
+        self.wapp.cancel_run()
+
+    def draw_progress(self) -> None:
+        progress: RunProgress | None = self.wapp.session.progress
+        bar = self.query_one("#run-progress", ProgressBar)
+        stats = self.query_one("#run-stats", Static)
+        latest = self.query_one("#run-latest", Static)
+        if progress is None:
+            bar.update(total=None, progress=0)
+            stats.update(Text("Nothing run yet: r runs the plan above.", style="dim"))
+            latest.update("")
+            return
+        bar.update(total=progress.planned, progress=progress.done)
+        text = Text()
+        text.append(f"{progress.done}/{progress.planned}  {progress.rate:.1f} trials/s  ")
+        text.append(progress.state, style="bold")
+        accuracy = progress.accuracy()
+        text.append("\naccuracy ", style="bold")
+        text.append(
+            f"{accuracy[0]:.2f} [{accuracy[1][0]:.2f}–{accuracy[1][1]:.2f}]" if accuracy else "n/a"
+        )
+        over = progress.over_trigger()
+        text.append("   over-trigger ", style="bold")
+        text.append(f"{over[0]:.2f} [{over[1][0]:.2f}–{over[1][1]:.2f}]" if over else "n/a")
+        text.append(f"   errors {progress.errors}")
+        if progress.state == "finished":
+            text.append("\nfinished: press 4 for the results", style="green")
+        elif progress.state == "cancelled":
+            text.append("\ncancelled: no report was kept", style="yellow")
+        elif progress.state == "running":
+            text.append("\n[c]ancel (no partial report)", style="dim")
+        stats.update(text)
+        rows = Text()
+        for index, trial in enumerate(progress.latest):
+            rows.append("latest  " if index == 0 else "        ", style="bold")
+            pick = trial.pick or "(none)"
+            mark = VERDICT_MARKS.get(trial.verdict, "✖ " + trial.verdict)
+            rows.append(f"{sanitize_text(trial.task_id)} #{trial.trial_index}".ljust(28))
+            rows.append(f"→ {sanitize_text(pick)}".ljust(22))
+            rows.append(mark + "\n", style="green" if mark == "✓" else "red")
+        latest.update(rows)

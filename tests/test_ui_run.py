@@ -1,0 +1,134 @@
+"""Pilot tests of the Run section: plan first, budget confirmation, live progress, cancel."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Select, Static
+
+from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text
+from whichtool_tui.ui.app import WhichtoolApp, load_tasks_state
+from whichtool_tui.ui.modals.confirm import ConfirmModal
+from whichtool_tui.ui.surface_model import build_surface_view
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(tmp_path / "state"))
+
+
+@pytest.fixture
+def hanging_server() -> Iterator[tuple[str, threading.Event]]:
+    """A Chat Completions endpoint on loopback that never answers until released."""
+    release = threading.Event()
+    arrived = threading.Event()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            arrived.set()
+            release.wait(10)
+            self.send_response(503)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1", arrived
+    finally:
+        release.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+def load_lab(app: WhichtoolApp, tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks.yaml"
+    shutil.copy(UI_DATA / "lab-run-tasks.yaml", tasks)
+    app.session.surface = build_surface_view(lab_report(), lab_tools())
+    app.session.tasks = load_tasks_state(str(tasks))
+
+
+async def test_plan_then_keyword_run_fills_results(tmp_path: Path) -> None:
+    app = WhichtoolApp()
+    async with app.run_test(size=SIZE) as pilot:
+        load_lab(app, tmp_path)
+        await pilot.press("3")
+        app.screen.query_one("#run-repeat", Input).value = "3"
+        await pilot.press("p")
+        plan = static_text(app.screen.query_one("#run-plan", Static))
+        assert "6 tasks × 3 repeats = 18 trials" in plan
+        assert "prompt floor" in plan and "50 trials ✓" in plan
+        assert "not a model" in plan
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+        assert app.session.run is not None
+        assert app.session.progress is not None and app.session.progress.state == "finished"
+        stats = static_text(app.screen.query_one("#run-stats", Static))
+        assert "18/18" in stats and "accuracy 0.75" in stats
+        assert "over-triggered" in static_text(app.screen.query_one("#run-latest", Static))
+        await pilot.press("4")
+        assert app.screen.query_one("#results-head", Static).display
+
+
+async def test_budget_raise_needs_confirmation(tmp_path: Path) -> None:
+    app = WhichtoolApp()
+    async with app.run_test(size=SIZE) as pilot:
+        load_lab(app, tmp_path)
+        await pilot.press("3")
+        app.screen.query_one("#run-repeat", Input).value = "10"
+        await pilot.press("p")
+        plan = static_text(app.screen.query_one("#run-plan", Static))
+        assert "60 trials" in plan and "50 trials ✖" in plan
+        await pilot.press("r")
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.press("n")
+        assert app.session.progress is None
+        await pilot.press("r")
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        assert app.session.run is not None
+        assert app.session.run.execution.planned == 60
+
+
+async def test_cancel_leaves_no_report(
+    tmp_path: Path, hanging_server: tuple[str, threading.Event]
+) -> None:
+    url, arrived = hanging_server
+    app = WhichtoolApp()
+    async with app.run_test(size=SIZE) as pilot:
+        load_lab(app, tmp_path)
+        await pilot.press("3")
+        app.screen.query_one("#run-repeat", Input).value = "1"
+        app.screen.query_one("#run-provider", Select).value = "openai-compatible"
+        app.screen.query_one("#run-model", Input).value = "m"
+        app.screen.query_one("#run-base-url", Input).value = url
+        app.screen.query_one("#run-repeat", Input).focus()
+        await pilot.press("escape")
+        app.screen.set_focus(None)
+        await pilot.press("r")
+        for _ in range(100):
+            if arrived.is_set():
+                break
+            await pilot.pause(0.05)
+        assert arrived.is_set()
+        await pilot.press("c")
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+        assert app.session.progress is not None and app.session.progress.state == "cancelled"
+        assert app.session.run is None
+        assert "cancelled: no report" in static_text(app.screen.query_one("#run-stats", Static))
+        assert not any(name.endswith(".json") for name in os.listdir(tmp_path))

@@ -1,0 +1,123 @@
+"""Preparing a routing run from what the session holds, and tallying its progress live."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions, prepare_run
+from whichtool_tui.evaluation.inputs import build_run_inputs, lint_for_run, normalize_listing
+from whichtool_tui.evaluation.report_model import ScoredTrial
+from whichtool_tui.evaluation.stats import wilson_interval
+from whichtool_tui.redact import redact_paths
+from whichtool_tui.surface.listing import ServedListing
+from whichtool_tui.tasks.load import LoadedTaskSet
+from whichtool_tui.ui.session import Session
+
+ABSOLUTE_LIMIT = 1000
+LATEST_SHOWN = 6
+
+
+@dataclass(frozen=True)
+class RunSetup:
+    """Inputs, options and plan of a run that has not started."""
+
+    inputs: RunInputs
+    options: RunOptions
+    prepared: PreparedRun
+    blocking: list[Diagnostic]
+
+    @property
+    def needs_raise(self) -> bool:
+        """True when the plan exceeds the default trial or tool budget."""
+        return not (self.prepared.within_tool_limit and self.prepared.within_trial_limit)
+
+
+def prepare_from_session(session: Session, repeat: int) -> RunSetup:
+    """Plan a run of the session's task set on the session's surface (served listing needed)."""
+    view = session.surface
+    state = session.tasks
+    if view is None or view.raw_list is None:
+        raise WhichtoolError(
+            "ui/no-surface", "Load a live target or snapshot first (a saved report has no tools)"
+        )
+    if state is None:
+        raise WhichtoolError("ui/no-tasks", "Open a task set first (Tasks, or the demo)")
+    listing = ServedListing(view.transport or "snapshot", view.target, view.raw_list)  # type: ignore[arg-type]
+    surface = normalize_listing(listing)
+    loaded = LoadedTaskSet(
+        task_set=state.as_task_set(),
+        source=redact_paths(state.path),
+        path=Path(state.path),
+        format="json" if state.path.endswith(".json") else "yaml",
+    )
+    blocking = [d for d in lint_for_run(loaded, surface) if d.severity == "error"]
+    options = RunOptions(repeat=repeat)
+    inputs = build_run_inputs(listing, surface, loaded, options.max_tools)
+    return RunSetup(inputs, options, prepare_run(inputs, options), blocking)
+
+
+def raised(setup: RunSetup) -> RunSetup:
+    """The same run with budgets raised just enough (never past the absolute 1,000)."""
+    from dataclasses import replace
+
+    options = replace(
+        setup.options,
+        max_trials=min(ABSOLUTE_LIMIT, max(setup.options.max_trials, setup.prepared.plan.planned)),
+        max_tools=min(ABSOLUTE_LIMIT, max(setup.options.max_tools, len(setup.inputs.tools))),
+    )
+    return RunSetup(setup.inputs, options, prepare_run(setup.inputs, options), setup.blocking)
+
+
+@dataclass
+class RunProgress:
+    """Live tallies fed by TrialFinished events; the screen redraws from it on a timer."""
+
+    planned: int
+    provider: str = ""
+    done: int = 0
+    correct: int = 0
+    scored_targeted: int = 0
+    over_triggered: int = 0
+    distractors: int = 0
+    errors: int = 0
+    started: float = field(default_factory=time.monotonic)
+    latest: deque[ScoredTrial] = field(default_factory=lambda: deque(maxlen=LATEST_SHOWN))
+    state: str = "running"  # running | finished | cancelled | failed
+
+    def add(self, trial: ScoredTrial) -> None:
+        """Count one finished trial."""
+        self.done += 1
+        self.latest.appendleft(trial)
+        if trial.error is not None:
+            self.errors += 1
+        elif trial.expected is None:
+            self.distractors += 1
+            self.over_triggered += trial.verdict == "over-triggered"
+        else:
+            self.scored_targeted += 1
+            self.correct += trial.verdict == "correct"
+
+    @property
+    def rate(self) -> float:
+        """Trials per second so far."""
+        elapsed = time.monotonic() - self.started
+        return self.done / elapsed if elapsed > 0 else 0.0
+
+    def accuracy(self) -> tuple[float, tuple[float, float]] | None:
+        """Running single-call accuracy with its Wilson interval, once anything is scored."""
+        interval = wilson_interval(self.correct, self.scored_targeted)
+        if interval is None:
+            return None
+        return self.correct / self.scored_targeted, interval
+
+    def over_trigger(self) -> tuple[float, tuple[float, float]] | None:
+        """Running over-trigger rate on distractors with its Wilson interval."""
+        interval = wilson_interval(self.over_triggered, self.distractors)
+        if interval is None:
+            return None
+        return self.over_triggered / self.distractors, interval
