@@ -149,3 +149,20 @@ def test_size_formatting() -> None:
     assert format_size(1023) == "1023 B"
     assert format_size(1536) == "1.5 KB"
     assert format_size(5 * 1024 * 1024 + 1) == "5.0 MB"
+
+
+def test_different_credentials_never_share_entries(tmp_path: Path) -> None:
+    first = TrialCache(tmp_path, credential="key-one-SECRET")
+    second = TrialCache(tmp_path, credential="key-two-SECRET")
+    keys = {first.key_for(IDENTITY, REQUEST), second.key_for(IDENTITY, REQUEST)}
+    keys.add(TrialCache(tmp_path).key_for(IDENTITY, REQUEST))
+    assert len(keys) == 3
+    key = first.key_for(IDENTITY, REQUEST)
+    assert key is not None
+    first.put(key, TrialOutcome(text="hello"))
+    assert first.get(key) is not None
+    second_key = second.key_for(IDENTITY, REQUEST)
+    assert second_key is not None and second.get(second_key) is None
+    for path in tmp_path.rglob("*"):
+        assert "SECRET" not in path.name
+        assert not path.is_file() or b"SECRET" not in path.read_bytes()

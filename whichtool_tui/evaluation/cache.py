@@ -50,8 +50,14 @@ def canonical_json(value: Any) -> str:
     return json.dumps(js_numbers(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def cache_key(identity: ProviderIdentity, request: RouteRequest) -> str | None:
-    """The sha256 key of a request, or None when the provider cannot be cached (no fingerprint)."""
+def cache_key(
+    identity: ProviderIdentity, request: RouteRequest, isolation: str | None = None
+) -> str | None:
+    """The sha256 key of a request, or None when the provider cannot be cached (no fingerprint).
+
+    ``isolation`` is a digest of the credential in use: different keys never share entries,
+    and since only a hash of it enters a hash, the credential cannot be read back from a key.
+    """
     if identity.request_fingerprint is None:
         return None
     material: dict[str, Any] = {
@@ -70,6 +76,8 @@ def cache_key(identity: ProviderIdentity, request: RouteRequest) -> str | None:
     }
     if request.reasoning_effort is not None:
         material["reasoningEffort"] = request.reasoning_effort
+    if isolation is not None:
+        material["credential"] = isolation
     return hashlib.sha256(canonical_json(material).encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -85,9 +93,20 @@ class CacheStats:
 class TrialCache:
     """Reads and writes cached replies under one directory."""
 
-    def __init__(self, directory: str | Path = DEFAULT_CACHE_DIR) -> None:
+    def __init__(
+        self, directory: str | Path = DEFAULT_CACHE_DIR, credential: str | None = None
+    ) -> None:
         self.directory = Path(directory)
         self.hits = 0
+        self.isolation = (
+            hashlib.sha256(b"whichtool-cache-credential\0" + credential.encode()).hexdigest()
+            if credential
+            else None
+        )
+
+    def key_for(self, identity: ProviderIdentity, request: RouteRequest) -> str | None:
+        """The key of a request under this cache's credential isolation."""
+        return cache_key(identity, request, self.isolation)
 
     def _path(self, key: str) -> Path:
         return self.directory / "trials" / key[:2] / f"{key}.json"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.evaluation.cache import TrialCache, cache_key
+from whichtool_tui.evaluation.cache import TrialCache
 from whichtool_tui.evaluation.outcome import TrialOutcome
 from whichtool_tui.evaluation.plan import (
     ABSOLUTE_MAX_TOOLS,
@@ -102,7 +102,7 @@ async def run_one(
     provider: Provider, request: RouteRequest, cache: TrialCache | None
 ) -> TrialOutcome:
     """One trial: a cache hit, or a provider call whose failure becomes the trial's error."""
-    key = cache_key(provider.identity, request) if cache is not None else None
+    key = cache.key_for(provider.identity, request) if cache is not None else None
     if cache is not None and key is not None:
         cached = cache.get(key)
         if cached is not None:
