@@ -279,9 +279,13 @@ class WireSession:
         if self.failure is not None:
             raise self.failure
         if timed_out:
-            raise WireError(
-                "timeout", f"{method} (id {rpc_id}) got no response in {self.timeout:g}s"
-            )
+            message = f"{method} (id {rpc_id}) got no response in {self.timeout:g}s"
+            if method == "initialize" and self.channel.framing == "auto":
+                message += (
+                    "; nothing came back to NDJSON: if the server speaks Content-Length, "
+                    "rerun with --framing content-length"
+                )
+            raise WireError("timeout", message)
         raise WireError("closed", f"{method} (id {rpc_id}) got no response")
 
     async def initialize(self) -> SessionFacts:

@@ -1,0 +1,55 @@
+"""Helpers for the arcade tests: run the CLI in-process, find leftover children."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from whichtool_tui.cli import main
+
+TESTS = Path(__file__).resolve().parent
+FAULTY = TESTS / "arcade_faulty_server.py"
+
+
+def run_cli(argv: list[str], capsys: Any) -> tuple[int, str, str]:
+    """Run the CLI in this process and return (exit code, stdout, stderr)."""
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def bout(tmp_path: Path, capsys: Any, *flags: str, name: str = "r.json") -> tuple[int, dict[str, Any], str]:
+    """A headless bout writing its receipt under tmp_path; returns (code, receipt, stdout)."""
+    out = tmp_path / name
+    argv = ["bout", "--no-prompt", "--sandbox", str(tmp_path / "sandbox"), "-o", str(out), *flags]
+    code, stdout, stderr = run_cli(argv, capsys)
+    assert out.exists(), stderr
+    return code, json.loads(out.read_text(encoding="utf-8")), stdout
+
+
+def faulty_cmd(mode: str) -> str:
+    """The --cmd line of the faulty server in a given mode."""
+    return f"{sys.executable} {FAULTY} {mode}"
+
+
+def processes_matching(marker: str) -> list[int]:
+    """PIDs whose command line contains ``marker`` (Linux /proc)."""
+    found: list[int] = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if marker in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def atom(receipt: dict[str, Any], atom_id: str) -> dict[str, Any]:
+    """One atom of a receipt by id."""
+    return next(a for a in receipt["atoms"] if a["id"] == atom_id)
