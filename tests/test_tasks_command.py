@@ -263,3 +263,18 @@ def test_mutate_refusals(
     assert code == 2
     assert fragment in err
     assert not (workdir / "o.yaml").exists()
+
+
+def test_demo_task_set_lints_clean_against_the_demo_surface(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    demo = REPO / "snapshots" / "demo-lab.json"
+    tasks = REPO / "snapshots" / "demo-lab.tasks.yaml"
+    code, out, _err = run(
+        capsys, "tasks", "lint", str(demo), "--tasks", str(tasks), "--format", "json"
+    )
+    report = json.loads(out)
+    assert code == 0
+    assert [d["severity"] for d in report["diagnostics"]] == ["info"]  # thin coverage only
+    assert report["coverage"]["uncoveredTools"] == []
+    assert report["coverage"]["distractorCount"] == 3
