@@ -1,7 +1,7 @@
 """Golden inspect reports (JSON and terminal) for every hand-made flawed snapshot.
 
-Regenerate after an intended change with ``WHICHTOOL_REGEN_GOLDEN=1 pytest tests/test_inspect_golden.py``
-and review the diff like code.
+Regenerate after an intended change with ``WHICHTOOL_REGEN_GOLDEN=1`` and review the diff
+like code.
 """
 
 from __future__ import annotations
