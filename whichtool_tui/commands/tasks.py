@@ -10,10 +10,12 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from whichtool_tui.cli import ArgumentParser, _global_flags
+from whichtool_tui.cli import ArgumentParser, _global_flags, wants_ui
 from whichtool_tui.errors import ExitCode, WhichtoolError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from whichtool_tui.config import Settings
     from whichtool_tui.surface.model import NormalizedSurface
 
@@ -195,6 +197,14 @@ def _load_surface(
     return normalize_surface(listing.raw_tools)
 
 
+def _open_in_ui(task_file: Path) -> int:
+    """The interactive face of `tasks lint`: the task set on the Tasks screen, linted live."""
+    from whichtool_tui.artefacts import load_artefact
+    from whichtool_tui.ui.app import run_app
+
+    return run_app(load_artefact(str(task_file)))
+
+
 def _lint(args: argparse.Namespace, settings: Settings) -> int:
     import json
 
@@ -209,7 +219,10 @@ def _lint(args: argparse.Namespace, settings: Settings) -> int:
             f"`--format {args.format}` is not available for `tasks lint`",
             "Available: terminal, json.",
         )
-    loaded = load_task_set(resolve_task_file(args.tasks, settings))
+    task_file = resolve_task_file(args.tasks, settings)
+    if args.target is None and settings.target is None and wants_ui(args):
+        return _open_in_ui(task_file)
+    loaded = load_task_set(task_file)
     surface = None
     if args.target is not None or settings.target is not None:
         surface = _load_surface(args.target, args.transport, settings)
