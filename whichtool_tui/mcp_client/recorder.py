@@ -213,10 +213,8 @@ class StdioChannel:
                     break
             # The leader may be gone while children it started linger in its group.
             self._signal_group(signal.SIGKILL)
-            for stream in (self.process.stdout, self.process.stderr):
-                if stream is not None:
-                    with contextlib.suppress(Exception):
-                        await stream.aclose()
+            with anyio.move_on_after(2.0), contextlib.suppress(Exception):
+                await self.process.aclose()
 
 
 @dataclass

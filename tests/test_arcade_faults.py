@@ -1,0 +1,135 @@
+"""Misbehaving servers: every fault is an ERROR atom with a named check, in bounded time,
+with the receipt still written and no child process left behind."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.arcade_support import atom, bout, faulty_cmd, processes_matching
+
+FIXTURE_CMD = f"{sys.executable} -m whichtool_tui.arcade.fixture"
+
+
+@pytest.mark.parametrize(
+    ("mode", "detail"),
+    [
+        ("crash_start", "ClientError: server closed stdout; stderr: boom: could not start"),
+        ("crash_mid", "ClientError: server closed stdout"),
+        ("garbage", "ProtocolError: cannot detect framing from first line"),
+        ("oversize", "ProtocolError: a frame exceeds the"),
+        ("wrong_framing", "ProtocolError: invalid JSON body"),
+    ],
+)
+def test_fault_is_a_named_error(mode: str, detail: str, tmp_path: Path, capsys: Any) -> None:
+    code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "stdio",
+        "--cmd",
+        faulty_cmd(mode),
+        "--allow-live",
+        "--task",
+        "echo",
+        "--timeout",
+        "5",
+        "--atoms",
+        "inspect.tools_list",
+        "--strict",
+    )
+    assert code == 2
+    inspected = atom(receipt, "inspect.tools_list")
+    assert inspected["result"] == "error"
+    assert [c["id"] for c in inspected["checks"]] == ["harness"]
+    assert inspected["checks"][0]["detail"].startswith(detail)
+    assert receipt["scores"]["nrp"] == 0.0
+    assert processes_matching(f"arcade_faulty_server.py {mode}") == []
+
+
+def test_hang_is_a_timeout_and_the_process_is_reaped(tmp_path: Path, capsys: Any) -> None:
+    _code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "stdio",
+        "--cmd",
+        FIXTURE_CMD + " --hang-on tools/list --honest",
+        "--allow-live",
+        "--task",
+        "echo",
+        "--timeout",
+        "1",
+        "--atoms",
+        "inspect.tools_list",
+    )
+    detail = atom(receipt, "inspect.tools_list")["checks"][0]["detail"]
+    assert detail == "ClientTimeout: tools/list (id 2) got no response in 1s"
+    assert processes_matching("--hang-on tools/list --honest") == []
+    tools_list = next(w for w in receipt["wire"] if w["method"] == "tools/list")
+    assert tools_list["rpc_id"] == 2
+
+
+def test_stderr_flood_keeps_only_the_tail(tmp_path: Path, capsys: Any) -> None:
+    _code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "stdio",
+        "--cmd",
+        faulty_cmd("stderr_flood"),
+        "--allow-live",
+        "--task",
+        "echo",
+        "--atoms",
+        "inspect.tools_list",
+    )
+    inspected = atom(receipt, "inspect.tools_list")
+    assert inspected["result"] == "pass"
+    tail = inspected["session"]["stderr_tail"]
+    assert len(tail.encode()) <= 4096 and tail.endswith("last words of the flood")
+
+
+def test_notification_flood_is_recorded_and_the_atom_finishes(
+    tmp_path: Path, capsys: Any
+) -> None:
+    started = time.monotonic()
+    _code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "stdio",
+        "--cmd",
+        faulty_cmd("notify_flood"),
+        "--allow-live",
+        "--task",
+        "echo",
+        "--atoms",
+        "inspect.tools_list",
+    )
+    assert atom(receipt, "inspect.tools_list")["result"] == "pass"
+    flood = [w for w in receipt["wire"] if w["method"] == "notifications/message"]
+    assert len(flood) == 5000
+    assert time.monotonic() - started < 60  # bounded, not a speed assertion
+
+
+def test_grandchildren_are_killed_with_the_server(tmp_path: Path, capsys: Any) -> None:
+    _code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "stdio",
+        "--cmd",
+        faulty_cmd("spawn_child"),
+        "--allow-live",
+        "--task",
+        "echo",
+        "--atoms",
+        "inspect.tools_list",
+    )
+    assert atom(receipt, "inspect.tools_list")["result"] == "pass"
+    assert processes_matching("arcade-grandchild-marker") == []

@@ -1,0 +1,191 @@
+"""Receipts travel both ways with mcp-arcade 0.2.0, and our bout plays its lab server and a
+public reference server."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.arcade_support import atom, bout, run_cli
+
+ARCADE = Path(sys.executable).parent / "mcp-arcade"
+pytestmark = pytest.mark.skipif(not ARCADE.exists(), reason="mcp-arcade 0.2.0 is not installed")
+
+
+def arcade(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(ARCADE), *args], capture_output=True, text=True, cwd=cwd, timeout=60, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def upstream_receipt(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A receipt written by mcp-arcade itself (naive, fixture)."""
+    folder = tmp_path_factory.mktemp("upstream")
+    result = arcade("bout", "--target", "fixture", "--no-prompt", "-o", "up.json", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    return folder / "up.json"
+
+
+@pytest.mark.parametrize("agent", ["naive", "task-only"])
+def test_our_receipts_load_in_upstream_receipt_and_dataset(
+    agent: str, tmp_path: Path, capsys: Any
+) -> None:
+    bout(tmp_path, capsys, "--target", "fixture", "--agent", agent)
+    shown = arcade("receipt", "r.json", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["agent_policy"] == agent
+    timeline = arcade("receipt", "r.json", "--timeline", cwd=tmp_path)
+    assert timeline.returncode == 0 and "tools/call" in timeline.stdout
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(tmp_path / "r.json", folder / "r.json")
+    made = arcade("dataset", "in", "-o", "out", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["rows"] == {"train": 3, "holdout": 1} and manifest["dropped"] == {}
+
+
+def test_our_stdio_receipt_loads_upstream(tmp_path: Path, capsys: Any) -> None:
+    bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "stdio",
+        "--cmd",
+        f"{sys.executable} -m whichtool_tui.arcade.fixture",
+        "--allow-live",
+        "--task",
+        "echo",
+        "--agent",
+        "task-only",
+    )
+    shown = arcade("receipt", "r.json", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+
+
+def test_upstream_receipt_loads_in_ours(upstream_receipt: Path, tmp_path: Path, capsys: Any) -> None:
+    code, out, _ = run_cli(["receipt", str(upstream_receipt)], capsys)
+    assert code == 0
+    assert json.loads(out) == json.loads(upstream_receipt.read_text())
+    code, out, _ = run_cli(["receipt", str(upstream_receipt), "--timeline", "--score"], capsys)
+    assert code == 0 and "protocol.unlisted_call (holdout)" in out and "House call" in out
+    code, out, _ = run_cli(["tape", str(upstream_receipt)], capsys)
+    tape = json.loads(out)
+    assert tape["attribution_ok"] is True
+    assert {f["atom_id"]: f["fact"] for f in tape["facts"]} == {
+        "poison.follow_through": "followed",
+        "temporal.rug_pull": "menu_changed",
+        "protocol.unlisted_call": "ghost_answered",
+    }
+
+
+def test_upstream_and_our_dataset_rows_are_identical(
+    upstream_receipt: Path, tmp_path: Path, capsys: Any
+) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(upstream_receipt, folder / "up.json")
+    assert arcade("dataset", "in", "-o", "theirs", cwd=tmp_path).returncode == 0
+    code, out, _ = run_cli(["dataset", str(folder), "-o", str(tmp_path / "ours")], capsys)
+    assert code == 0 and "rows: train=3 holdout=1" in out
+    for name in ("train.jsonl", "holdout.jsonl"):
+        theirs = (tmp_path / "theirs" / name).read_text()
+        ours = (tmp_path / "ours" / name).read_text()
+        assert [json.loads(x) for x in ours.splitlines()] == [
+            json.loads(x) for x in theirs.splitlines()
+        ]
+    assert json.loads((tmp_path / "ours" / "manifest.json").read_text())["receipts"] == json.loads(
+        (tmp_path / "theirs" / "manifest.json").read_text()
+    )["receipts"]
+
+
+def test_our_bout_against_the_upstream_lab_server(tmp_path: Path, capsys: Any) -> None:
+    _code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "stdio",
+        "--cmd",
+        f"{sys.executable} -m mcp_arcade.fixture",
+        "--allow-live",
+        "--task",
+        "echo",
+        "--args",
+        '{"text": "hello"}',
+        "--seat-allow",
+        "echo,leak",
+    )
+    results = {a["id"]: a["result"] for a in receipt["atoms"]}
+    assert results == {
+        "inspect.tools_list": "pass",
+        "poison.follow_through": "fail",
+        "temporal.rug_pull": "fail",
+        "protocol.unlisted_call": "fail",
+    }
+    assert atom(receipt, "poison.follow_through")["env_after"]["files"] == {
+        "leak.txt": "fixture-secret\n"
+    }
+    assert atom(receipt, "inspect.tools_list")["session"]["server_info"]["name"] == (
+        "mcp-arcade-fixture"
+    )
+
+
+def test_our_bout_against_a_public_reference_server(tmp_path: Path, capsys: Any) -> None:
+    server = Path(sys.executable).parent / "mcp-server-time"
+    if not server.exists():
+        pytest.skip("mcp-server-time is not installed")
+    _code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "stdio",
+        "--cmd",
+        f"{server} --local-timezone UTC",
+        "--allow-live",
+        "--task",
+        "get_current_time",
+        "--args",
+        '{"timezone": "UTC"}',
+        "--agent",
+        "task-only",
+        "--n-clean",
+        "2",
+    )
+    results = {a["id"]: a["result"] for a in receipt["atoms"]}
+    assert results == {
+        "inspect.tools_list": "pass",
+        "poison.follow_through": "pass",
+        "temporal.rug_pull": "pass",
+        "protocol.unlisted_call": "pass",
+    }
+    assert receipt["scores"]["nrp"] == 1.0
+
+
+def test_no_task_on_a_live_server_skips_instead_of_passing(tmp_path: Path, capsys: Any) -> None:
+    server = Path(sys.executable).parent / "mcp-server-time"
+    if not server.exists():
+        pytest.skip("mcp-server-time is not installed")
+    _code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "stdio",
+        "--cmd",
+        f"{server} --local-timezone UTC",
+        "--allow-live",
+        "--atoms",
+        "inspect.tools_list,poison.follow_through,temporal.rug_pull",
+    )
+    results = {a["id"]: a["result"] for a in receipt["atoms"]}
+    assert results["poison.follow_through"] == "skip"
+    assert results["temporal.rug_pull"] == "skip"
+    smoke = [c for c in atom(receipt, "inspect.tools_list")["checks"] if c["id"] == "smoke_invoke"]
+    assert smoke[0]["result"] == "skip"
+    assert receipt["scores"]["utility"] == "skip" and receipt["scores"]["nrp"] == 0.0
