@@ -1,0 +1,51 @@
+"""Terminal output of the tasks commands: colour decision, ASCII-only text, worst first."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.tasks.terminal import Styler, ascii_safe, diagnostic_lines, use_colour
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("flag", "env", "stream", "expected"),
+    [
+        (True, {"NO_COLOR": "1"}, io.StringIO(), True),
+        (False, {"FORCE_COLOR": "1"}, Tty(), False),
+        (None, {"NO_COLOR": "", "FORCE_COLOR": "1"}, Tty(), False),
+        (None, {"FORCE_COLOR": "1"}, io.StringIO(), True),
+        (None, {"FORCE_COLOR": "0"}, io.StringIO(), False),
+        (None, {}, Tty(), True),
+        (None, {}, io.StringIO(), False),
+    ],
+)
+def test_colour_decision(
+    flag: bool | None, env: dict[str, str], stream: io.StringIO, expected: bool
+) -> None:
+    assert use_colour(flag, stream, env) is expected
+
+
+def test_untrusted_text_becomes_ascii() -> None:
+    assert ascii_safe("caf\u00e9\n\x1b[31m\u202e") == "caf\\xe9\\n\\x1b[31m\\u202e"
+
+
+def test_diagnostics_sorted_worst_first_with_hints_and_styles() -> None:
+    found = [
+        Diagnostic(code="b/info", severity="info", message="later"),
+        Diagnostic(code="a/error", severity="error", message="first", hint="do this"),
+    ]
+    assert diagnostic_lines(found, Styler(False)) == [
+        "  error   a/error  first",
+        "          do this",
+        "  info    b/info  later",
+    ]
+    coloured = diagnostic_lines(found, Styler(True))
+    assert coloured[0] == "  \x1b[31merror  \x1b[0m a/error  first"
