@@ -325,3 +325,24 @@ def test_cli_generate_rejects_bad_numbers(
     assert code == 2
     assert flag in capsys.readouterr().err
     assert not (tmp_path / "m.yaml").exists()
+
+
+def test_cli_generate_max_tools_zero_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "--no-ui",
+            "tasks",
+            "generate",
+            str(SURFACE_FILE),
+            "--provider",
+            "mock",
+            "--out",
+            str(tmp_path / "m.yaml"),
+            "--max-tools",
+            "0",
+        ]
+    )
+    assert code == 2
+    assert "--max-tools must be between 1 and 1000" in capsys.readouterr().err

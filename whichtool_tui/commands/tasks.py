@@ -318,7 +318,9 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
     out = args.out or settings.tasks or "whichtool.tasks.yaml"
     guard_overwrite(out, args.force)
     surface = _load_surface(args.target, args.transport, settings)
-    max_tools = args.max_tools or settings.trials.max_tools or DEFAULT_MAX_TOOLS
+    max_tools = args.max_tools
+    if max_tools is None:
+        max_tools = settings.trials.max_tools or DEFAULT_MAX_TOOLS
     check_tool_limit(len(surface.tools), max_tools)
     configured = settings.provider
     provider = build_provider(
