@@ -346,3 +346,27 @@ def test_cli_generate_max_tools_zero_is_refused(
     )
     assert code == 2
     assert "--max-tools must be between 1 and 1000" in capsys.readouterr().err
+
+
+def test_cli_generate_takes_target_provider_and_out_from_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with fake_api_server() as api:
+        api.queue(chat_reply(text=GOOD_DRAFT))
+        config = {
+            "target": {"transport": "snapshot", "path": str(SURFACE_FILE)},
+            "tasks": "from-config.yaml",
+            "provider": {
+                "name": "openai-compatible",
+                "model": "configured",
+                "baseUrl": api.base_url + "/v1",
+            },
+            "trials": {"maxTools": 3},
+        }
+        (tmp_path / "whichtool.config.json").write_text(json.dumps(config))
+        assert main(["--no-ui", "tasks", "generate", "--temperature", "0"]) == 0
+        assert api.requests[0].json["model"] == "configured"
+        assert api.requests[0].json["temperature"] == 0
+    assert "to from-config.yaml" in capsys.readouterr().out
+    assert len(load_task_set(tmp_path / "from-config.yaml").task_set.tasks) == 4
