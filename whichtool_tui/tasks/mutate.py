@@ -83,7 +83,11 @@ def _lower_first(text: str) -> str:
 
 
 def typo(prompt: str, random: Random) -> str | None:
-    """One or two keyboard slips inside words (never a word's first letter)."""
+    """One or two keyboard slips inside words (never a word's first letter).
+
+    Positions count code points; the upstream format counts UTF-16 units, so a prompt holding
+    characters beyond the Basic Multilingual Plane (emoji) may get a different slip there.
+    """
     positions = [
         index
         for index in range(1, len(prompt))
