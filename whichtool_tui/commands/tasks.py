@@ -157,11 +157,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     generate.add_argument("--model", metavar="ID", help="model id")
     generate.add_argument("--base-url", metavar="URL", help="endpoint for compatible providers")
     generate.add_argument(
-        "--tasks-per-tool", type=int, default=3, metavar="N", help="requests per tool (3)"
+        "--tasks-per-tool", type=int, default=3, metavar="N", help="requests per tool (default 3)"
     )
-    generate.add_argument("--distractors", type=int, default=4, metavar="N", help="(default 4)")
     generate.add_argument(
-        "--temperature", type=_finite_float, default=0.7, metavar="F", help="(default 0.7)"
+        "--distractors", type=int, default=4, metavar="N", help="distractors to draft (default 4)"
+    )
+    generate.add_argument(
+        "--temperature",
+        type=_finite_float,
+        default=0.7,
+        metavar="F",
+        help="sampling temperature (default 0.7)",
     )
     generate.add_argument(
         "--max-tools", type=int, metavar="N", help="refuse bigger surfaces (6; hard max 1000)"
