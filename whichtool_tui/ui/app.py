@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -17,6 +18,7 @@ from whichtool_tui.artefacts import Artefact, load_artefact, summarize
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_message, redact_paths
 from whichtool_tui.ui import engine
+from whichtool_tui.ui.bout_model import BoutView, view_of_receipt, view_of_tape
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.run_control import RunProgress, RunSetup
 from whichtool_tui.ui.screens.base import SectionScreen
@@ -157,8 +159,10 @@ class WhichtoolApp(App[int]):
             session.run = parse_run_report(artefact.data, redact_paths(artefact.path))
         elif artefact.kind == "diff-report":
             session.diff_report = artefact
+        elif artefact.kind == "receipt":
+            session.bout = view_of_receipt(artefact.data, redact_paths(artefact.path))
         else:
-            session.bout = artefact
+            session.bout = view_of_tape(artefact.data, redact_paths(artefact.path))
 
     def open_demo(self) -> None:
         """Load the bundled lab surface and its task set; offline, no key."""
@@ -243,6 +247,67 @@ class WhichtoolApp(App[int]):
         progress.state = "finished"
         self.notify(f"Run finished: {progress.done} trials. Press 4 for the results.")
         self.refresh_sections()
+
+    @work(exclusive=True, group="bout", exit_on_error=False)
+    async def run_fixture_bout(self) -> None:
+        """Every atom against the bundled lab fixture (offline, naive seat) in a temp sandbox."""
+        import tempfile
+
+        from whichtool_tui.arcade.atoms import ATOM_IDS
+        from whichtool_tui.arcade.bout import BoutPlan, fixture_argv, run_bout
+        from whichtool_tui.arcade.receipt import receipt_json
+        from whichtool_tui.arcade.seats import NaiveSeat
+        from whichtool_tui.mcp_client.command import child_environment
+
+        self.notify("Running a bout against the lab fixture…", timeout=3)
+        with tempfile.TemporaryDirectory(prefix="whichtool-bout-") as sandbox:
+            plan = BoutPlan(
+                kind="fixture",
+                argv=fixture_argv(),
+                seat=NaiveSeat(),
+                atom_ids=list(ATOM_IDS),
+                sandbox=Path(sandbox),
+                base_env=child_environment(),
+            )
+            try:
+                receipt = await run_bout(plan)
+            except WhichtoolError as error:
+                self.notify(error.message, title="Bout failed", severity="error", timeout=8)
+                return
+            except Exception as error:  # a toast, never a traceback
+                message = f"{type(error).__name__}: {error}"
+                self.notify(message, title="Bout failed", severity="error")
+                return
+        data = json.loads(receipt_json(receipt))
+        self.session.bout = view_of_receipt(data, "lab fixture bout")
+        if self.current_mode != "bout":
+            self.switch_mode("bout")
+        self.refresh_sections()
+
+    def save_receipt(self, bout: BoutView) -> None:
+        """Ask for a path and write the receipt (with the operator's guess, if made)."""
+        from whichtool_tui.arcade.receipt import OperatorCall, receipt_json
+        from whichtool_tui.files import write_atomic
+        from whichtool_tui.ui.modals.path_prompt import PathPrompt
+
+        receipt = bout.receipt
+        if receipt is None:
+            return
+
+        def save(path: str | None) -> None:
+            if not path:
+                return
+            copy = receipt.model_copy(deep=True)
+            if bout.guess is not None:
+                copy.operator_call = OperatorCall(recorded=True, guess=bout.guess, skipped=False)
+            try:
+                written = write_atomic(path, receipt_json(copy))
+            except WhichtoolError as error:
+                self.notify(error.message, title="Not saved", severity="error")
+                return
+            self.notify(f"Receipt written to {redact_paths(str(written))}")
+
+        self.push_screen(PathPrompt("Save receipt to", "receipt.json"), save)
 
     def cancel_run(self) -> None:
         """Cancel a running benchmark (its worker); nothing partial is kept."""

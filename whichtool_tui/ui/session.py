@@ -11,6 +11,7 @@ from whichtool_tui.tasks.model import Task, TaskSet
 from whichtool_tui.ui.surface_model import SurfaceView
 
 if TYPE_CHECKING:
+    from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.run_control import RunProgress
 
 
@@ -53,5 +54,5 @@ class Session:
     run: RunReport | None = None
     progress: RunProgress | None = None
     diff_report: Artefact | None = None
-    bout: Artefact | None = None
+    bout: BoutView | None = None
     notes: dict[str, Any] = field(default_factory=dict)

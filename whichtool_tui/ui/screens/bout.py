@@ -1,19 +1,252 @@
-"""Section: Bout."""
+"""Section 5: a bout: atoms, the virtual wire timeline with filters, the message behind a row,
+and the verdicts only after the operator's guess (followed / held / unclear)."""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.widgets import Static
+import json
+from typing import ClassVar
 
+from rich.syntax import Syntax
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Input, Select, Static
+
+from whichtool_tui.arcade.render import score_panel
+from whichtool_tui.arcade.timeline import TimelineRow
+from whichtool_tui.redact import sanitize_text
+from whichtool_tui.ui.bout_model import BoutView
 from whichtool_tui.ui.screens.base import SectionScreen
+from whichtool_tui.ui.widgets.timeline import COLUMNS, RpcTimeline
+from whichtool_tui.ui.widgets.tool_detail import safe_multiline
+
+ALL = "all"
+GUESSES = {"f": "followed", "h": "held", "u": "unclear"}
 
 
 class BoutScreen(SectionScreen):
-    """The Bout section."""
+    """Guess first, verdicts after: the timeline never carries a result."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "back", "Back"),
+        Binding("f", "guess('followed')", "Followed"),
+        Binding("h", "guess('held')", "Held"),
+        Binding("u", "guess('unclear')", "Unclear"),
+        Binding("slash", "search", "Search"),
+        Binding("x", "clear_filters", "Clear filters"),
+        Binding("w", "focus_timeline", "Wire"),
+        Binding("b", "run_fixture", "Fixture bout"),
+        Binding("s", "save_receipt", "Save receipt"),
+    ]
 
     def compose_body(self) -> ComposeResult:
-        yield Static(
-            "No receipt loaded. Open one with [b]whichtool-tui open receipt.json[/b].",
-            id="bout-empty",
-            classes="empty",
+        yield Static("", id="bout-empty", classes="empty")
+        with Vertical(id="bout-body"):
+            yield Static("", id="bout-head")
+            with Horizontal(id="bout-main"):
+                with VerticalScroll(id="atoms-pane") as atoms:
+                    atoms.border_title = "Atoms"
+                    yield Static("", id="atoms")
+                with Vertical(id="wire-pane") as wire:
+                    wire.border_title = "Wire"
+                    with Horizontal(id="wire-filters"):
+                        yield Select([(ALL, ALL)], value=ALL, allow_blank=False, id="f-atom")
+                        yield Select(
+                            [("in+out", ALL), ("out", "out"), ("in", "in")],
+                            value=ALL,
+                            allow_blank=False,
+                            id="f-direction",
+                        )
+                        yield Input(placeholder="method", id="f-method")
+                        yield Input(placeholder="/ search", id="f-search")
+                    yield Static(Text(COLUMNS, style="bold"), id="wire-columns")
+                    yield Vertical(id="timeline-holder")
+            with Horizontal(id="bout-bottom"):
+                with VerticalScroll(id="verdict-pane") as verdict:
+                    verdict.border_title = "Your call"
+                    yield Static("", id="verdict")
+                with VerticalScroll(id="message-pane") as message:
+                    message.border_title = "Message"
+                    yield Static("", id="message")
+
+    def on_mount(self) -> None:
+        self._shown: BoutView | None = None
+
+    @property
+    def bout(self) -> BoutView | None:
+        return self.wapp.session.bout
+
+    def refresh_from_session(self) -> None:
+        bout = self.bout
+        self.query_one("#bout-empty").display = bout is None
+        self.query_one("#bout-body").display = bout is not None
+        if bout is None:
+            self.query_one("#bout-empty", Static).update(
+                "No receipt loaded. Press [b]b[/b] to run a bout against the bundled lab fixture "
+                "(offline), or open one with [b]whichtool-tui open receipt.json[/b]."
+            )
+            return
+        if bout is not self._shown:
+            self._show(bout)
+        self._draw_atoms_and_verdict(bout)
+
+    def _show(self, bout: BoutView) -> None:
+        self._shown = bout
+        header = bout.header
+        head = Text()
+        head.append(f"Bout {header.bout_id}", style="bold")
+        head.append(f"  target {header.target_kind}  seat {header.agent_policy}")
+        head.append(f"  framing {header.framing or '?'}  protocol {header.protocol_version or '?'}")
+        if header.server_name:
+            head.append(f"  server {sanitize_text(header.server_name)}")
+        if not header.attribution_ok:
+            head.append(
+                "\nwire could not be attributed to atoms: every row shows ?", style="yellow"
+            )
+        self.query_one("#bout-head", Static).update(head)
+        atoms = [(ALL, ALL), *((a.id, a.id) for a in header.atoms)]
+        self.query_one("#f-atom", Select).set_options(atoms)
+        holder = self.query_one("#timeline-holder", Vertical)
+        holder.remove_children()
+        timeline = RpcTimeline(bout.rows, id="timeline")
+        holder.mount(timeline)
+        self._set_wire_title(timeline)
+        self.call_after_refresh(timeline.focus)
+
+    def _set_wire_title(self, timeline: RpcTimeline) -> None:
+        pane = self.query_one("#wire-pane")
+        total = len(timeline.rows)
+        shown = len(timeline.shown_rows)
+        pane.border_title = f"Wire ({total:,} events" + (
+            f", {shown:,} shown)" if shown != total else ")"
         )
+
+    def _draw_atoms_and_verdict(self, bout: BoutView) -> None:
+        atoms = Text()
+        results = {a.id: a for a in bout.receipt.atoms} if bout.receipt else {}
+        for atom in bout.header.atoms:
+            atoms.append(f"{atom.id:<24}", style="bold")
+            if bout.guess is None:
+                atoms.append(" ?", style="dim")
+            elif atom.id in results:
+                result = results[atom.id].result
+                style = {"pass": "green", "fail": "bold red", "error": "red"}.get(result, "dim")
+                atoms.append(f" {result.upper()}", style=style)
+            if atom.holdout:
+                atoms.append(" holdout", style="dim")
+            atoms.append("\n")
+            checks = results[atom.id].checks if atom.id in results else []
+            for check in checks:
+                mark = (
+                    "·" if bout.guess is None else {"pass": "✓", "fail": "✖"}.get(check.result, "–")
+                )
+                atoms.append(f"  {mark} {sanitize_text(check.id)}\n", style="dim")
+        self.query_one("#atoms", Static).update(atoms)
+        verdict = self.query_one("#verdict", Static)
+        if bout.guess is None:
+            verdict.update(
+                Text.assemble(
+                    ("Your call before the verdicts: ", "bold"),
+                    "did the seat follow the whispered side-quest?\n",
+                    ("[f]ollowed  [h]eld  [u]nclear", "bold"),
+                )
+            )
+            return
+        shown = Text(f"You said: {bout.guess}\n", style="bold")
+        if bout.receipt is not None:
+            shown.append(safe_multiline(score_panel(bout.receipt)))
+        else:
+            shown.append("A tape carries no verdicts; what the wire alone says:\n")
+            for fact in bout.facts:
+                shown.append(f"  {fact.get('atom_id')}: {fact.get('fact')}\n")
+        verdict.update(shown)
+
+    def action_guess(self, guess: str) -> None:
+        bout = self.bout
+        if bout is None or bout.guess is not None:
+            return
+        bout.guess = guess
+        self._draw_atoms_and_verdict(bout)
+
+    # -- filters ------------------------------------------------------------------------------
+
+    def _timeline(self) -> RpcTimeline | None:
+        found = self.query(RpcTimeline)
+        return found.first() if found else None
+
+    @on(Select.Changed, "#f-atom, #f-direction")
+    @on(Input.Changed, "#f-method, #f-search")
+    def filters_changed(self) -> None:
+        timeline = self._timeline()
+        if timeline is None:
+            return
+        atom = self.query_one("#f-atom", Select).value
+        direction = self.query_one("#f-direction", Select).value
+        method = self.query_one("#f-method", Input).value.strip().lower()
+        search = self.query_one("#f-search", Input).value.strip().lower()
+        if atom == ALL and direction == ALL and not method and not search:
+            timeline.set_filter(None)
+        else:
+
+            def keep(row: TimelineRow) -> bool:
+                return (
+                    (atom == ALL or row.atom == atom)
+                    and (direction == ALL or row.direction == direction)
+                    and (not method or row.method.lower().startswith(method))
+                    and (not search or search in f"{row.method} {row.note}".lower())
+                )
+
+            timeline.set_filter(keep)
+        self._set_wire_title(timeline)
+
+    def action_search(self) -> None:
+        self.query_one("#f-search", Input).focus()
+
+    def action_clear_filters(self) -> None:
+        self.query_one("#f-atom", Select).value = ALL
+        self.query_one("#f-direction", Select).value = ALL
+        self.query_one("#f-method", Input).value = ""
+        self.query_one("#f-search", Input).value = ""
+
+    def action_focus_timeline(self) -> None:
+        timeline = self._timeline()
+        if timeline is not None:
+            timeline.focus()
+
+    @on(Input.Submitted, "#f-method, #f-search")
+    def filter_submitted(self) -> None:
+        self.action_focus_timeline()
+
+    @on(RpcTimeline.RowHighlighted)
+    def row_highlighted(self, event: RpcTimeline.RowHighlighted) -> None:
+        bout = self.bout
+        pane = self.query_one("#message", Static)
+        if bout is None or event.index is None:
+            pane.update("")
+            return
+        row = bout.rows[event.index]
+        self.query_one("#message-pane").border_title = f"Message #{row.seq}"
+        message = bout.message(event.index)
+        if message is None:
+            pane.update(
+                Text(f"{row.direction} {row.method} {row.note}\n(a tape keeps no messages)")
+            )
+            return
+        text = json.dumps(message, indent=2, ensure_ascii=False)
+        if len(text) > 20_000:
+            text = text[:20_000] + "\n…"
+        pane.update(Syntax(safe_multiline(text), "json", word_wrap=True))
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def action_run_fixture(self) -> None:
+        self.wapp.run_fixture_bout()
+
+    def action_save_receipt(self) -> None:
+        bout = self.bout
+        if bout is None or bout.receipt is None:
+            self.notify("No receipt to save.", severity="warning")
+            return
+        self.wapp.save_receipt(bout)

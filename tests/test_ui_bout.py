@@ -1,0 +1,113 @@
+"""Pilot tests of the Bout section: virtual timeline, filters, message pane, guess first."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Select, Static
+
+from tests.ui_support import UI_DATA, static_text
+from whichtool_tui.artefacts import load_artefact
+from whichtool_tui.ui.app import WhichtoolApp
+from whichtool_tui.ui.widgets.timeline import RpcTimeline
+
+LAB_RECEIPT = UI_DATA / "lab-receipt.json"
+LAB_TAPE = UI_DATA / "lab-tape.json"
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(tmp_path / "state"))
+
+
+def screen_text(app: WhichtoolApp, selector: str) -> str:
+    return static_text(app.screen.query_one(selector, Static))
+
+
+async def test_receipt_hides_verdicts_until_the_guess() -> None:
+    receipt = json.loads(LAB_RECEIPT.read_text())
+    app = WhichtoolApp(load_artefact(LAB_RECEIPT))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.current_mode == "bout"
+        timeline = app.screen.query_one(RpcTimeline)
+        assert len(timeline.rows) == len(receipt["wire"])
+        atoms = screen_text(app, "#atoms")
+        for atom in receipt["atoms"]:
+            assert atom["id"] in atoms
+        for word in ("PASS", "FAIL", "NRP", "Integrity"):
+            assert word not in atoms and word not in screen_text(app, "#verdict")
+        assert "[f]ollowed" in screen_text(app, "#verdict")
+        await pilot.press("h")
+        verdict = screen_text(app, "#verdict")
+        assert "You said: held" in verdict and "NRP" in verdict
+        results = {atom["result"].upper() for atom in receipt["atoms"]}
+        assert any(result in screen_text(app, "#atoms") for result in results)
+
+
+async def test_timeline_cursor_message_and_filters() -> None:
+    receipt = json.loads(LAB_RECEIPT.read_text())
+    app = WhichtoolApp(load_artefact(LAB_RECEIPT))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        timeline = app.screen.query_one(RpcTimeline)
+        assert timeline.has_focus
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert timeline.selected == 2
+        message = screen_text(app, "#message")
+        assert json.loads(message) == receipt["wire"][2]["message"]
+        await pilot.press("end")
+        assert timeline.selected == len(receipt["wire"]) - 1
+        app.screen.query_one("#f-direction", Select).value = "out"
+        await pilot.pause()
+        outbound = sum(1 for event in receipt["wire"] if event["direction"] == "out")
+        assert len(timeline.shown_rows) == outbound
+        app.screen.query_one("#f-method", Input).value = "tools/c"
+        await pilot.pause()
+        calls = [
+            e for e in receipt["wire"] if e["direction"] == "out" and e["method"] == "tools/call"
+        ]
+        assert len(timeline.shown_rows) == len(calls) > 0
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("slash")
+        await pilot.press(*"ghost")
+        await pilot.pause()
+        assert all("ghost" in timeline.rows[i].note for i in timeline.shown_rows)
+        assert len(timeline.shown_rows) >= 1
+        assert "shown" in str(app.screen.query_one("#wire-pane").border_title)
+
+
+async def test_tape_opens_score_free_and_shows_facts_after_guess() -> None:
+    app = WhichtoolApp(load_artefact(LAB_TAPE))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        timeline = app.screen.query_one(RpcTimeline)
+        assert len(timeline.rows) == len(json.loads(LAB_TAPE.read_text())["rows"])
+        assert "tape keeps no messages" in screen_text(app, "#message")
+        await pilot.press("u")
+        assert "what the wire alone says" in screen_text(app, "#verdict")
+
+
+async def test_fixture_bout_runs_from_the_screen(tmp_path: Path) -> None:
+    app = WhichtoolApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5")
+        assert "No receipt loaded" in screen_text(app, "#bout-empty")
+        await pilot.press("b")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        bout = app.session.bout
+        assert bout is not None and bout.receipt is not None
+        assert len(bout.rows) > 10
+        await pilot.press("f", "s")
+        target = tmp_path / "r.json"
+        app.screen.query_one("#path", Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        saved = json.loads(target.read_text())
+        assert saved["operator_call"] == {"recorded": True, "guess": "followed", "skipped": False}

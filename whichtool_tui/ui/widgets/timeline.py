@@ -1,0 +1,137 @@
+"""RpcTimeline: the wire timeline as a virtual list (ScrollView + render_line, one Strip per row).
+
+Only the visible lines are rendered, so a receipt with 100,000 wire events scrolls as fast as one
+with ten. Filtering keeps a list of row indices; the rows themselves are never copied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from whichtool_tui.arcade.timeline import TimelineRow
+from whichtool_tui.redact import sanitize_text
+
+COLUMNS = "   seq dir method                  id  atom                     note"
+
+
+def format_row(row: TimelineRow) -> str:
+    """One fixed-width line: seq, direction, method, id, atom, note (notes sanitised)."""
+    rpc_id = "" if row.rpc_id is None else str(row.rpc_id)
+    atom = row.atom + (" (holdout)" if row.holdout else "")
+    return (
+        f"{row.seq:>6} {row.direction:<3} {sanitize_text(row.method)[:22]:<22} "
+        f"{sanitize_text(rpc_id)[:4]:>4}  {atom[:24]:<24} {sanitize_text(row.note)}"
+    )
+
+
+class RpcTimeline(ScrollView, can_focus=True):
+    """A cursor over filtered rows; posts RowHighlighted with the index into ``rows``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"timeline--cursor", "timeline--holdout"}
+    DEFAULT_CSS = """
+    RpcTimeline {
+        height: 1fr;
+    }
+    RpcTimeline > .timeline--cursor { background: $accent 50%; text-style: bold; }
+    RpcTimeline > .timeline--holdout { color: $text-muted; }
+    """
+
+    cursor: reactive[int] = reactive(0, always_update=True)
+
+    class RowHighlighted(Message):
+        """The cursor is on ``rows[index]`` (None when the filter left nothing)."""
+
+        def __init__(self, index: int | None) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, rows: Sequence[TimelineRow], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows = rows
+        self.shown_rows: list[int] = list(range(len(rows)))
+        self._width = max(len(COLUMNS), 100)
+        self.virtual_size = Size(self._width, len(self.shown_rows))
+
+    def set_filter(self, keep: Callable[[TimelineRow], bool] | None) -> None:
+        """Show only the rows ``keep`` accepts (all rows for None) and reset the cursor."""
+        if keep is None:
+            self.shown_rows = list(range(len(self.rows)))
+        else:
+            self.shown_rows = [i for i, row in enumerate(self.rows) if keep(row)]
+        self.virtual_size = Size(self._width, len(self.shown_rows))
+        self.scroll_to(0, 0, animate=False)
+        self.cursor = 0
+        self.refresh()
+
+    @property
+    def selected(self) -> int | None:
+        """Index into ``rows`` under the cursor."""
+        if not self.shown_rows:
+            return None
+        return self.shown_rows[min(self.cursor, len(self.shown_rows) - 1)]
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        position = scroll_y + y
+        width = self.size.width
+        if position >= len(self.shown_rows):
+            return Strip.blank(width)
+        row = self.rows[self.shown_rows[position]]
+        style = Style()
+        if row.holdout:
+            style += self.get_component_rich_style("timeline--holdout", partial=True)
+        if position == self.cursor:
+            style += self.get_component_rich_style("timeline--cursor", partial=True)
+        text = format_row(row)
+        line = text.ljust(self._width) if position == self.cursor else text
+        strip = Strip([Segment(line, style)])
+        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width)
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        if self.shown_rows:
+            self.refresh_line_at(old)
+            self.refresh_line_at(new)
+            self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True, immediate=True)
+        self.post_message(self.RowHighlighted(self.selected))
+
+    def refresh_line_at(self, position: int) -> None:
+        """Repaint one virtual line if it is on screen."""
+        y = position - self.scroll_offset.y
+        if 0 <= y < self.size.height:
+            self.refresh(Region(0, y, self.size.width, 1))
+
+    def action_move(self, delta: int) -> None:
+        if self.shown_rows:
+            self.cursor = min(max(self.cursor + delta, 0), len(self.shown_rows) - 1)
+
+    def action_page(self, direction: int) -> None:
+        self.action_move(direction * max(1, self.size.height - 1))
+
+    def action_jump(self, position: int) -> None:
+        if self.shown_rows:
+            self.cursor = position if position >= 0 else len(self.shown_rows) - 1
+
+    def on_click(self, event: object) -> None:
+        y = getattr(event, "y", None)
+        if isinstance(y, int):
+            target = self.scroll_offset.y + y
+            if 0 <= target < len(self.shown_rows):
+                self.cursor = target
