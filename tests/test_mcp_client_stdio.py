@@ -6,6 +6,7 @@ still running.
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import sys
 from pathlib import Path
@@ -220,3 +221,43 @@ def test_server_ignoring_stdin_close_is_terminated(tmp_path: Path) -> None:
     listing = load_listing(bad_server_spec("slow-exit", pidfile), timeout=10)
     assert len(listing.raw_tools) == 2
     assert all(wait_gone(pid, seconds=1.0) for pid in read_pidfile(pidfile))
+
+
+def test_ctrl_c_while_waiting_leaves_no_server_behind(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    pidfile = tmp_path / "pids"
+    code = (
+        # A test runner started in the background inherits an ignored SIGINT; undo that.
+        "import signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "from tests.test_mcp_client_stdio import bad_server_spec\n"
+        "from whichtool_tui.targets import load_listing\n"
+        "from pathlib import Path\n"
+        "try:\n"
+        f"    load_listing(bad_server_spec('hang', Path({str(pidfile)!r})), timeout=60)\n"
+        "except KeyboardInterrupt:\n"
+        "    sys.exit(130)\n"
+    )
+    client = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=Path(__file__).parent.parent, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not (pidfile.exists() and len(pidfile.read_text().split()) == 2):
+            assert time.monotonic() < deadline, "the server never started"
+            time.sleep(0.05)
+        time.sleep(0.3)
+        client.send_signal(signal.SIGINT)
+        assert client.wait(timeout=20) == 130
+        assert all(wait_gone(pid) for pid in read_pidfile(pidfile))
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait()
+        for pid in read_pidfile(pidfile) if pidfile.exists() else []:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

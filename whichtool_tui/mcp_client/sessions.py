@@ -54,6 +54,13 @@ class _AnyResult(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+def _consume(future: asyncio.Future[Any]) -> None:
+    # A caller cancelled mid-wait never reads its future; reading it here keeps asyncio from
+    # printing "exception was never retrieved" on the way out.
+    if not future.cancelled():
+        future.exception()
+
+
 class McpSession:
     """A live connection to one MCP server; use ``async with`` and call its methods."""
 
@@ -164,6 +171,7 @@ class McpSession:
         """Connect and complete the ``initialize`` handshake, or raise a named error."""
         loop = asyncio.get_running_loop()
         self._ready = loop.create_future()
+        self._ready.add_done_callback(_consume)
         self._task = asyncio.create_task(self._lifetime(), name=f"mcp-session {self.spec.ref}")
         await asyncio.shield(self._ready)
 
@@ -173,6 +181,7 @@ class McpSession:
             raise WhichtoolError("mcp/not-connected", "The MCP session is not running", None)
         self._method = method
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(_consume)
         await self._jobs.put((job, future))
         return await asyncio.shield(future)
 
@@ -200,7 +209,9 @@ class McpSession:
         if task is None:
             return
         if not task.done():
-            if self._current is not None:
+            busy = self._current is not None or (self._ready is not None and not self._ready.done())
+            if busy:
+                # Still connecting or mid-request: the lifetime task is not reading its queue.
                 self._scope.cancel()
             else:
                 await self._jobs.put(None)

@@ -149,22 +149,27 @@ async def stop_child(
 ) -> None:
     """Close stdin, wait, then SIGTERM and finally SIGKILL the child's whole process group."""
     process = child.process
-    with anyio.CancelScope(shield=True):
-        if process.stdin is not None:
-            with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
-                await process.stdin.aclose()
-        if not await _wait_exit(process, stdin_grace):
-            _signal_group(process.pid, signal.SIGTERM)
-            if not await _wait_exit(process, terminate_grace):
-                _signal_group(process.pid, signal.SIGKILL)
-                await _wait_exit(process, terminate_grace)
-        # Anything the server started in its group must not outlive it either.
+    try:
+        with anyio.CancelScope(shield=True):
+            if process.stdin is not None:
+                with contextlib.suppress(
+                    OSError, anyio.BrokenResourceError, anyio.ClosedResourceError
+                ):
+                    await process.stdin.aclose()
+            if not await _wait_exit(process, stdin_grace):
+                _signal_group(process.pid, signal.SIGTERM)
+                if not await _wait_exit(process, terminate_grace):
+                    _signal_group(process.pid, signal.SIGKILL)
+                    await _wait_exit(process, terminate_grace)
+    finally:
+        # Also reached when a native cancellation (Ctrl+C) cuts the graceful path short:
+        # nothing the server started in its group may outlive us.
         _signal_group(process.pid, signal.SIGKILL)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError, anyio.BrokenResourceError):
-                    await stream.aclose()
         _close_subprocess_transport(process)
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            with contextlib.suppress(OSError, anyio.BrokenResourceError):
+                await stream.aclose()
 
 
 def _close_subprocess_transport(process: anyio.abc.Process) -> None:
