@@ -29,10 +29,10 @@ def run_findings(
             Diagnostic(
                 code="run/confusion-pair",
                 severity="warning",
-                message=f"{first} and {second} were swapped {pair.swaps} times "
-                f"({pair.rate:.0%} of their trials): {first} chosen when {second} was expected "
-                f"{pair.a_chosen_when_b_expected}x, {second} chosen when {first} was expected "
-                f"{pair.b_chosen_when_a_expected}x.",
+                message=f"{first} and {second} were confused (swaps: {pair.swaps}, "
+                f"{pair.rate:.0%} of their trials): {first} chosen when {second} was expected: "
+                f"{pair.a_chosen_when_b_expected}; {second} chosen when {first} was expected: "
+                f"{pair.b_chosen_when_a_expected}.",
                 tools=[first, second],
             )
         )
@@ -52,8 +52,9 @@ def run_findings(
                 Diagnostic(
                     code="run/thin-measurement",
                     severity="warning",
-                    message=f"{tool.tool} was measured on {tool.accuracy.denominator} scored "
-                    f"trials; fewer than {MIN_TRIALS_PER_TOOL} make its rate a rough guess.",
+                    message=f"{tool.tool} was measured on too few scored trials "
+                    f"({tool.accuracy.denominator} of the {MIN_TRIALS_PER_TOOL} wanted): its rate "
+                    "is a rough guess.",
                     tool=tool.tool,
                 )
             )
@@ -102,8 +103,8 @@ def run_findings(
             Diagnostic(
                 code="run/unexpected-additional-calls",
                 severity="warning",
-                message=f"{len(multi)} trials proposed more than one call; {expected_first} of "
-                "them had the expected tool first.",
+                message=f"Trials that proposed more than one call: {len(multi)}; with the "
+                f"expected tool first: {expected_first}.",
             )
         )
     if not permuted:
@@ -120,8 +121,8 @@ def run_findings(
             Diagnostic(
                 code="run/cache-hits",
                 severity="info",
-                message=f"{cache_hits} of {len(trials)} trials were answered from the trial "
-                "cache (latency 0).",
+                message=f"Answered from the trial cache (latency 0): {cache_hits} of "
+                f"{len(trials)} trials.",
             )
         )
     return found

@@ -93,7 +93,7 @@ def evaluate_execution(
         first = failures[0].error
         assert first is not None
         message = (
-            f"{len(failures)} of {planned} trials errored "
+            f"Errored trials: {len(failures)} of {planned} "
             f"({error_rate.value or 0:.1%}; the limit is {settings.max_error_rate:.1%}). "
             f"First failure: {first.message}"
         )
@@ -117,8 +117,8 @@ def evaluate_execution(
             Diagnostic(
                 code="run/insufficient-scored-trials",
                 severity="error",
-                message=f"{scored} trials were scored; at least {settings.min_scored} are "
-                "required (--min-scored).",
+                message=f"Scored trials: {scored}; --min-scored requires at least "
+                f"{settings.min_scored}.",
             )
         )
     execution = Execution(
