@@ -91,23 +91,3 @@ async def test_tape_opens_score_free_and_shows_facts_after_guess() -> None:
         assert "tape keeps no messages" in screen_text(app, "#message")
         await pilot.press("u")
         assert "what the wire alone says" in screen_text(app, "#verdict")
-
-
-async def test_fixture_bout_runs_from_the_screen(tmp_path: Path) -> None:
-    app = WhichtoolApp()
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("5")
-        assert "No receipt loaded" in screen_text(app, "#bout-empty")
-        await pilot.press("b")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        bout = app.session.bout
-        assert bout is not None and bout.receipt is not None
-        assert len(bout.rows) > 10
-        await pilot.press("f", "s")
-        target = tmp_path / "r.json"
-        app.screen.query_one("#path", Input).value = str(target)
-        await pilot.press("enter")
-        await pilot.pause()
-        saved = json.loads(target.read_text())
-        assert saved["operator_call"] == {"recorded": True, "guess": "followed", "skipped": False}

@@ -20,7 +20,7 @@ from whichtool_tui.redact import redact_message, redact_paths
 from whichtool_tui.ui import engine
 from whichtool_tui.ui.bout_model import BoutView, view_of_receipt, view_of_tape
 from whichtool_tui.ui.recent import remember
-from whichtool_tui.ui.run_control import RunProgress, RunSetup
+from whichtool_tui.ui.run_control import RunProgress, RunSetup, prepare_from_session, raised
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.screens.bout import BoutScreen
 from whichtool_tui.ui.screens.help import HelpScreen
@@ -165,20 +165,32 @@ class WhichtoolApp(App[int]):
             session.bout = view_of_tape(artefact.data, redact_paths(artefact.path))
 
     def open_demo(self) -> None:
-        """Load the bundled lab surface and its task set; offline, no key."""
+        """Inspect the lab surface, run its task set with the keyword baseline, run a bout."""
+        self.run_demo()
+
+    # -- workers ------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="demo", exit_on_error=False)
+    async def run_demo(self) -> None:
+        """The offline demo: every step is the real engine on bundled files, no key, no network."""
         folder = engine.demo_folder()
         if folder is None:
             self.notify("The demo files are not installed.", severity="error")
             return
-        tasks = folder / "demo-lab.tasks.yaml"
-        if tasks.is_file():
-            try:
-                self.session.tasks = load_tasks_state(str(tasks))
-            except WhichtoolError as error:
-                self.notify(error.message, title="Demo task set", severity="error")
-        self.inspect_target(TargetChoice("snapshot", str(folder / "demo-lab.json")))
-
-    # -- workers ------------------------------------------------------------------------------
+        choice = TargetChoice("snapshot", str(folder / "demo-lab.json"))
+        await self.inspect_target(choice).wait()
+        if self.session.target != choice:
+            return  # inspect failed and said so
+        try:
+            self.session.tasks = load_tasks_state(str(folder / "demo-lab.tasks.yaml"))
+            setup = prepare_from_session(self.session, repeat=5)
+        except WhichtoolError as error:
+            self.notify(error.message, title="Demo", severity="error")
+            return
+        # The keyword baseline is offline and free, so the demo may raise budgets without asking.
+        self.start_run(raised(setup) if setup.needs_raise else setup, "keyword", None)
+        self.run_fixture_bout(show=False)
+        self.notify("Demo: surface inspected; the run (3) and the bout (5) are under way.")
 
     @work(exclusive=True, group="inspect", exit_on_error=False)
     async def inspect_target(self, choice: TargetChoice) -> None:
@@ -249,7 +261,7 @@ class WhichtoolApp(App[int]):
         self.refresh_sections()
 
     @work(exclusive=True, group="bout", exit_on_error=False)
-    async def run_fixture_bout(self) -> None:
+    async def run_fixture_bout(self, show: bool = True) -> None:
         """Every atom against the bundled lab fixture (offline, naive seat) in a temp sandbox."""
         import tempfile
 
@@ -280,8 +292,10 @@ class WhichtoolApp(App[int]):
                 return
         data = json.loads(receipt_json(receipt))
         self.session.bout = view_of_receipt(data, "lab fixture bout")
-        if self.current_mode != "bout":
+        if show and self.current_mode != "bout":
             self.switch_mode("bout")
+        elif not show:
+            self.notify("The lab bout finished: press 5 to review it.")
         self.refresh_sections()
 
     def save_receipt(self, bout: BoutView) -> None:

@@ -1,0 +1,53 @@
+"""The offline demo end to end in the app: inspect, keyword run, fixture bout; then save."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input
+
+from whichtool_tui.ui.app import WhichtoolApp
+from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
+from whichtool_tui.ui.widgets.timeline import RpcTimeline
+
+
+@pytest.fixture(autouse=True)
+def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(tmp_path / "state"))
+
+
+async def test_demo_fills_every_section(tmp_path: Path) -> None:
+    app = WhichtoolApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("d")
+        for _ in range(3):  # the demo worker starts the run and bout workers
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        session = app.session
+        assert session.surface is not None and len(session.surface.tools) == 6
+        assert session.tasks is not None and len(session.tasks.tasks) == 10
+        assert session.run is not None and session.run.reproducibility.provider == "keyword"
+        assert session.run.execution.planned == 50
+        assert session.bout is not None and session.bout.receipt is not None
+        assert app.current_mode == "surface"
+        assert app.screen.query_one("#tools", DataTable).row_count == 6
+        await pilot.press("2")
+        assert app.screen.query_one("#task-table", DataTable).row_count == 10
+        await pilot.press("3")
+        await pilot.pause(0.3)
+        assert "finished" in str(app.session.progress and app.session.progress.state)
+        await pilot.press("4")
+        await pilot.pause()
+        assert app.screen.query_one(ConfusionHeatmap).rows[-1] == "(none)"
+        await pilot.press("5")
+        await pilot.pause()
+        assert len(app.screen.query_one(RpcTimeline).rows) > 10
+        await pilot.press("f", "s")
+        target = tmp_path / "r.json"
+        app.screen.query_one("#path", Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        saved = json.loads(target.read_text())
+        assert saved["operator_call"] == {"recorded": True, "guess": "followed", "skipped": False}
