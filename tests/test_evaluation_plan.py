@@ -24,6 +24,7 @@ from whichtool_tui.evaluation.report_model import report_to_dict
 from whichtool_tui.evaluation.runner import RunnerSettings, run_plan
 from whichtool_tui.evaluation.seeds import fnv1a, mulberry32, shuffled, trial_seed
 from whichtool_tui.evaluation.thresholds import ThresholdSettings
+from whichtool_tui.providers.base import Capabilities, ProviderIdentity
 from whichtool_tui.providers.mock import MockProvider
 
 # Reference values produced once by the JavaScript formulation of the same algorithms
@@ -153,3 +154,26 @@ def test_estimate_is_surface_plus_mean_prompt_tokens() -> None:
     assert estimate.prompt_tokens_total == 34 * 6
     assert estimate.estimated_seconds == 3  # ceil(6 * 1.5 / 4)
     assert estimate_run(plan, 30, 4, None).estimated_seconds is None
+
+
+async def test_settings_that_never_reach_the_model_are_noted() -> None:
+    provider = MockProvider()
+    provider.identity = ProviderIdentity(
+        name="mock",
+        model="no-knobs",
+        endpoint=None,
+        request_fingerprint=None,
+        capabilities=Capabilities(),  # sends no temperature, no seed, no reasoning effort
+    )
+    report = await run_evaluation(
+        make_inputs(_tasks()),
+        RunOptions(repeat=1, temperature=0.7, reasoning_effort="low"),
+        provider,
+    )
+    notes = {d.code: d for d in report.diagnostics}
+    assert notes["run/settings-not-sent"].detail == {
+        "settings": ["temperature", "reasoning_effort"]
+    }
+    assert "run/no-seed-support" in notes
+    assert "run/temperature-not-honoured" not in notes  # that one is about a temperature of 0
+    assert report.reproducibility.temperature == 0.7

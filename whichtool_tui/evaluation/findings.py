@@ -84,7 +84,9 @@ def run_findings(
                 message="This provider does not accept a seed; trial seeds only fix tool orders.",
             )
         )
-    not_sent = [n for n in unsupported_settings if n not in ("temperature", "seed")]
+    # Seed and a temperature of 0 already have their own notes above.
+    noted = {"seed", "temperature"} if temperature == 0 else {"seed"}
+    not_sent = [name for name in unsupported_settings if name not in noted]
     if not_sent:
         found.append(
             Diagnostic(
