@@ -186,3 +186,16 @@ async def test_legacy_sse_server(server: RunningServer, transport: str) -> None:
     assert sorted(tool["name"] for tool in listing.raw_tools) == ["add", "shout"]
     add = next(tool for tool in listing.raw_tools if tool["name"] == "add")
     assert add["inputSchema"]["required"] == ["a", "b"]
+
+
+async def test_legacy_sse_client_on_a_streamable_endpoint_says_so(server: RunningServer) -> None:
+    error = await _error_for(server.url("/mcp"), "legacy-sse")
+    assert error.code == "http/status"
+    assert error.hint is not None and "--transport http" in error.hint
+
+
+async def test_streamable_client_on_a_legacy_endpoint_suspects_legacy(
+    server: RunningServer,
+) -> None:
+    error = await _error_for(server.url("/sse"), "http")
+    assert error.code == "http/legacy-server-suspected"

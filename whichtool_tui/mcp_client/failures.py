@@ -88,6 +88,13 @@ def _http_failure(note: ResponseNote, context: FailureContext) -> WhichtoolError
             f"Set {AUTH_ENV} to the Authorization value (e.g. 'Bearer …') and {ORIGIN_ENV} to "
             "the target's exact origin; it is sent only there, over HTTPS or loopback.",
         )
+    if note.status in _LEGACY_SUSPECT_STATUSES and context.transport == "legacy-sse":
+        return WhichtoolError(
+            "http/status",
+            f"{where} answered HTTP {note.status} to a legacy SSE client",
+            "Legacy HTTP+SSE servers usually listen on /sse; for a Streamable HTTP endpoint "
+            "use --transport http.",
+        )
     if note.status in _LEGACY_SUSPECT_STATUSES and not _body_is_jsonrpc_error(note):
         return WhichtoolError(
             "http/legacy-server-suspected",
