@@ -1,17 +1,113 @@
-"""`mcp`: not built yet; registered so that help and errors are already right."""
+"""`mcp --config F.json`: whichtool-tui as an MCP server for agents, over stdio.
+
+Only flags are declared at import time; the SDK and the engine load in ``execute``. The operator
+decides here what agents may do: spend money, name targets, switch providers.
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Callable
 
-from whichtool_tui.commands._unbuilt import configure_unbuilt, refuse_unbuilt
+from whichtool_tui.errors import WhichtoolError
+
+ABSOLUTE_MAX = 1000
+
+
+def _whole_number(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not math.isfinite(value) or not value.is_integer():
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is outside {low}-{high}")
+        return int(value)
+
+    return parse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Declare the flags of `mcp`."""
-    configure_unbuilt(parser)
+    """Declare the flags of `mcp` (no positionals: the target comes from the config)."""
+    add = parser.add_argument
+    add("--config", metavar="FILE.json", help="JSON config (no discovery; default: empty)")
+    add(
+        "--allow-paid-runs",
+        dest="allow_paid_runs",
+        action="store_true",
+        help="let run_evaluation call providers that send prompts to a remote API",
+    )
+    add(
+        "--allow-dynamic-targets",
+        dest="allow_dynamic_targets",
+        action="store_true",
+        help="let agents name a target and transport (snapshots must stay in the cwd)",
+    )
+    add(
+        "--allow-provider-overrides",
+        dest="allow_provider_overrides",
+        action="store_true",
+        help="let agents choose the provider and model",
+    )
+    add(
+        "--max-trials",
+        dest="max_trials",
+        type=_whole_number(1, ABSOLUTE_MAX),
+        help="refuse runs above this many trials (default config trials.maxTrials, else 50)",
+    )
+    add(
+        "--max-tools",
+        dest="max_tools",
+        type=_whole_number(1, ABSOLUTE_MAX),
+        help="refuse runs on more tools (default config trials.maxTools, else 6)",
+    )
+    add("--cache", action="store_true", help="reuse cached trial answers (default off)")
+    add("--cache-dir", dest="cache_dir", help="cache folder (default .whichtool-cache)")
+    add(
+        "--result-file",
+        dest="result_file",
+        metavar="FILE",
+        help="write each full run report here; agents get only a summary and the path",
+    )
 
 
 def execute(args: argparse.Namespace) -> int:
-    """Run `mcp`."""
-    return refuse_unbuilt("mcp")
+    """Serve MCP on stdin/stdout until the client disconnects."""
+    from pathlib import Path
+
+    import anyio
+
+    from whichtool_tui.config import Settings, load_settings
+    from whichtool_tui.evaluation.cache import DEFAULT_CACHE_DIR
+    from whichtool_tui.evaluation.plan import DEFAULT_MAX_TOOLS, DEFAULT_MAX_TRIALS
+    from whichtool_tui.server.app import serve_stdio
+    from whichtool_tui.server.options import ServerOptions, take_http_credentials
+
+    settings = Settings()
+    if args.config is not None:
+        if not args.config.lower().endswith(".json"):
+            raise WhichtoolError(
+                "mcp/unsafe-config-format",
+                "The MCP server reads JSON configs only",
+                "Write the same keys to a .json file and pass it with --config.",
+            )
+        settings = load_settings(args.config)
+    trials = settings.trials
+    options = ServerOptions(
+        settings=settings,
+        allow_paid_runs=args.allow_paid_runs,
+        allow_dynamic_targets=args.allow_dynamic_targets,
+        allow_provider_overrides=args.allow_provider_overrides,
+        max_trials=args.max_trials or trials.max_trials or DEFAULT_MAX_TRIALS,
+        max_tools=args.max_tools or trials.max_tools or DEFAULT_MAX_TOOLS,
+        cache=args.cache,
+        cache_dir=args.cache_dir or DEFAULT_CACHE_DIR,
+        result_file=args.result_file,
+        workspace=Path.cwd(),
+        http_credentials=take_http_credentials(),
+    )
+    anyio.run(serve_stdio, options)
+    return 0

@@ -1,0 +1,386 @@
+"""The four tools' behaviour: each turns validated arguments into an envelope via the engine.
+
+Nothing here scores, plans or renders by itself; it calls the same engine as the command line
+(targets, inspect, tasks, evaluation) and only adds the agent-facing rules: confinement,
+operator flags, agent limits and one paid run at a time.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from whichtool_tui.diagnostics import sort_diagnostics
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.evaluation.plan import (
+    ABSOLUTE_MAX_TOOLS,
+    ABSOLUTE_MAX_TRIALS,
+    DEFAULT_CONCURRENCY,
+    DEFAULT_REPEAT,
+)
+from whichtool_tui.server import envelope
+from whichtool_tui.server.arguments import (
+    DiffArguments,
+    InspectArguments,
+    RunArguments,
+    ValidateArguments,
+)
+from whichtool_tui.server.options import (
+    AGENT_MAX_CONCURRENCY,
+    AGENT_MAX_REPEAT,
+    ServerOptions,
+    is_paid_provider,
+    open_target,
+)
+from whichtool_tui.server.paths import agent_file
+from whichtool_tui.server.summaries import (
+    diff_summary,
+    dry_run_summary,
+    inspect_summary,
+    plan_summary,
+    run_summary,
+    validation_summary,
+)
+from whichtool_tui.targets import fetch_listing
+
+if TYPE_CHECKING:
+    from whichtool_tui.evaluation.engine import RunInputs, RunOptions
+    from whichtool_tui.evaluation.report_model import RunReport
+    from whichtool_tui.surface.listing import ServedListing
+    from whichtool_tui.tasks.load import LoadedTaskSet
+
+
+@dataclass
+class ServerState:
+    """What the tools share across calls: the operator's options and the paid-run latch."""
+
+    options: ServerOptions
+    paid_run_active: bool = False
+    runs_started: int = field(default=0)
+
+
+def _provider_name(options: ServerOptions, arguments: RunArguments) -> str | None:
+    configured = options.settings.provider
+    return arguments.provider or (configured.name if configured else None)
+
+
+async def _listing(
+    options: ServerOptions, target: str | None, transport: str | None
+) -> ServedListing:
+    return await fetch_listing(open_target(options, target, transport))
+
+
+def _task_file(options: ServerOptions, tasks: str | None) -> Path:
+    """An agent-named task file is confined; the operator's (config or default) is not."""
+    from whichtool_tui.tasks.load import resolve_task_file
+
+    if tasks is not None:
+        return agent_file(tasks, options.workspace)
+    return resolve_task_file(None, options.settings, options.workspace)
+
+
+async def inspect_tool(state: ServerState, arguments: InspectArguments) -> dict[str, Any]:
+    """``inspect_surface``: the static review of the configured (or named) surface."""
+    from whichtool_tui.surface.inspect import inspect_surface
+
+    options = state.options
+    listing = await _listing(options, arguments.target, arguments.transport)
+    limit = arguments.max_context_tokens
+    if limit is None:
+        limit = options.settings.thresholds.max_context_tokens
+    provider = options.settings.provider
+    review = functools.partial(
+        inspect_surface,
+        listing,
+        max_tools=options.max_tools,
+        max_context_tokens=limit,
+        approximates=provider.name if provider else None,
+    )
+    report = await anyio.to_thread.run_sync(review)
+    text, data = inspect_summary(report)
+    return envelope.success(text, data, ok=report.ok)
+
+
+async def validate_tool(state: ServerState, arguments: ValidateArguments) -> dict[str, Any]:
+    """``validate_task_file``: lint a task set, against the surface when there is one."""
+    from whichtool_tui.surface.normalize import normalize_surface
+    from whichtool_tui.tasks.lint import lint_ok, lint_task_set, task_coverage
+    from whichtool_tui.tasks.load import load_task_set
+
+    options = state.options
+    loaded = load_task_set(_task_file(options, arguments.tasks), options.workspace)
+    tool_names: list[str] | None = None
+    surface_hash: str | None = None
+    dynamic = arguments.target is not None or arguments.transport is not None
+    if dynamic or options.settings.target is not None:
+        listing = await _listing(options, arguments.target, arguments.transport)
+        surface = normalize_surface(listing.raw_tools)
+        tool_names = [tool.name for tool in surface.tools]
+        surface_hash = surface.hash
+    diagnostics = sort_diagnostics(
+        loaded.diagnostics + lint_task_set(loaded.task_set, tool_names, surface_hash)
+    )
+    ok = lint_ok(diagnostics)
+    text, data = validation_summary(
+        loaded.source, surface_hash, task_coverage(loaded.task_set, tool_names), diagnostics, ok
+    )
+    return envelope.success(text, data, ok=ok)
+
+
+def _check_agent_limit(name: str, value: int, high: int) -> None:
+    if not 1 <= value <= high:
+        raise WhichtoolError(
+            "mcp/limit-exceeded",
+            f"{name} {value} is outside 1-{high}, the limit for agents",
+            f"Pass {name} between 1 and {high}.",
+        )
+
+
+def _run_options(options: ServerOptions, arguments: RunArguments) -> RunOptions:
+    """Repeat and concurrency from the agent (checked), everything else from the config."""
+    from whichtool_tui.evaluation.engine import RunOptions
+    from whichtool_tui.evaluation.thresholds import (
+        DEFAULT_MAX_ERROR_RATE,
+        DEFAULT_MIN_SCORED,
+        ThresholdSettings,
+    )
+
+    trials = options.settings.trials
+    gates = options.settings.thresholds
+    repeat = arguments.repeat if arguments.repeat is not None else trials.repeat or DEFAULT_REPEAT
+    concurrency = arguments.concurrency
+    if concurrency is None:
+        concurrency = trials.concurrency or DEFAULT_CONCURRENCY
+    _check_agent_limit("repeat", repeat, AGENT_MAX_REPEAT)
+    _check_agent_limit("concurrency", concurrency, AGENT_MAX_CONCURRENCY)
+    min_accuracy = arguments.min_accuracy
+    max_over_trigger = arguments.max_over_trigger
+    return RunOptions(
+        repeat=repeat,
+        seed=trials.seed if trials.seed is not None else 0,
+        permute=trials.permute if trials.permute is not None else True,
+        concurrency=concurrency,
+        temperature=trials.temperature if trials.temperature is not None else 0.0,
+        reasoning_effort=trials.reasoning_effort,
+        max_trials=options.max_trials,
+        max_tools=options.max_tools,
+        thresholds=ThresholdSettings(
+            min_accuracy=min_accuracy if min_accuracy is not None else gates.min_accuracy,
+            max_over_trigger=(
+                max_over_trigger if max_over_trigger is not None else gates.max_over_trigger
+            ),
+            max_context_tokens=gates.max_context_tokens,
+            max_error_rate=(
+                gates.max_error_rate if gates.max_error_rate is not None else DEFAULT_MAX_ERROR_RATE
+            ),
+            min_scored=gates.min_scored if gates.min_scored is not None else DEFAULT_MIN_SCORED,
+        ),
+    )
+
+
+async def _run_inputs(
+    options: ServerOptions, arguments: RunArguments, provider_name: str | None
+) -> RunInputs:
+    """Steps 2-3: open the surface, load the tasks, and refuse tasks with error findings."""
+    from whichtool_tui.evaluation.inputs import build_run_inputs, lint_for_run, normalize_listing
+    from whichtool_tui.tasks.load import load_task_set
+
+    task_path = _task_file(options, arguments.tasks)
+    listing = await _listing(options, arguments.target, arguments.transport)
+    surface = normalize_listing(listing)
+    loaded: LoadedTaskSet = load_task_set(task_path, options.workspace)
+    errors = [d for d in lint_for_run(loaded, surface) if d.severity == "error"]
+    if errors:
+        kept, omitted = envelope.capped([d.to_json() for d in errors], envelope.MAX_DIAGNOSTICS)
+        raise _DetailedError(
+            WhichtoolError(
+                "tasks/invalid",
+                f"{loaded.source} has {len(errors)} error(s) against this surface",
+                "Call validate_task_file to see every finding.",
+            ),
+            {"diagnostics": kept, "diagnosticsOmitted": omitted},
+        )
+    # The full static review travels into the run: an error-level finding fails the run.
+    return build_run_inputs(listing, surface, loaded, options.max_tools, provider_name)
+
+
+class _DetailedError(Exception):
+    """A refusal that carries structured detail (a plan, the findings) for the envelope."""
+
+    def __init__(self, error: WhichtoolError, detail: Any) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.detail = detail
+
+
+def _check_limits(tool_count: int, planned: int, options: ServerOptions, plan: Any) -> None:
+    """Steps 7-8: hard limits first, then the operator's."""
+    for count, hard, operator, what, flag in (
+        (tool_count, ABSOLUTE_MAX_TOOLS, options.max_tools, "tools", "--max-tools"),
+        (planned, ABSOLUTE_MAX_TRIALS, options.max_trials, "trials", "--max-trials"),
+    ):
+        code = "mcp/tool-limit" if what == "tools" else "mcp/trial-limit"
+        if count > hard:
+            raise _DetailedError(
+                WhichtoolError(code, f"{count} {what} exceed the hard maximum of {hard}"),
+                {"plan": plan},
+            )
+        if count > operator:
+            raise _DetailedError(
+                WhichtoolError(
+                    code,
+                    f"{count} {what} exceed this server's limit of {operator}",
+                    f"Lower repeat or use fewer tasks; the operator can raise {flag}.",
+                ),
+                {"plan": plan},
+            )
+
+
+async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any]:
+    """``run_evaluation``: plan, and unless dry, spend the run under the operator's rules."""
+    from whichtool_tui.evaluation.engine import prepare_run
+
+    options = state.options
+    try:
+        if (arguments.provider or arguments.model) and not options.allow_provider_overrides:
+            raise WhichtoolError(
+                "mcp/provider-override-disabled",
+                "This server runs only its configured provider and model",
+                "The operator can start it with --allow-provider-overrides.",
+            )
+        provider_name = _provider_name(options, arguments)
+        inputs = await _run_inputs(options, arguments, provider_name)
+        run_options = _run_options(options, arguments)
+        prepared = prepare_run(inputs, run_options)
+        configured = options.settings.provider
+        model = arguments.model or (configured.model if configured else None)
+        plan = plan_summary(
+            prepared,
+            len(inputs.tools),
+            options.max_trials,
+            options.max_tools,
+            {
+                "name": provider_name,
+                "model": model,
+                "reasoningEffort": run_options.reasoning_effort,
+            },
+        )
+        if arguments.dry_run:
+            text, data = dry_run_summary(plan)
+            return envelope.success(text, data)
+        _check_limits(len(inputs.tools), prepared.plan.planned, options, plan)
+        if is_paid_provider(provider_name) and not options.allow_paid_runs:
+            raise _DetailedError(
+                WhichtoolError(
+                    "mcp/paid-run-disabled",
+                    f"A run with `{provider_name}` sends prompts to a paid API; this server does "
+                    "not spend money",
+                    "Use dryRun to see the plan; the operator can start the server with "
+                    "--allow-paid-runs. The keyword and mock providers are free.",
+                ),
+                {"plan": plan},
+            )
+        report = await _spend(state, inputs, run_options, prepared, provider_name, model)
+    except _DetailedError as refusal:
+        return envelope.failure(refusal.error, refusal.detail)
+    text, data = run_summary(report, _write_result_file(options, report))
+    return envelope.success(text, data, ok=report.ok)
+
+
+async def _spend(
+    state: ServerState,
+    inputs: RunInputs,
+    run_options: RunOptions,
+    prepared: Any,
+    provider_name: str | None,
+    model: str | None,
+) -> RunReport:
+    """Steps 10-11: one paid run at a time; cancellation (notifications/cancelled) aborts it."""
+    from whichtool_tui.evaluation.cache import TrialCache
+    from whichtool_tui.evaluation.engine import run_evaluation
+    from whichtool_tui.providers.factory import build_provider
+    from whichtool_tui.providers.presets import PRESETS
+
+    paid = is_paid_provider(provider_name)
+    if paid and state.paid_run_active:
+        raise WhichtoolError(
+            "mcp/run-busy",
+            "Another paid run is in progress on this server",
+            "Wait for it to finish; one paid run runs at a time.",
+        )
+    configured = state.options.settings.provider
+    base_url = configured.base_url if configured else None
+    provider = build_provider(provider_name, model, base_url, env=os.environ)
+    if paid:
+        state.paid_run_active = True
+    state.runs_started += 1
+    try:
+        cache = None
+        if state.options.cache:
+            preset = PRESETS.get(provider.identity.name)
+            key_env = preset.key_env if preset else None
+            cache = TrialCache(
+                Path(state.options.cache_dir),
+                credential=(os.environ.get(key_env) or None) if key_env else None,
+            )
+        return await run_evaluation(inputs, run_options, provider, prepared=prepared, cache=cache)
+    finally:
+        if paid:
+            state.paid_run_active = False
+        with anyio.CancelScope(shield=True):
+            await provider.aclose()
+
+
+def _write_result_file(options: ServerOptions, report: RunReport) -> dict[str, Any] | None:
+    """With --result-file, the full run goes to disk and only a pointer reaches the agent."""
+    if options.result_file is None:
+        return None
+    from whichtool_tui.evaluation.report_model import dump_report_json
+    from whichtool_tui.files import write_atomic
+    from whichtool_tui.redact import redact_paths
+
+    text = dump_report_json(report)
+    write_atomic(options.result_file, text)
+    return {
+        "kind": "file",
+        "path": redact_paths(str(Path(options.result_file).resolve())),
+        "mediaType": "application/json",
+        "schemaVersion": report.schema_version,
+        "characters": len(text),
+    }
+
+
+async def diff_tool(state: ServerState, arguments: DiffArguments) -> dict[str, Any]:
+    """``diff_saved_results``: the paired comparison of two saved runs in the workspace."""
+    from whichtool_tui.evaluation.diff import DiffInput, diff_runs
+    from whichtool_tui.evaluation.reader import load_run_report
+    from whichtool_tui.redact import redact_paths
+
+    workspace = state.options.workspace
+    base_path = agent_file(arguments.base, workspace)
+    head_path = agent_file(arguments.head, workspace)
+
+    def compare() -> Any:
+        return diff_runs(
+            DiffInput(load_run_report(base_path), redact_paths(str(base_path))),
+            DiffInput(load_run_report(head_path), redact_paths(str(head_path))),
+            arguments.max_accuracy_drop,
+        )
+
+    report = await anyio.to_thread.run_sync(compare)
+    if not report.comparable:
+        return envelope.failure(
+            WhichtoolError(
+                "diff/incomparable",
+                "The two runs cannot be compared: " + "; ".join(report.incomparable),
+                "Compare runs of the same task set, repeat and seed.",
+            ),
+            {"incomparable": report.incomparable},
+        )
+    text, data = diff_summary(report)
+    return envelope.success(text, data, ok=report.ok)
