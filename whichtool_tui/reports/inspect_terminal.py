@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import io
-import textwrap
-
-from rich.console import Console
-from rich.text import Text
+from rich.color import ColorSystem
+from rich.style import Style
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.surface.model import short_hash
@@ -28,27 +25,43 @@ def _percent(share: float) -> str:
     return f"{share * 100:.1f}%"
 
 
+Segment = tuple[str, str]
+
+
+def wrap_words(text: str, width: int, indent: str) -> list[str]:
+    """Greedy word wrap on spaces (long words stay whole); fast enough for 100,000 findings."""
+    if len(indent) + len(text) <= width:
+        return [indent + text]
+    rows: list[str] = []
+    current = indent
+    room = width
+    for word in text.split(" "):
+        if not word:
+            continue
+        if current == indent:
+            current += word
+        elif len(current) + 1 + len(word) <= room:
+            current += " " + word
+        else:
+            rows.append(current)
+            current = indent + word
+    rows.append(current)
+    return rows
+
+
 class _Lines:
-    """Collects styled lines; the renderer turns them into text with or without ANSI codes."""
+    """Collects lines of (text, style) segments; rendering adds ANSI codes only with colour."""
 
     def __init__(self, width: int) -> None:
         self.width = width
-        self.lines: list[Text] = []
+        self.lines: list[list[Segment]] = []
 
-    def add(self, *parts: tuple[str, str] | str) -> None:
-        line = Text()
-        for part in parts:
-            if isinstance(part, str):
-                line.append(part)
-            else:
-                line.append(part[0], style=part[1])
-        self.lines.append(line)
+    def add(self, *parts: Segment | str) -> None:
+        self.lines.append([(part, "") if isinstance(part, str) else part for part in parts])
 
     def wrapped(self, text: str, indent: str, style: str = "") -> None:
-        for row in textwrap.wrap(
-            text, self.width, initial_indent=indent, subsequent_indent=indent
-        ) or [indent]:
-            self.add((row, style) if style else row)
+        for row in wrap_words(text, self.width, indent):
+            self.lines.append([(row, style)])
 
     def table(self, headers: list[str], rows: list[list[str]], right: set[int]) -> None:
         widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
@@ -63,6 +76,22 @@ class _Lines:
         self.add((cells(headers), "dim"))
         for row in rows:
             self.add(cells(row))
+
+    def render(self, color: bool) -> str:
+        if not color:
+            return "".join("".join(text for text, _ in line) + "\n" for line in self.lines)
+        styles: dict[str, Style] = {}
+        rendered: list[str] = []
+        for line in self.lines:
+            for text, style in line:
+                if not style or not text:
+                    rendered.append(text)
+                    continue
+                if style not in styles:
+                    styles[style] = Style.parse(style)
+                rendered.append(styles[style].render(text, color_system=ColorSystem.STANDARD))
+            rendered.append("\n")
+        return "".join(rendered)
 
 
 def _target_of(diagnostic: Diagnostic) -> str:
@@ -267,18 +296,4 @@ def render_inspect_terminal(report: InspectReport, *, color: bool = False, width
     _findings(out, report)
     out.add("")
     out.add((FOOTER, "dim"))
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer,
-        force_terminal=color,
-        no_color=not color,
-        color_system="standard" if color else None,
-        width=10_000,
-        highlight=False,
-        emoji=False,
-        markup=False,
-        soft_wrap=True,
-    )
-    for line in out.lines:
-        console.print(line)
-    return buffer.getvalue()
+    return out.render(color)

@@ -14,7 +14,8 @@ import re
 from typing import Any
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_encode_string = json.encoder.py_encode_basestring
+# The C-accelerated encoder when available; it escapes exactly what JSON.stringify escapes.
+_encode_string = json.encoder.encode_basestring
 
 
 def utf16_key(text: str) -> bytes:
@@ -25,7 +26,7 @@ def utf16_key(text: str) -> bytes:
 def js_string(text: str) -> str:
     """A JSON string literal as ``JSON.stringify`` writes it (non-ASCII kept)."""
     encoded: str = _encode_string(text)
-    if _LONE_SURROGATE.search(encoded):
+    if not encoded.isascii() and _LONE_SURROGATE.search(encoded):
         encoded = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", encoded)
     return encoded
 
@@ -79,35 +80,61 @@ def canonical_json(value: Any) -> str:
     return "null"
 
 
-def _pretty(value: Any, indent: str, level: int, out: list[str]) -> None:
-    if isinstance(value, dict) and value:
-        inner = indent * (level + 1)
+def _pretty(value: Any, level: int, out: list[str]) -> None:
+    kind = type(value)
+    if kind is str:
+        out.append(js_string(value))
+    elif kind is dict:
+        if not value:
+            out.append("{}")
+            return
+        inner = _indent(level + 1)
         out.append("{\n")
+        last = len(value) - 1
         for position, (key, child) in enumerate(value.items()):
-            out.append(f"{inner}{js_string(key)}: ")
-            _pretty(child, indent, level + 1, out)
-            out.append(",\n" if position < len(value) - 1 else "\n")
-        out.append(f"{indent * level}}}")
-    elif isinstance(value, list | tuple) and value:
-        inner = indent * (level + 1)
+            out.append(inner)
+            out.append(js_string(key))
+            out.append(": ")
+            if type(child) is str:  # inlined: most leaves are strings
+                out.append(js_string(child))
+            else:
+                _pretty(child, level + 1, out)
+            out.append(",\n" if position < last else "\n")
+        out.append(_indent(level))
+        out.append("}")
+    elif kind is list or kind is tuple:
+        if not value:
+            out.append("[]")
+            return
+        inner = _indent(level + 1)
         out.append("[\n")
+        last = len(value) - 1
         for position, child in enumerate(value):
             out.append(inner)
-            _pretty(child, indent, level + 1, out)
-            out.append(",\n" if position < len(value) - 1 else "\n")
-        out.append(f"{indent * level}]")
-    elif isinstance(value, dict):
-        out.append("{}")
-    elif isinstance(value, list | tuple):
-        out.append("[]")
+            if type(child) is str:
+                out.append(js_string(child))
+            else:
+                _pretty(child, level + 1, out)
+            out.append(",\n" if position < last else "\n")
+        out.append(_indent(level))
+        out.append("]")
     else:
         out.append(canonical_json(value))
+
+
+_INDENTS: list[str] = []
+
+
+def _indent(level: int) -> str:
+    while len(_INDENTS) <= level:
+        _INDENTS.append("  " * len(_INDENTS))
+    return _INDENTS[level]
 
 
 def js_pretty_json(value: Any) -> str:
     """``JSON.stringify(value, null, 2)`` plus a trailing newline; insertion order is kept."""
     out: list[str] = []
-    _pretty(value, "  ", 0, out)
+    _pretty(value, 0, out)
     out.append("\n")
     return "".join(out)
 

@@ -165,13 +165,29 @@ class InspectReport(_Model):
 
     def to_json_data(self) -> dict[str, Any]:
         """The wire form: camelCase names, absent optional fields left out."""
-        data: dict[str, Any] = self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        # Findings can number tens of thousands (every notable pair of 1,000 tools): they are
+        # plain values already, so they skip the generic dump.
+        data: dict[str, Any] = self.model_dump(
+            mode="json", by_alias=True, exclude_none=True, exclude={"diagnostics"}
+        )
         # `approximates` is part of the contract even when null.
-        data["tokens"]["tokenizer"]["approximates"] = self.tokens.tokenizer.approximates
+        tokenizer = self.tokens.tokenizer
         data["tokens"]["tokenizer"] = {
-            key: data["tokens"]["tokenizer"][key] for key in ("id", "exact", "approximates", "note")
+            "id": tokenizer.id,
+            "exact": tokenizer.exact,
+            "approximates": tokenizer.approximates,
+            "note": tokenizer.note,
         }
-        return data
+        findings = [
+            {key: value for key, value in item.__dict__.items() if value is not None}
+            for item in self.diagnostics
+        ]
+        ordered: dict[str, Any] = {}
+        for key, value in data.items():
+            if key == "thresholds":
+                ordered["diagnostics"] = findings
+            ordered[key] = value
+        return ordered
 
     def to_json_text(self) -> str:
         """``JSON.stringify(report, null, 2)`` plus newline: the same bytes on every run."""
