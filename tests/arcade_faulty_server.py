@@ -1,6 +1,6 @@
 """A deliberately broken stdio MCP server for fault tests; argv[1] picks the fault.
 
-Hand-written NDJSON (no SDK) so it starts in milliseconds. Modes: honest, crash_start,
+Hand-written NDJSON (no SDK) so it starts in milliseconds. Modes: honest, crash_start, hang,
 crash_mid, garbage, oversize, stderr_flood, notify_flood, wrong_framing, spawn_child.
 """
 
@@ -59,6 +59,8 @@ def main() -> None:
         elif method == "tools/list":
             if MODE == "crash_mid":
                 sys.exit(4)
+            if MODE == "hang":
+                continue
             if MODE == "oversize":
                 sys.stdout.write('{"pad":"' + "a" * (17 * 1024 * 1024) + '"}\n')
                 sys.stdout.flush()

@@ -3,7 +3,6 @@ with the receipt still written and no child process left behind."""
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -11,8 +10,6 @@ from typing import Any
 import pytest
 
 from tests.arcade_support import atom, bout, faulty_cmd, processes_matching
-
-FIXTURE_CMD = f"{sys.executable} -m whichtool_tui.arcade.fixture"
 
 
 @pytest.mark.parametrize(
@@ -58,18 +55,18 @@ def test_hang_is_a_timeout_and_the_process_is_reaped(tmp_path: Path, capsys: Any
         "--target",
         "stdio",
         "--cmd",
-        FIXTURE_CMD + " --hang-on tools/list --honest",
+        faulty_cmd("hang"),
         "--allow-live",
         "--task",
         "echo",
         "--timeout",
-        "1",
+        "2",
         "--atoms",
         "inspect.tools_list",
     )
     detail = atom(receipt, "inspect.tools_list")["checks"][0]["detail"]
-    assert detail == "ClientTimeout: tools/list (id 2) got no response in 1s"
-    assert processes_matching("--hang-on tools/list --honest") == []
+    assert detail == "ClientTimeout: tools/list (id 2) got no response in 2s"
+    assert processes_matching("arcade_faulty_server.py hang") == []
     tools_list = next(w for w in receipt["wire"] if w["method"] == "tools/list")
     assert tools_list["rpc_id"] == 2
 

@@ -142,6 +142,7 @@ async def _open_session(
     env: Mapping[str, str],
     recorder: Any,
     holder: dict[str, Any],
+    prestarted: Any = None,
 ) -> AsyncIterator[Any]:
     """The atom's session over the plan's transport; ``holder`` keeps the channel for facts."""
     from whichtool_tui.mcp_client.recorder import (
@@ -157,7 +158,9 @@ async def _open_session(
             holder["channel"] = wire.channel
             yield wire
         return
-    channel = await StdioChannel.start(argv, env, None, plan.framing)  # type: ignore[arg-type]
+    if isinstance(prestarted, BaseException):
+        raise prestarted
+    channel = prestarted or await StdioChannel.start(argv, env, None, plan.framing)  # type: ignore[arg-type]
     holder["channel"] = channel
     try:
         async with recording_session(
@@ -171,14 +174,24 @@ async def _open_session(
 
 
 async def run_atom(
-    plan: BoutPlan, spec: AtomSpec, bout_id: str, sink: events.EventSink
+    plan: BoutPlan,
+    spec: AtomSpec,
+    bout_id: str,
+    sink: events.EventSink,
+    prestarted: Any = None,
 ) -> tuple[AtomResult, list[WireEventModel], list[ServerRequest]]:
-    """One atom in a fresh session; never raises for a misbehaving server."""
+    """One atom in a fresh session; never raises for a misbehaving server.
+
+    ``prestarted`` is this atom's already spawned server (or the error spawning it raised).
+    """
     from whichtool_tui.arcade.seats import SeatError
     from whichtool_tui.mcp_client.recorder import Recorder, WireError
 
     sink(events.AtomStarted(spec.id))
-    folder = prepare_atom_dir(plan.sandbox, spec.short)
+    if prestarted is None:
+        folder = prepare_atom_dir(plan.sandbox, spec.short)
+    else:
+        folder = plan.sandbox / spec.short
 
     def forward(record: Any) -> None:
         sink(
@@ -218,7 +231,7 @@ async def run_atom(
     try:
         if plan.docker is not None:
             plan.docker.recheck()
-        async with _open_session(plan, argv, env, recorder, holder) as wire:
+        async with _open_session(plan, argv, env, recorder, holder, prestarted) as wire:
             try:
                 facts = await wire.initialize()
                 session.protocol_version_sent = facts.protocol_version_sent
@@ -275,6 +288,18 @@ async def run_atom(
     return atom, wire_events, server_requests
 
 
+async def _launch(plan: BoutPlan, spec: AtomSpec) -> Any:
+    """Clean the atom's folder and spawn its server; a spawn error is returned, not raised."""
+    from whichtool_tui.mcp_client.recorder import StdioChannel, WireError
+
+    folder = prepare_atom_dir(plan.sandbox, spec.short)
+    env = atom_env(plan, spec, folder / "leak.txt")
+    try:
+        return await StdioChannel.start(plan.argv, env, None, plan.framing)  # type: ignore[arg-type]
+    except WireError as exc:
+        return exc
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -297,11 +322,23 @@ async def run_bout(
     atoms: list[AtomResult] = []
     wire: list[WireEventModel] = []
     server_requests: list[ServerRequest] = []
-    for atom_id in plan.atom_ids:
-        atom, atom_wire, atom_requests = await run_atom(plan, spec_for(atom_id), bout_id, sink)
-        atoms.append(atom)
-        wire.extend(atom_wire)
-        server_requests.extend(atom_requests)
+    specs = [spec_for(atom_id) for atom_id in plan.atom_ids]
+    # Spawn atom k+1's server while atom k runs: still one fresh process per atom, but its
+    # start-up (imports) overlaps the previous atom instead of adding to the wall time.
+    prestart = plan.docker is None and plan.kind != "http" and len(set(plan.atom_ids)) == len(specs)
+    upcoming = await _launch(plan, specs[0]) if prestart and specs else None
+    try:
+        for index, spec in enumerate(specs):
+            current, upcoming = upcoming, None
+            if prestart and index + 1 < len(specs):
+                upcoming = await _launch(plan, specs[index + 1])
+            atom, atom_wire, atom_requests = await run_atom(plan, spec, bout_id, sink, current)
+            atoms.append(atom)
+            wire.extend(atom_wire)
+            server_requests.extend(atom_requests)
+    finally:
+        if upcoming is not None and not isinstance(upcoming, BaseException):
+            await upcoming.aclose()
     scores = score_atoms(atoms)
     receipt = BoutReceipt(
         bout_id=bout_id,
