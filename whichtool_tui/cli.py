@@ -75,7 +75,8 @@ class ArgumentParser(argparse.ArgumentParser):
         )
 
 
-def _global_flags(parser: argparse.ArgumentParser, suppress: bool) -> None:
+def add_global_flags(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    """Add --no-ui and --debug; sub-parsers suppress the defaults so the top level's win."""
     default: Any = argparse.SUPPRESS if suppress else False
     parser.add_argument(
         "--no-ui",
@@ -101,11 +102,11 @@ def build_parser() -> ArgumentParser:
     """The full parser: global flags plus one subparser per command."""
     parser = ArgumentParser(prog=PROG, description=DESCRIPTION, allow_abbrev=False)
     parser.add_argument("--version", "-V", action="version", version=__version__)
-    _global_flags(parser, suppress=False)
+    add_global_flags(parser, suppress=False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for name, (_module, summary) in COMMANDS.items():
         sub = commands.add_parser(name, help=summary, description=summary, allow_abbrev=False)
-        _global_flags(sub, suppress=True)
+        add_global_flags(sub, suppress=True)
         load_command(name).configure(sub)
     return parser
 

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from whichtool_tui.cli import ArgumentParser, _global_flags, wants_ui
+from whichtool_tui.cli import ArgumentParser, add_global_flags, wants_ui
 from whichtool_tui.errors import ExitCode, WhichtoolError
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ def _finite_float(text: str) -> float:
 
 
 def _common(sub: argparse.ArgumentParser) -> None:
-    _global_flags(sub, suppress=True)
+    add_global_flags(sub, suppress=True)
     sub.add_argument("--config", metavar="FILE", help="config file (default: discovered in cwd)")
 
 
