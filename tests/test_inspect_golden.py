@@ -71,3 +71,11 @@ def test_golden_reports(name: str) -> None:
     assert terminal.isascii() and "\x1b" not in terminal
     _check(GOLDEN / f"{name}.report.json", json_text)
     _check(GOLDEN / f"{name}.terminal.txt", terminal)
+
+
+@pytest.mark.parametrize("name", ["demo-lab", "malformed", "invalid-header"])
+def test_saved_report_reads_back_into_the_model(name: str) -> None:
+    from whichtool_tui.surface.report_model import InspectReport
+
+    text = (GOLDEN / f"{name}.report.json").read_text(encoding="utf-8")
+    assert InspectReport.model_validate(json.loads(text)).to_json_text() == text

@@ -171,3 +171,12 @@ def test_js_compatible_numbers_and_text() -> None:
         js_pretty_json({"a": [], "b": {}, "c": [1]})
         == '{\n  "a": [],\n  "b": {},\n  "c": [\n    1\n  ]\n}\n'
     )
+
+
+def test_js_fixed_rounds_exact_ties_up_like_to_fixed() -> None:
+    from whichtool_tui.surface.canonical import js_fixed
+
+    assert js_fixed(0.125, 2) == "0.13"  # Python's format would give 0.12
+    assert js_fixed(0.03125, 4) == "0.0313"
+    assert js_fixed(0.7159090909090909, 2) == "0.72"
+    assert js_fixed(1.0, 2) == "1.00"

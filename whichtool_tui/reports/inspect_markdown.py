@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.reports.escape import markdown_cell, markdown_code
+from whichtool_tui.surface.canonical import js_fixed
 from whichtool_tui.surface.model import short_hash
 from whichtool_tui.surface.overlap import NOTABLE_OVERLAP
 from whichtool_tui.surface.report_model import InspectReport
@@ -95,7 +96,7 @@ def render_inspect_markdown(report: InspectReport) -> str:
                 else ", ".join(pair.distinctive_shared_terms)
             )
             lines.append(
-                f"| {pair.score:.2f} | {markdown_code(pair.tools[0])} ↔ "
+                f"| {js_fixed(pair.score, 2)} | {markdown_code(pair.tools[0])} ↔ "
                 f"{markdown_code(pair.tools[1])} | {markdown_cell(terms)} |"
             )
     else:

@@ -6,6 +6,7 @@ from rich.color import ColorSystem
 from rich.style import Style
 
 from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.surface.canonical import js_fixed
 from whichtool_tui.surface.model import short_hash
 from whichtool_tui.surface.overlap import NOTABLE_OVERLAP
 from whichtool_tui.surface.report_model import InspectReport, ToolSummary
@@ -222,7 +223,7 @@ def _overlap(out: _Lines, report: InspectReport) -> None:
     if not notable:
         best = overlap.pairs[0] if overlap.pairs else None
         highest = (
-            f" Highest: {best.score:.2f} ({ascii_safe(best.tools[0])} <-> "
+            f" Highest: {js_fixed(best.score, 2)} ({ascii_safe(best.tools[0])} <-> "
             f"{ascii_safe(best.tools[1])})."
             if best
             else ""
@@ -231,7 +232,7 @@ def _overlap(out: _Lines, report: InspectReport) -> None:
         return
     rows = [
         [
-            f"{pair.score:.2f}",
+            f"{js_fixed(pair.score, 2)}",
             ascii_safe(f"{pair.tools[0]} <-> {pair.tools[1]}")[:44],
             "identical description"
             if pair.identical_description

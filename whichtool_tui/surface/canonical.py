@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -165,3 +166,13 @@ def as_utf16_units(text: str) -> str:
         return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
 
     return _ASTRAL.sub(split, text)
+
+
+def js_fixed(value: float, digits: int) -> str:
+    """``value.toFixed(digits)``: like ``f"{value:.{digits}f}"`` but exact ties round up."""
+    shown = f"{value:.{digits}f}"
+    scaled = value * 10**digits
+    if abs(scaled - math.floor(scaled) - 0.5) < 1e-6:
+        exact = Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+        shown = f"{exact:.{digits}f}"
+    return shown

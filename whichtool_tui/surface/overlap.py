@@ -24,6 +24,7 @@ from whichtool_tui.surface.canonical import (
     JS_WHITESPACE,
     JS_WHITESPACE_CLASS,
     as_utf16_units,
+    js_fixed,
     js_length,
 )
 from whichtool_tui.surface.model import Tool
@@ -210,15 +211,16 @@ def _pair_diagnostic(first: str, second: str, score: float) -> Diagnostic:
     A template-heavy 1,000-tool surface yields tens of thousands of these, and per-object
     validation would then cost more than scoring all 499,500 pairs.
     """
+    shown = js_fixed(score, 2)
     if score >= HIGH_OVERLAP:
         code, severity = "overlap/high", "warning"
         message = (
-            f"`{first}` and `{second}` overlap at {score:.2f} on name plus description; a "
+            f"`{first}` and `{second}` overlap at {shown} on name plus description; a "
             "model is likely to mix them up (a run measures whether it does)"
         )
     else:
         code, severity = "overlap/notable", "info"
-        message = f"`{first}` and `{second}` overlap at {score:.2f}"
+        message = f"`{first}` and `{second}` overlap at {shown}"
     item = Diagnostic.__new__(Diagnostic)
     fields = {
         "code": code,
@@ -226,7 +228,7 @@ def _pair_diagnostic(first: str, second: str, score: float) -> Diagnostic:
         "message": message,
         "tool": None,
         "tools": [first, second],
-        "detail": {"score": round(score, 4)},
+        "detail": {"score": float(js_fixed(score, 4))},
         "hint": None,
     }
     object.__setattr__(item, "__dict__", fields)
