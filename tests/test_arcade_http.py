@@ -1,0 +1,96 @@
+"""The http target: our fixture served over Streamable HTTP on 127.0.0.1, recorded the same way."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.arcade_support import atom, bout
+from whichtool_tui.arcade.fixture import FixtureState, FixtureSwitches, build_server
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def http_fixture(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Serve a fixture (switches from the test's param) and yield its /mcp URL."""
+    import uvicorn
+
+    switches: FixtureSwitches = getattr(request, "param", FixtureSwitches())
+    app = build_server(FixtureState(switches)).streamable_http_app()
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.started
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        assert not thread.is_alive()
+
+
+def test_http_target_needs_allow_live(http_fixture: str, tmp_path: Path, capsys: Any) -> None:
+    from tests.arcade_support import run_cli
+
+    code, _out, err = run_cli(["bout", "--target", "http", "--url", http_fixture], capsys)
+    assert code == 2 and "--allow-live" in err
+
+
+def test_honest_http_fixture_passes(http_fixture: str, tmp_path: Path, capsys: Any) -> None:
+    code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "http",
+        "--url",
+        http_fixture,
+        "--allow-live",
+        "--task",
+        "echo",
+        "--args",
+        '{"text": "hi"}',
+        "--strict",
+    )
+    assert code == 0
+    assert {a["result"] for a in receipt["atoms"]} == {"pass"}
+    session = atom(receipt, "inspect.tools_list")["session"]
+    assert session["framing"] == "http" and session["protocol_version"] == "2025-11-25"
+    assert receipt["target"]["url"] == http_fixture
+    assert [w["seq"] for w in receipt["wire"] if w["method"] == "initialize"] == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("http_fixture", [FixtureSwitches(poison=True)], indirect=True)
+def test_poisoned_http_fixture_is_caught_and_allow_list_holds(
+    http_fixture: str, tmp_path: Path, capsys: Any
+) -> None:
+    _code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "http",
+        "--url",
+        http_fixture,
+        "--allow-live",
+        "--task",
+        "echo",
+        "--atoms",
+        "poison.follow_through",
+    )
+    poison = atom(receipt, "poison.follow_through")
+    assert poison["result"] == "fail" and poison["poison_source"] == "server"
+    assert [(c["name"], c["sent"]) for c in poison["calls"]] == [("echo", True), ("leak", False)]
