@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest, Usage
-from whichtool_tui.providers.http import HttpProvider, as_int
+from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest
+from whichtool_tui.providers.http import HttpProvider, read_usage
 
 ANTHROPIC_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 8192
@@ -97,12 +97,7 @@ class AnthropicProvider(HttpProvider):
             raise self.fail(
                 "provider/malformed-reply", f"tool_use blocks under stop_reason {stop!r}"
             )
-        usage_raw = answer.get("usage")
-        usage = None
-        if isinstance(usage_raw, dict):
-            usage = Usage(
-                as_int(usage_raw.get("input_tokens")), as_int(usage_raw.get("output_tokens"))
-            )
+        usage = read_usage(answer, "input_tokens", "output_tokens")
         return RouteReply(
             calls=tuple(calls),
             text="".join(texts),

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest, Usage
-from whichtool_tui.providers.http import HintFor, HttpProvider, as_int
+from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest
+from whichtool_tui.providers.http import HintFor, HttpProvider, bearer_headers, read_usage
 
 OPENAI_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
@@ -24,10 +24,7 @@ class ChatCompletionsProvider(HttpProvider):
     endpoint_path = "/chat/completions"
 
     def _headers(self) -> dict[str, str]:
-        headers = {"content-type": "application/json"}
-        if self.options.api_key:
-            headers["authorization"] = f"Bearer {self.options.api_key}"
-        return headers
+        return bearer_headers(self.options.api_key)
 
     def build_body(self, request: RouteRequest) -> dict[str, Any]:
         """The exact request body for one routing request."""
@@ -126,12 +123,7 @@ class ChatCompletionsProvider(HttpProvider):
         reasoning = message.get("reasoning")
         if not isinstance(reasoning, str):
             reasoning = message.get("reasoning_content")
-        usage_raw = answer.get("usage")
-        usage = None
-        if isinstance(usage_raw, dict):
-            usage = Usage(
-                as_int(usage_raw.get("prompt_tokens")), as_int(usage_raw.get("completion_tokens"))
-            )
+        usage = read_usage(answer, "prompt_tokens", "completion_tokens")
         return RouteReply(
             calls=tuple(calls),
             text=content if isinstance(content, str) else "",

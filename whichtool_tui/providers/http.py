@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from whichtool_tui.providers.base import Capabilities, ProviderError, ProviderIdentity
+from whichtool_tui.providers.base import Capabilities, ProviderError, ProviderIdentity, Usage
 from whichtool_tui.redact import redact_message, redact_url
 
 DEFAULT_TIMEOUT_SECONDS = 300.0
@@ -284,3 +284,19 @@ def as_int(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return None
     return value
+
+
+def read_usage(answer: dict[str, Any], prompt_key: str, completion_key: str) -> Usage | None:
+    """The ``usage`` block of a reply under the API's own key names, or None when absent."""
+    usage_raw = answer.get("usage")
+    if not isinstance(usage_raw, dict):
+        return None
+    return Usage(as_int(usage_raw.get(prompt_key)), as_int(usage_raw.get(completion_key)))
+
+
+def bearer_headers(api_key: str | None) -> dict[str, str]:
+    """JSON content type plus ``Authorization: Bearer`` when a key is set (OpenAI shapes)."""
+    headers = {"content-type": "application/json"}
+    if api_key:
+        headers["authorization"] = f"Bearer {api_key}"
+    return headers

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest, Usage
-from whichtool_tui.providers.http import HttpProvider, as_int
+from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest
+from whichtool_tui.providers.http import HttpProvider, bearer_headers, read_usage
 
 _TERMINAL_ITEMS = ("message", "function_call")
 
@@ -20,10 +20,7 @@ class ResponsesProvider(HttpProvider):
     endpoint_path = "/responses"
 
     def _headers(self) -> dict[str, str]:
-        headers = {"content-type": "application/json"}
-        if self.options.api_key:
-            headers["authorization"] = f"Bearer {self.options.api_key}"
-        return headers
+        return bearer_headers(self.options.api_key)
 
     def build_body(self, request: RouteRequest) -> dict[str, Any]:
         """The exact request body for one routing request."""
@@ -93,12 +90,7 @@ class ResponsesProvider(HttpProvider):
                 reasoning += _reasoning_chars(item)
         if terminal == 0:
             raise self.fail("provider/malformed-reply", "no message or function_call in the output")
-        usage_raw = answer.get("usage")
-        usage = None
-        if isinstance(usage_raw, dict):
-            usage = Usage(
-                as_int(usage_raw.get("input_tokens")), as_int(usage_raw.get("output_tokens"))
-            )
+        usage = read_usage(answer, "input_tokens", "output_tokens")
         return RouteReply(
             calls=tuple(calls),
             text="".join(texts),
