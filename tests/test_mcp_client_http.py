@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.support import reference_servers
 from tests.support.mcp_http_server import (
     PAGE_SIZE,
     TOKEN,
@@ -199,3 +200,18 @@ async def test_streamable_client_on_a_legacy_endpoint_suspects_legacy(
 ) -> None:
     error = await _error_for(server.url("/sse"), "http")
     assert error.code == "http/legacy-server-suspected"
+
+
+@pytest.mark.parametrize(
+    ("mode", "transport", "path"),
+    [("streamableHttp", "http", "/mcp"), ("sse", "legacy-sse", "/sse")],
+)
+async def test_everything_server_over_http(mode: str, transport: str, path: str) -> None:
+    with reference_servers.everything_over_http(mode) as base:
+        if base is None:
+            pytest.skip("npm server-everything is not installed")
+        listing = await fetch_listing(resolve_target(base + path, transport, Settings()))
+    assert listing.transport == transport
+    assert listing.server_name == "mcp-servers/everything"
+    assert len(listing.raw_tools) == 13
+    assert "echo" in {tool["name"] for tool in listing.raw_tools}

@@ -7,10 +7,15 @@ installed, so tests can skip cleanly.
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,3 +72,46 @@ def git_command(repository: Path) -> str | None:
     if script is None or shutil.which("git") is None:
         return None
     return shlex.join([str(script), "--repository", str(repository)])
+
+
+LOOPBACK_PRELOAD = Path(__file__).with_name("loopback_only.cjs")
+
+
+@contextmanager
+def everything_over_http(mode: str) -> Iterator[str | None]:
+    """Run npm ``server-everything`` in ``streamableHttp`` or ``sse`` mode on 127.0.0.1.
+
+    Yields the base URL (``http://127.0.0.1:PORT``), or None when the server is not installed.
+    The process is stopped, and waited for, when the block ends.
+    """
+    entry = _node_entry("server-everything")
+    if entry is None:
+        yield None
+        return
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        ["node", "--require", str(LOOPBACK_PRELOAD), str(entry), mode],
+        env={**os.environ, "PORT": str(port)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            with socket.socket() as client:
+                if client.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"server-everything {mode} did not start")
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
