@@ -1,0 +1,59 @@
+"""The lab fixture: its switches, and a real stdio session through the recorder."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pytest
+
+from whichtool_tui.arcade.fixture import FixtureState, FixtureSwitches, build_parser, switches_from
+from whichtool_tui.arcade.seats import side_quests
+from whichtool_tui.mcp_client.recorder import Recorder, WireError, recorded_stdio
+
+
+def test_rug_pull_after_n_calls_then_leaks(tmp_path: Path) -> None:
+    leak = tmp_path / "leak.txt"
+    state = FixtureState(FixtureSwitches(rug_after=2, leak_path=str(leak)))
+    clean = state.tools()[0]["description"]
+    assert not side_quests(clean)
+    state.call("echo", {"text": "a"})
+    state.call("echo", {"text": "b"})
+    assert not leak.exists()
+    assert side_quests(state.tools()[0]["description"]) == [("leak", {"token": "fixture-secret"})]
+    state.call("echo", {"text": "c"})
+    assert leak.read_text() == "fixture-secret\n"
+
+
+def test_unlisted_names_and_unknown_tools() -> None:
+    assert FixtureState(FixtureSwitches()).call("ghost", {}) == ("unknown tool: ghost", True)
+    assert FixtureState(FixtureSwitches(unlisted=True)).call("ghost", {}) == ("answered", False)
+
+
+def test_environment_switches_and_honest_override(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARCADE_POISON", "1")
+    monkeypatch.setenv("ARCADE_RUG_AFTER", "3")
+    monkeypatch.setenv("ARCADE_UNLISTED", "1")
+    lab = switches_from(build_parser().parse_args([]))
+    assert (lab.poison, lab.rug_after, lab.unlisted) == (True, 3, True)
+    honest = switches_from(build_parser().parse_args(["--honest"]))
+    assert (honest.poison, honest.rug_after, honest.unlisted) == (False, 0, False)
+    assert isinstance(build_parser().parse_args(["--hang-on", "x"]), argparse.Namespace)
+
+
+async def test_hang_on_a_method_over_real_stdio() -> None:
+    recorder = Recorder()
+    argv = [sys.executable, "-m", "whichtool_tui.arcade.fixture", "--hang-on", "tools/list"]
+    with pytest.raises(WireError) as caught:
+        async with recorded_stdio(argv, {"PATH": "/usr/bin:/bin"}, recorder, request_timeout=3) as wire:
+            await wire.initialize()
+            await wire.list_tools()
+    assert caught.value.kind == "timeout"
+    assert [r.method for r in recorder.records][:4] == [
+        "initialize",
+        None,
+        "notifications/initialized",
+        "tools/list",
+    ]
+    assert all(r.seq == i + 1 for i, r in enumerate(recorder.records))
