@@ -261,3 +261,8 @@ def test_ctrl_c_while_waiting_leaves_no_server_behind(tmp_path: Path) -> None:
         for pid in read_pidfile(pidfile) if pidfile.exists() else []:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_notifications_and_foreign_ids_are_skipped() -> None:
+    listing = load_listing(bad_server_spec("chatty"), timeout=10)
+    assert [tool["name"] for tool in listing.raw_tools] == ["alpha", "beta"]

@@ -5,7 +5,7 @@ misbehaviour; ``MISBEHAVE_PIDFILE`` (passed through config ``env``) receives thi
 and that of a grandchild it starts, so tests can prove neither survives.
 
 Modes: ok, exit, hang, hang-tools, garbage, huge, not-jsonrpc, malformed, paged, loop, endless,
-error, env, slow-exit, stderr-noise.
+error, env, slow-exit, stderr-noise, chatty.
 """
 
 from __future__ import annotations
@@ -100,6 +100,8 @@ def main() -> None:
             continue
         if mode == "hang":
             continue
+        if method is None:
+            continue  # a client's answer to something we never asked
         if method == "initialize":
             if mode == "garbage":
                 sys.stdout.write("Server listening on port 3000\n")
@@ -126,6 +128,17 @@ def main() -> None:
                     }
                 )
                 continue
+            if mode == "chatty":
+                # Things a client must skip: a notification, an answer to nobody, a log line.
+                send(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/message",
+                        "params": {"level": "info", "data": "listing tools"},
+                    }
+                )
+                send({"jsonrpc": "2.0", "id": 9999, "result": {"tools": [{"name": "ghost"}]}})
+                send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
             cursor = (request.get("params") or {}).get("cursor")
             answer(request, tools_page(mode, cursor))
         else:

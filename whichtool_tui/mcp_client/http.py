@@ -11,6 +11,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx2
 from mcp.client.sse import sse_client
@@ -114,8 +115,6 @@ def make_http_client(
     url: str, headers: dict[str, str], timeout: float, observer: HttpObserver
 ) -> httpx2.AsyncClient:
     """An httpx2 client that records responses, caps bodies and follows no redirect at all."""
-    from urllib.parse import urlsplit
-
     # Loopback traffic must not be routed through a proxy from the environment.
     trust_env = not is_loopback_host(urlsplit(url).hostname)
     return httpx2.AsyncClient(
