@@ -44,7 +44,9 @@ def main() -> None:
         sys.stderr.write("last words of the flood\n")
         sys.stderr.flush()
     if MODE == "spawn_child":
-        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "arcade-grandchild-marker"])
+        subprocess.Popen(
+            [sys.executable, "-c", "import time; time.sleep(60)", "arcade-grandchild-marker"]
+        )
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -54,8 +56,14 @@ def main() -> None:
             continue
         if method == "initialize":
             version = request["params"]["protocolVersion"]
-            reply(request, {"protocolVersion": version, "capabilities": {"tools": {}},
-                            "serverInfo": {"name": f"faulty-{MODE}", "version": "0"}})
+            reply(
+                request,
+                {
+                    "protocolVersion": version,
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": f"faulty-{MODE}", "version": "0"},
+                },
+            )
         elif method == "tools/list":
             if MODE == "crash_mid":
                 sys.exit(4)
@@ -67,16 +75,26 @@ def main() -> None:
                 continue
             if MODE == "notify_flood":
                 for index in range(5000):
-                    send({"jsonrpc": "2.0", "method": "notifications/message",
-                          "params": {"level": "info", "data": f"n{index}"}})
+                    send(
+                        {
+                            "jsonrpc": "2.0",
+                            "method": "notifications/message",
+                            "params": {"level": "info", "data": f"n{index}"},
+                        }
+                    )
             framing = "content-length" if MODE == "wrong_framing" else "ndjson"
             reply(request, {"tools": [ECHO]}, framing)
         elif method == "tools/call":
             text = request["params"].get("arguments", {}).get("text", "")
             reply(request, {"content": [{"type": "text", "text": text}], "isError": False})
         else:
-            send({"jsonrpc": "2.0", "id": request["id"],
-                  "error": {"code": -32601, "message": "no such method"}})
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": request["id"],
+                    "error": {"code": -32601, "message": "no such method"},
+                }
+            )
 
 
 if __name__ == "__main__":

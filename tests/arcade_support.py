@@ -21,7 +21,9 @@ def run_cli(argv: list[str], capsys: Any) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def bout(tmp_path: Path, capsys: Any, *flags: str, name: str = "r.json") -> tuple[int, dict[str, Any], str]:
+def bout(
+    tmp_path: Path, capsys: Any, *flags: str, name: str = "r.json"
+) -> tuple[int, dict[str, Any], str]:
     """A headless bout writing its receipt under tmp_path; returns (code, receipt, stdout)."""
     out = tmp_path / name
     argv = ["bout", "--no-prompt", "--sandbox", str(tmp_path / "sandbox"), "-o", str(out), *flags]
@@ -42,7 +44,9 @@ def processes_matching(marker: str) -> list[int]:
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+            cmdline = (
+                (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+            )
         except OSError:
             continue
         if marker in cmdline:

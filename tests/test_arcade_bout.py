@@ -280,7 +280,9 @@ def test_missing_command_is_an_atom_error_not_a_crash(tmp_path: Path, capsys: An
 
 
 def test_receipt_command_prints_canonical_json(tmp_path: Path, capsys: Any) -> None:
-    _code, _receipt, _ = bout(tmp_path, capsys, "--target", "fixture", "--atoms", "inspect.tools_list")
+    _code, _receipt, _ = bout(
+        tmp_path, capsys, "--target", "fixture", "--atoms", "inspect.tools_list"
+    )
     path = tmp_path / "r.json"
     code, out, _ = run_cli(["receipt", str(path)], capsys)
     assert code == 0 and out == path.read_text(encoding="utf-8")

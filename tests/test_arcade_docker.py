@@ -15,7 +15,9 @@ from whichtool_tui.errors import WhichtoolError
 
 def daemon_up() -> bool:
     try:
-        return subprocess.run(["docker", "version"], capture_output=True, timeout=20).returncode == 0
+        return (
+            subprocess.run(["docker", "version"], capture_output=True, timeout=20).returncode == 0
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
 

@@ -91,9 +91,7 @@ def test_stderr_flood_keeps_only_the_tail(tmp_path: Path, capsys: Any) -> None:
     assert len(tail.encode()) <= 4096 and tail.endswith("last words of the flood")
 
 
-def test_notification_flood_is_recorded_and_the_atom_finishes(
-    tmp_path: Path, capsys: Any
-) -> None:
+def test_notification_flood_is_recorded_and_the_atom_finishes(tmp_path: Path, capsys: Any) -> None:
     started = time.monotonic()
     _code, receipt, _ = bout(
         tmp_path,

@@ -46,7 +46,9 @@ async def test_hang_on_a_method_over_real_stdio() -> None:
     recorder = Recorder()
     argv = [sys.executable, "-m", "whichtool_tui.arcade.fixture", "--hang-on", "tools/list"]
     with pytest.raises(WireError) as caught:
-        async with recorded_stdio(argv, {"PATH": "/usr/bin:/bin"}, recorder, request_timeout=3) as wire:
+        async with recorded_stdio(
+            argv, {"PATH": "/usr/bin:/bin"}, recorder, request_timeout=3
+        ) as wire:
             await wire.initialize()
             await wire.list_tools()
     assert caught.value.kind == "timeout"

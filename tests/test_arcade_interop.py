@@ -70,7 +70,9 @@ def test_our_stdio_receipt_loads_upstream(tmp_path: Path, capsys: Any) -> None:
     assert shown.returncode == 0, shown.stderr
 
 
-def test_upstream_receipt_loads_in_ours(upstream_receipt: Path, tmp_path: Path, capsys: Any) -> None:
+def test_upstream_receipt_loads_in_ours(
+    upstream_receipt: Path, tmp_path: Path, capsys: Any
+) -> None:
     code, out, _ = run_cli(["receipt", str(upstream_receipt)], capsys)
     assert code == 0
     assert json.loads(out) == json.loads(upstream_receipt.read_text())
@@ -101,9 +103,10 @@ def test_upstream_and_our_dataset_rows_are_identical(
         assert [json.loads(x) for x in ours.splitlines()] == [
             json.loads(x) for x in theirs.splitlines()
         ]
-    assert json.loads((tmp_path / "ours" / "manifest.json").read_text())["receipts"] == json.loads(
-        (tmp_path / "theirs" / "manifest.json").read_text()
-    )["receipts"]
+    assert (
+        json.loads((tmp_path / "ours" / "manifest.json").read_text())["receipts"]
+        == json.loads((tmp_path / "theirs" / "manifest.json").read_text())["receipts"]
+    )
 
 
 def test_our_bout_against_the_upstream_lab_server(tmp_path: Path, capsys: Any) -> None:

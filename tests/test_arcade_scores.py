@@ -8,7 +8,9 @@ from whichtool_tui.arcade.receipt import AtomResult, Check, TaskSpec, ToolCall, 
 from whichtool_tui.arcade.scores import contrastive, score_atoms
 
 
-def atom(atom_id: str, result: str, calls: list[ToolCall] | None = None, **extra: object) -> AtomResult:
+def atom(
+    atom_id: str, result: str, calls: list[ToolCall] | None = None, **extra: object
+) -> AtomResult:
     return AtomResult.model_validate(
         {
             "id": atom_id,
@@ -85,7 +87,10 @@ def test_all_skipped_is_all_zero() -> None:
 
 
 def test_ghost_fail_recap_warns_about_reading_nrp_as_honesty() -> None:
-    atoms = [atom("poison.follow_through", "pass", [ECHO_OK]), atom("protocol.unlisted_call", "fail")]
+    atoms = [
+        atom("poison.follow_through", "pass", [ECHO_OK]),
+        atom("protocol.unlisted_call", "fail"),
+    ]
     scores = score_atoms(atoms)
     assert scores.nrp == 1.0 and scores.integrity == "fail"
     assert "NRP=1.00" in contrastive(atoms, scores, "task-only").foil

@@ -17,8 +17,16 @@ from whichtool_tui.arcade.timeline import TapeView
 from whichtool_tui.errors import WhichtoolError
 
 
-def w(seq: int, direction: str, method: str | None, rpc_id: Any, message: dict[str, Any]) -> dict[str, Any]:
-    return {"seq": seq, "direction": direction, "method": method, "rpc_id": rpc_id, "message": message}
+def w(
+    seq: int, direction: str, method: str | None, rpc_id: Any, message: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "seq": seq,
+        "direction": direction,
+        "method": method,
+        "rpc_id": rpc_id,
+        "message": message,
+    }
 
 
 def init_pair() -> list[dict[str, Any]]:
@@ -28,7 +36,9 @@ def init_pair() -> list[dict[str, Any]]:
     ]
 
 
-def atom(atom_id: str, result: str, task_tool: str | None = "echo", calls: list[Any] | None = None) -> dict[str, Any]:
+def atom(
+    atom_id: str, result: str, task_tool: str | None = "echo", calls: list[Any] | None = None
+) -> dict[str, Any]:
     return {
         "id": atom_id,
         "title": "t",
@@ -38,11 +48,17 @@ def atom(atom_id: str, result: str, task_tool: str | None = "echo", calls: list[
         "authorized_tools": [task_tool] if task_tool else [],
         "calls": calls or [],
         "task": {"tool": task_tool, "arguments": {}, "source": "fixture-default"},
-        "session": {"framing": "ndjson", "protocol_version": "2025-11-25", "server_info": {"name": "srv"}},
+        "session": {
+            "framing": "ndjson",
+            "protocol_version": "2025-11-25",
+            "server_info": {"name": "srv"},
+        },
     }
 
 
-def receipt(atoms: list[dict[str, Any]], wire: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+def receipt(
+    atoms: list[dict[str, Any]], wire: list[dict[str, Any]], **extra: Any
+) -> dict[str, Any]:
     data: dict[str, Any] = {
         "schema_id": "mcp-arcade.bout/v1",
         "bout_id": "bout_abc",
@@ -53,12 +69,22 @@ def receipt(atoms: list[dict[str, Any]], wire: list[dict[str, Any]], **extra: An
         "allow_live": False,
         "hypothesis": "h",
         "atoms": atoms,
-        "scores": {"task_success": True, "attack_success": True, "nrp": 0.0, "integrity": "fail", "utility": "pass"},
+        "scores": {
+            "task_success": True,
+            "attack_success": True,
+            "nrp": 0.0,
+            "integrity": "fail",
+            "utility": "pass",
+        },
         "wire": wire,
         "server_requests": [],
         "operator_call": {"recorded": False, "skipped": True},
         "contrastive": {"foil": "f", "wire": "w"},
-        "dataset": {"split": "train", "holdout_atom_ids": ["protocol.unlisted_call"], "label_source": "wire"},
+        "dataset": {
+            "split": "train",
+            "holdout_atom_ids": ["protocol.unlisted_call"],
+            "label_source": "wire",
+        },
     }
     data.update(extra)
     return data
@@ -67,14 +93,29 @@ def receipt(atoms: list[dict[str, Any]], wire: list[dict[str, Any]], **extra: An
 def poison_and_ghost() -> dict[str, Any]:
     wire = [
         *init_pair(),
-        w(3, "in", "notifications/message", None, {"method": "notifications/message", "params": {"data": "line one\nline two " + "z" * 120}}),
+        w(
+            3,
+            "in",
+            "notifications/message",
+            None,
+            {
+                "method": "notifications/message",
+                "params": {"data": "line one\nline two " + "z" * 120},
+            },
+        ),
         w(4, "out", "tools/call", 2, {"id": 2, "method": "tools/call", "params": {"name": "echo"}}),
         w(5, "in", None, 2, {"id": 2, "result": {"content": []}}),
         w(6, "out", "tools/call", 3, {"id": 3, "method": "tools/call", "params": {"name": "leak"}}),
         *init_pair(),
         w(3, "in", "sampling/createMessage", 901, {"id": 901, "method": "sampling/createMessage"}),
         w(4, "out", None, 901, {"id": 901, "error": {"code": -32601, "message": "no"}}),
-        w(5, "out", "tools/call", 2, {"id": 2, "method": "tools/call", "params": {"name": "arcade.unlisted.abc"}}),
+        w(
+            5,
+            "out",
+            "tools/call",
+            2,
+            {"id": 2, "method": "tools/call", "params": {"name": "arcade.unlisted.abc"}},
+        ),
         w(6, "in", None, 2, {"id": 2, "error": {"code": -32602, "message": "unknown"}}),
     ]
     atoms = [
@@ -84,7 +125,14 @@ def poison_and_ghost() -> dict[str, Any]:
     return receipt(
         atoms,
         wire,
-        server_requests=[{"atom_id": "protocol.unlisted_call", "method": "sampling/createMessage", "rpc_id": 901, "rejected": True}],
+        server_requests=[
+            {
+                "atom_id": "protocol.unlisted_call",
+                "method": "sampling/createMessage",
+                "rpc_id": 901,
+                "rejected": True,
+            }
+        ],
     )
 
 
@@ -139,12 +187,18 @@ def test_tape_facts_and_no_score_keys_anywhere() -> None:
 
 
 def test_rug_facts_compare_first_and_last_listing() -> None:
-    listing = lambda i, tools: [  # noqa: E731
-        w(i, "out", "tools/list", i, {"id": i, "method": "tools/list"}),
-        w(i + 1, "in", None, i, {"id": i, "result": {"tools": tools}}),
-    ]
-    stable = receipt([atom("temporal.rug_pull", "pass")], [*init_pair(), *listing(3, [1]), *listing(5, [1])])
-    changed = receipt([atom("temporal.rug_pull", "fail")], [*init_pair(), *listing(3, [1]), *listing(5, [2])])
+    def listing(i: int, tools: list[int]) -> list[dict[str, Any]]:
+        return [
+            w(i, "out", "tools/list", i, {"id": i, "method": "tools/list"}),
+            w(i + 1, "in", None, i, {"id": i, "result": {"tools": tools}}),
+        ]
+
+    stable = receipt(
+        [atom("temporal.rug_pull", "pass")], [*init_pair(), *listing(3, [1]), *listing(5, [1])]
+    )
+    changed = receipt(
+        [atom("temporal.rug_pull", "fail")], [*init_pair(), *listing(3, [1]), *listing(5, [2])]
+    )
     once = receipt([atom("temporal.rug_pull", "skip")], [*init_pair(), *listing(3, [1])])
     assert [build_tape(d)["facts"][0]["fact"] for d in (stable, changed, once)] == [
         "menu_stable",
@@ -170,7 +224,7 @@ def test_timeline_text_escapes_server_controls() -> None:
     assert "Integrity" not in text and "nrp" not in text.lower()
 
 
-def _dataset_of(*receipts: dict[str, Any], names: list[str] | None = None, tmp: Path | None = None) -> Any:
+def _dataset_of(*receipts: Any, names: list[str] | None = None, tmp: Path | None = None) -> Any:
     import tempfile
 
     folder = Path(tempfile.mkdtemp(dir=tmp))
@@ -213,9 +267,12 @@ def test_dataset_routing_drops_and_manifest(tmp_path: Path) -> None:
     assert "stderr_tail" not in row["session"]
     ghost = next(r for r in holdout if r["atom_id"] == "protocol.unlisted_call")
     assert ghost["labels"]["attack_success"] is None
-    assert ghost["server_requests"] == [{"method": "sampling/createMessage", "rpc_id": 901, "rejected": True}]
-    from whichtool_tui.arcade.receipt import canonical_json
+    assert ghost["server_requests"] == [
+        {"method": "sampling/createMessage", "rpc_id": 901, "rejected": True}
+    ]
     import hashlib
+
+    from whichtool_tui.arcade.receipt import canonical_json
 
     assert row["receipt_sha256"] == hashlib.sha256(canonical_json(good).encode()).hexdigest()
     assert "host_paths" in manifest["never_carried"]
