@@ -112,14 +112,17 @@ class _ObservingTransport(httpx2.AsyncBaseTransport):
 
 
 def make_http_client(
-    url: str, headers: dict[str, str], timeout: float, observer: HttpObserver
+    url: str,
+    headers: dict[str, str],
+    timeout: float | httpx2.Timeout,
+    observer: HttpObserver,
 ) -> httpx2.AsyncClient:
     """An httpx2 client that records responses, caps bodies and follows no redirect at all."""
     # Loopback traffic must not be routed through a proxy from the environment.
     trust_env = not is_loopback_host(urlsplit(url).hostname)
     return httpx2.AsyncClient(
         headers=headers,
-        timeout=httpx2.Timeout(timeout),
+        timeout=timeout if isinstance(timeout, httpx2.Timeout) else httpx2.Timeout(timeout),
         follow_redirects=False,
         max_redirects=0,
         trust_env=trust_env,
@@ -150,10 +153,7 @@ async def legacy_sse_transport(
         timeout: httpx2.Timeout | None = None,
         auth: httpx2.Auth | None = None,
     ) -> httpx2.AsyncClient:
-        client = make_http_client(url, dict(headers or {}), 0.0, observer)
-        if timeout is not None:
-            client.timeout = timeout
-        return client
+        return make_http_client(url, dict(headers or {}), timeout or seconds, observer)
 
     stream_timeout: Any = seconds
     async with sse_client(

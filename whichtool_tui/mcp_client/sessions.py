@@ -190,6 +190,7 @@ class McpSession:
 
         async def job(session: ClientSession) -> dict[str, Any]:
             params = PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+            self.raw.answered.clear()  # a late answer to an abandoned request is not this page
             # Malformed tool entries fail SDK validation; the raw result is what we want anyway.
             with contextlib.suppress(ValidationError):
                 await session.send_request(ListToolsRequest(params=params), _AnyResult)
