@@ -101,3 +101,27 @@ def test_atomic_writer_leaves_no_temp_files(tmp_path: Path) -> None:
     write_atomic(target, '{"a": 1}\n')
     assert target.read_text(encoding="utf-8") == '{"a": 1}\n'
     assert os.listdir(target.parent) == ["report.json"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "version: 1\ntasks:\n  - id: a\n    prompt: 'say \"hi\"'\n    expected: null\n",
+        "a: \"\\ud800 lone surrogate\"\nb: 'x'\n",
+        "nested:\n  - [1, 2.5, true, ~]\n  - {k: v, 'quoted key': 3}\n",
+        "multi: |\n  line one\n  line two\nfolded: >\n  a\n  b\n",
+        "",
+    ],
+)
+def test_strict_yaml_agrees_with_safe_load_on_plain_data(text: str) -> None:
+    import yaml
+
+    assert parse_strict_yaml(text) == yaml.safe_load(text)
+
+
+def test_strict_yaml_refuses_nested_duplicates_and_complex_keys() -> None:
+    with pytest.raises(StrictYamlError, match="duplicate key 'x'") as refused:
+        parse_strict_yaml("outer:\n  - inner:\n      x: 1\n      x: 2\n")
+    assert refused.value.line == 4
+    with pytest.raises(StrictYamlError, match="plain scalars"):
+        parse_strict_yaml("? [a, b]\n: 1\n")
