@@ -202,7 +202,12 @@ def _pair(a: _Prepared, b: _Prepared, score: float, frequency: Counter[str]) -> 
     )
 
 
-_PAIR_FIELDS = frozenset(("code", "severity", "message", "tools", "detail"))
+def _fixed(score: float, digits: int) -> str:
+    """``toFixed`` text; the exact-tie fallback is rare, so the plain format goes first."""
+    scaled = score * 10**digits
+    if abs(scaled - int(scaled) - 0.5) > 1e-6:
+        return f"{score:.{digits}f}"
+    return js_fixed(score, digits)
 
 
 def _pair_diagnostic(first: str, second: str, score: float) -> Diagnostic:
@@ -211,7 +216,7 @@ def _pair_diagnostic(first: str, second: str, score: float) -> Diagnostic:
     A template-heavy 1,000-tool surface yields tens of thousands of these, and per-object
     validation would then cost more than scoring all 499,500 pairs.
     """
-    shown = js_fixed(score, 2)
+    shown = _fixed(score, 2)
     if score >= HIGH_OVERLAP:
         code, severity = "overlap/high", "warning"
         message = (
@@ -221,21 +226,28 @@ def _pair_diagnostic(first: str, second: str, score: float) -> Diagnostic:
     else:
         code, severity = "overlap/notable", "info"
         message = f"`{first}` and `{second}` overlap at {shown}"
-    item = Diagnostic.__new__(Diagnostic)
-    fields = {
-        "code": code,
-        "severity": severity,
-        "message": message,
-        "tool": None,
-        "tools": [first, second],
-        "detail": {"score": float(js_fixed(score, 4))},
-        "hint": None,
-    }
-    object.__setattr__(item, "__dict__", fields)
-    object.__setattr__(item, "__pydantic_fields_set__", set(_PAIR_FIELDS))
-    object.__setattr__(item, "__pydantic_extra__", None)
-    object.__setattr__(item, "__pydantic_private__", None)
+    item = _new_diagnostic(Diagnostic)
+    _set(
+        item,
+        "__dict__",
+        {
+            "code": code,
+            "severity": severity,
+            "message": message,
+            "tool": None,
+            "tools": [first, second],
+            "detail": {"score": float(_fixed(score, 4))},
+            "hint": None,
+        },
+    )
+    _set(item, "__pydantic_fields_set__", {"code", "severity", "message", "tools", "detail"})
+    _set(item, "__pydantic_extra__", None)
+    _set(item, "__pydantic_private__", None)
     return item
+
+
+_new_diagnostic = Diagnostic.__new__
+_set = object.__setattr__
 
 
 def description_diagnostics(tools: Sequence[Tool]) -> list[Diagnostic]:
