@@ -151,3 +151,23 @@ def test_large_tool_set_threshold() -> None:
     found = large_tool_set(surface, CheckOptions())
     assert found[0].code == "surface/large-tool-set"
     assert found[0].detail == {"actual": 7, "reviewThreshold": 6}
+
+
+def test_counting_serialization_is_the_canonical_json_of_the_payload() -> None:
+    from whichtool_tui.surface.canonical import canonical_json
+    from whichtool_tui.surface.tokens import counting_serialization
+
+    raw = [
+        {
+            "name": "é_tool",
+            "description": 'quote " and\nnewline',
+            "inputSchema": {"b": 1, "a": [2.0]},
+        },
+        {"name": "bare"},
+        {"name": "empty", "description": ""},
+    ]
+    for tool in normalize_surface(raw).tools:
+        payload: dict[str, Any] = {"name": tool.name, "inputSchema": tool.input_schema}
+        if tool.description is not None:
+            payload["description"] = tool.description
+        assert counting_serialization(tool) == canonical_json(payload)

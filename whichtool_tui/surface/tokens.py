@@ -139,18 +139,24 @@ class ToolTokens:
         }
 
 
-def counting_serialization(tool: Tool) -> str:
-    """The mcp-neutral-compact form counted for a tool: name, wire schema, description if sent."""
-    payload: dict[str, object] = {"name": tool.name, "inputSchema": tool.input_schema}
-    if tool.description is not None:
-        payload["description"] = tool.description
-    return canonical_json(payload)
+def counting_serialization(tool: Tool, schema_json: str | None = None) -> str:
+    """The mcp-neutral-compact form counted for a tool: name, wire schema, description if sent.
+
+    It is the canonical JSON of ``{name, inputSchema, description?}``; the keys' sorted order
+    is description, inputSchema, name, so it is assembled from already-encoded parts.
+    """
+    schema = canonical_json(tool.input_schema) if schema_json is None else schema_json
+    head = (
+        "{" if tool.description is None else '{"description":' + js_string(tool.description) + ","
+    )
+    return head + '"inputSchema":' + schema + ',"name":' + js_string(tool.name) + "}"
 
 
 def tool_tokens(tool: Tool) -> ToolTokens:
     """The token breakdown of one tool; ``envelope`` is what the JSON punctuation adds."""
-    total = count_tokens(counting_serialization(tool))
+    schema_json = canonical_json(tool.input_schema)
+    total = count_tokens(counting_serialization(tool, schema_json))
     name = count_tokens(js_string(tool.name))
     description = count_tokens(js_string(tool.description)) if tool.description is not None else 0
-    schema = count_tokens(canonical_json(tool.input_schema))
+    schema = count_tokens(schema_json)
     return ToolTokens(total, name, description, schema, max(0, total - name - description - schema))
