@@ -52,15 +52,18 @@ class BoutScreen(SectionScreen):
                 with Vertical(id="wire-pane") as wire:
                     wire.border_title = "Wire"
                     with Horizontal(id="wire-filters"):
-                        yield Select([(ALL, ALL)], value=ALL, allow_blank=False, id="f-atom")
+                        yield Select(
+                            [(ALL, ALL)], value=ALL, allow_blank=False, id="f-atom", compact=True
+                        )
                         yield Select(
                             [("in+out", ALL), ("out", "out"), ("in", "in")],
                             value=ALL,
                             allow_blank=False,
                             id="f-direction",
+                            compact=True,
                         )
-                        yield Input(placeholder="method", id="f-method")
-                        yield Input(placeholder="/ search", id="f-search")
+                        yield Input(placeholder="method", id="f-method", compact=True)
+                        yield Input(placeholder="/ search", id="f-search", compact=True)
                     yield Static(Text(COLUMNS, style="bold"), id="wire-columns")
                     yield Vertical(id="timeline-holder")
             with Horizontal(id="bout-bottom"):

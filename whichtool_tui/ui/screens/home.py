@@ -23,6 +23,14 @@ PLACEHOLDERS = {
     "http": "https://mcp.example/mcp",
 }
 KINDS = ("snapshot", "stdio", "http")
+SECTIONS_TEXT = (
+    "[b]1 Surface[/] tools: token cost, semantics, findings, overlapping pairs\n"
+    "[b]2 Tasks[/]   the task set: edit, lint against the surface, mutations, save\n"
+    "[b]3 Run[/]     the routing benchmark: plan first, then live progress\n"
+    "[b]4 Results[/] confusion heatmap, trials behind a cell, per tool, diff\n"
+    "[b]5 Bout[/]    the wire timeline of a bout; your call before the verdicts\n"
+    "[dim]? help · ctrl+p every action by name · q back · ctrl+q quit[/]"
+)
 
 
 class HomeScreen(SectionScreen):
@@ -38,31 +46,30 @@ class HomeScreen(SectionScreen):
     def compose_body(self) -> ComposeResult:
         with Vertical(id="home"):
             yield Static(
-                f"[b]whichtool-tui[/b] [dim]v{__version__}[/]  "
-                "[dim]is the tool surface readable · does a model pick the right tool · "
-                "is the server honest on the wire[/]",
+                f"[b]whichtool-tui[/b] [dim]v{__version__} · evidence about an MCP server[/]",
                 id="home-title",
             )
             with Horizontal(id="home-top"):
                 with Vertical(id="target-panel") as panel:
                     panel.border_title = "Target"
                     with RadioSet(id="target-kind"):
-                        yield RadioButton("snapshot file", value=True, id="kind-snapshot")
-                        yield RadioButton("stdio command", id="kind-stdio")
-                        yield RadioButton("http URL", id="kind-http")
+                        yield RadioButton("snapshot", value=True, id="kind-snapshot")
+                        yield RadioButton("stdio", id="kind-stdio")
+                        yield RadioButton("http", id="kind-http")
                     yield Input(placeholder=PLACEHOLDERS["snapshot"], id="target-value")
-                    yield Button("Open", id="open-target", variant="primary")
+                    yield Button("Open", id="open-target", variant="primary", compact=True)
                 recent = OptionList(id="recent")
                 recent.border_title = "Recent"
                 yield recent
             with Vertical(id="demo-panel") as demo:
                 demo.border_title = "Try it"
-                yield Button("▶ Demo", id="demo", variant="success")
+                yield Button("▶ Demo", id="demo", variant="success", compact=True)
                 yield Static(
-                    "Inspect the lab server's surface, load its task set for the keyword "
-                    "baseline, and review a bout against it. Offline, no key.",
+                    "Inspect the lab server's surface, run its task set with the keyword "
+                    "baseline, and run a bout against the lab fixture. Offline, no key.",
                     id="demo-text",
                 )
+            yield Static(SECTIONS_TEXT, id="home-sections")
 
     def on_mount(self) -> None:
         self.query_one("#demo", Button).focus()

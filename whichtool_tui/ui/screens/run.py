@@ -46,15 +46,18 @@ class RunScreen(SectionScreen):
                     value="keyword",
                     allow_blank=False,
                     id="run-provider",
+                    compact=True,
                 )
                 yield Label("model")
-                yield Input(placeholder="default", id="run-model")
+                yield Input(placeholder="default", id="run-model", compact=True)
                 yield Label("repeat")
-                yield Input(value="5", id="run-repeat", restrict=r"[0-9]*", max_length=4)
+                yield Input(
+                    value="5", id="run-repeat", restrict=r"[0-9]*", max_length=4, compact=True
+                )
             with Horizontal(id="run-form-2"):
                 yield Label("base URL")
-                yield Input(placeholder="provider default", id="run-base-url")
-                yield Button("Run", id="run-start", variant="primary")
+                yield Input(placeholder="provider default", id="run-base-url", compact=True)
+                yield Button("Run", id="run-start", variant="primary", compact=True)
             yield Static("", id="run-plan")
             yield ProgressBar(id="run-progress", show_eta=False)
             yield Static("", id="run-stats")

@@ -106,7 +106,7 @@ class SurfaceScreen(SectionScreen):
             about = " ~ ".join(finding.tools)
             table.add_row(
                 Text(label, style=style),
-                finding.code + (" [view]" if finding.is_pair else ""),
+                Text(finding.code + (" [view]" if finding.is_pair else "")),
                 Text(sanitize_text(about)),
                 Text(sanitize_text(finding.message)),
                 key=str(index),
@@ -146,8 +146,10 @@ class SurfaceScreen(SectionScreen):
         if finding is None:
             hint.update("")
             return
-        text = Text("fix: ", style="bold")
-        text.append(sanitize_text(finding.hint or "no hint for this finding"))
+        text = Text(sanitize_text(finding.message))
+        if finding.hint:
+            text.append("\nfix: ", style="bold")
+            text.append(sanitize_text(finding.hint))
         if finding.is_pair:
             text.append("   enter: side by side", style="dim")
         hint.update(text)

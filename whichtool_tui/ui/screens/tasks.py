@@ -22,6 +22,14 @@ from whichtool_tui.ui.modals.task_editor import TaskEditor
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.session import TaskSetState
 
+PROMPT_WIDTH = 52
+
+
+def shorten(text: str, width: int) -> str:
+    """Clip to ``width`` characters with an ellipsis."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 LINT_MARKS = {"error": ("✖", "bold red"), "warning": ("▲", "yellow"), "info": ("ℹ", "dim")}
 
 
@@ -77,7 +85,7 @@ class TasksScreen(SectionScreen):
             )
             table.add_row(
                 Text(sanitize_text(task.id)),
-                Text(sanitize_text(task.prompt)),
+                Text(shorten(sanitize_text(task.prompt), PROMPT_WIDTH)),
                 expected,
                 Text(", ".join(task.tags), style="dim"),
                 key=task.id,

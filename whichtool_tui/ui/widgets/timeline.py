@@ -21,7 +21,7 @@ from textual.strip import Strip
 from whichtool_tui.arcade.timeline import TimelineRow
 from whichtool_tui.redact import sanitize_text
 
-COLUMNS = "   seq dir method                  id  atom                     note"
+COLUMNS = "   seq dir method                      id  atom                     note"
 
 
 def format_row(row: TimelineRow) -> str:
@@ -29,7 +29,7 @@ def format_row(row: TimelineRow) -> str:
     rpc_id = "" if row.rpc_id is None else str(row.rpc_id)
     atom = row.atom + (" (holdout)" if row.holdout else "")
     return (
-        f"{row.seq:>6} {row.direction:<3} {sanitize_text(row.method)[:22]:<22} "
+        f"{row.seq:>6} {row.direction:<3} {sanitize_text(row.method)[:26]:<26} "
         f"{sanitize_text(rpc_id)[:4]:>4}  {atom[:24]:<24} {sanitize_text(row.note)}"
     )
 
