@@ -95,3 +95,34 @@ def test_refusals_name_the_reason(tmp_path: Path, cli_env: dict[str, str]) -> No
     result = cli("report", str(tmp_path / "junk.json"), env=cli_env)
     assert result.returncode == 2
     assert "is not valid JSON" in result.stderr
+
+
+def test_a_real_run_reads_back_byte_for_byte(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    repo = Path(__file__).resolve().parent.parent
+    run_json = tmp_path / "run.json"
+    made = cli(
+        "run",
+        str(repo / "snapshots" / "demo-lab.json"),
+        "--tasks",
+        str(repo / "snapshots" / "demo-lab.tasks.yaml"),
+        "--provider",
+        "keyword",
+        "--repeat",
+        "2",
+        "--max-tools",
+        "50",
+        "--no-cache",
+        "--format",
+        "json",
+        "--out",
+        str(run_json),
+        env=cli_env,
+    )
+    assert made.returncode in (0, 1), made.stderr
+    again = cli("report", str(run_json), "--format", "json", env=cli_env)
+    assert again.returncode == made.returncode
+    assert again.stdout == run_json.read_text(encoding="utf-8")
+    html = cli("report", str(run_json), "--format", "html", env=cli_env)
+    data = json.loads(run_json.read_text(encoding="utf-8"))
+    tools = len(data["metrics"]["byTool"])
+    assert html.stdout.count("<button") == (tools + 1) * (tools + 3)

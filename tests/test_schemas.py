@@ -50,7 +50,12 @@ def test_committed_schemas_match_the_models() -> None:
     assert main(["--check"]) == 0
 
 
-GOLDEN_JSON = sorted(p for p in GOLDEN.rglob("*.json"))
+# The arcade goldens are receipts with volatile fields (ids, times) stripped, so they are
+# projections of the receipt format rather than receipts; they are not schema-checked here.
+PROJECTIONS = {"arcade"}
+GOLDEN_JSON = sorted(
+    p for p in GOLDEN.rglob("*.json") if p.relative_to(GOLDEN).parts[0] not in PROJECTIONS
+)
 
 
 def test_there_are_golden_files() -> None:

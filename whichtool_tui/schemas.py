@@ -41,6 +41,7 @@ SCHEMAS: tuple[SchemaSource, ...] = (
     SchemaSource("tasks", "whichtool_tui.tasks.model", "TaskSet", "whichtool task set"),
     SchemaSource("config", "whichtool_tui.config", "Settings", "whichtool.config"),
     SchemaSource("badge", "whichtool_tui.reports.badge", "Badge", "shields.io endpoint badge"),
+    SchemaSource("receipt", "whichtool_tui.arcade.receipt", "BoutReceipt", "mcp-arcade.bout/v1"),
 )
 
 

@@ -175,6 +175,10 @@ def _pair_denominators(report: RunReport) -> dict[tuple[str, str], tuple[int, in
     }
 
 
+def _trials(count: int) -> str:
+    return f"{count} paired trial" + ("" if count == 1 else "s")
+
+
 def _expects(tool: str) -> Eligible:
     return lambda trial: trial.expected == tool
 
@@ -295,7 +299,7 @@ def diff_runs(
     for confusion in new_confusions:
         first, second = confusion.tools
         evidence = (
-            f"introduced in {confusion.introduced} paired trials, resolved in "
+            f"introduced in {_trials(confusion.introduced)}, resolved in "
             f"{confusion.resolved} (p = {confusion.p_value:.3g})"
         )
         diagnostics.append(
@@ -315,7 +319,7 @@ def diff_runs(
                 severity="info",
                 tools=[first, second],
                 message=f"`{first}` and `{second}` are no longer confused "
-                f"(resolved in {confusion.resolved} paired trials).",
+                f"(resolved in {_trials(confusion.resolved)}).",
             )
         )
     multi_regressed = (

@@ -30,7 +30,6 @@ def markdown_cell(text: str) -> str:
         .replace("<", "&lt;")
         .replace(">", "&gt;")
         .replace("|", "\\|")
-        .replace("`", "\\`")
     )
 
 
