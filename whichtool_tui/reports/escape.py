@@ -25,12 +25,7 @@ def xml_escape(text: str) -> str:
 def markdown_cell(text: str) -> str:
     """Make text safe inside a Markdown table cell: no pipes, no raw HTML, one line."""
     flat = sanitize_text(text.replace("\r\n", " ").replace("\n", " "))
-    return (
-        flat.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("|", "\\|")
-    )
+    return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
 
 
 def markdown_code(text: str) -> str:
