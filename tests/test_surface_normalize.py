@@ -180,3 +180,20 @@ def test_js_fixed_rounds_exact_ties_up_like_to_fixed() -> None:
     assert js_fixed(0.03125, 4) == "0.0313"
     assert js_fixed(0.7159090909090909, 2) == "0.72"
     assert js_fixed(1.0, 2) == "1.00"
+
+
+def test_absurdly_deep_schema_skips_only_that_tool() -> None:
+    schema: dict[str, object] = {"type": "object"}
+    node = schema
+    for _ in range(300):
+        child: dict[str, object] = {"type": "object"}
+        node["properties"] = {"x": child}
+        node = child
+    surface = normalize_surface(
+        [
+            {"name": "deep", "inputSchema": schema},
+            {"name": "fine", "inputSchema": {"type": "object"}},
+        ]
+    )
+    assert [t.name for t in surface.tools] == ["fine"]
+    assert [d.code for d in surface.diagnostics] == ["surface/malformed-tool"]

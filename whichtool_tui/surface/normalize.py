@@ -18,6 +18,8 @@ from whichtool_tui.surface.canonical import JS_WHITESPACE, canonical_json, utf16
 from whichtool_tui.surface.model import JsonObject, NormalizedSurface, Tool
 
 MAX_RESOLVED_NODES = 200_000
+# Deeper than any real schema; keeps every recursive walk far from Python's recursion limit.
+MAX_NESTING = 200
 UnresolvedReason = Literal["external", "cycle", "missing", "too-large"]
 
 _TRAILING_BLANKS = re.compile(r"[ \t]+(?=[\n\u2028\u2029]|\Z)")
@@ -193,6 +195,23 @@ def _schema_or_none(value: Any) -> JsonObject | None:
     return canonical
 
 
+def nesting_depth(value: Any, limit: int = MAX_NESTING) -> int:
+    """How deeply objects and arrays nest in ``value`` (iterative; stops counting past limit)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+            if deepest > limit:
+                return deepest
+        if isinstance(node, dict):
+            stack.extend((child, depth + 1) for child in node.values())
+        elif isinstance(node, list):
+            stack.extend((child, depth + 1) for child in node)
+    return deepest
+
+
 def _normalize_entry(raw: JsonObject, name: str, index: int, notes: list[Diagnostic]) -> Tool:
     description: str | None = None
     raw_description = raw.get("description")
@@ -308,13 +327,18 @@ def normalize_surface(raw_tools: list[Any]) -> NormalizedSurface:
             continue
         notes: list[Diagnostic] = []
         try:
+            if nesting_depth(raw) > MAX_NESTING:
+                raise RecursionError
             tool = _normalize_entry(raw, name, index, notes)
         except RecursionError:
             diagnostics.append(
                 Diagnostic(
                     code="surface/malformed-tool",
                     severity="error",
-                    message=f"Tool `{name}` (entry {index}) nests too deeply to read; skipped",
+                    message=(
+                        f"Tool `{name}` (entry {index}) nests over {MAX_NESTING} levels deep; "
+                        "skipped"
+                    ),
                     tool=name,
                     detail={"index": index},
                 )
