@@ -323,22 +323,23 @@ async def run_bout(
     wire: list[WireEventModel] = []
     server_requests: list[ServerRequest] = []
     specs = [spec_for(atom_id) for atom_id in plan.atom_ids]
-    # Spawn atom k+1's server while atom k runs: still one fresh process per atom, but its
-    # start-up (imports) overlaps the previous atom instead of adding to the wall time.
+    # Spawn every atom's server up front: still one fresh process per atom, each talked to only
+    # by its own atom, but their start-up (imports) overlaps instead of adding up.
     prestart = plan.docker is None and plan.kind != "http" and len(set(plan.atom_ids)) == len(specs)
-    upcoming = await _launch(plan, specs[0]) if prestart and specs else None
+    launched: list[Any] = [await _launch(plan, spec) for spec in specs] if prestart else []
     try:
         for index, spec in enumerate(specs):
-            current, upcoming = upcoming, None
-            if prestart and index + 1 < len(specs):
-                upcoming = await _launch(plan, specs[index + 1])
+            current = launched[index] if prestart else None
+            if prestart:
+                launched[index] = None
             atom, atom_wire, atom_requests = await run_atom(plan, spec, bout_id, sink, current)
             atoms.append(atom)
             wire.extend(atom_wire)
             server_requests.extend(atom_requests)
     finally:
-        if upcoming is not None and not isinstance(upcoming, BaseException):
-            await upcoming.aclose()
+        for leftover in launched:
+            if leftover is not None and not isinstance(leftover, BaseException):
+                await leftover.aclose()
     scores = score_atoms(atoms)
     receipt = BoutReceipt(
         bout_id=bout_id,

@@ -1,0 +1,106 @@
+"""Bout benchmarks: a full fixture bout against mcp-arcade's, and a 100,000-event timeline.
+
+Run: .venv/bin/python bench/bout.py [--runs N] [--events N] [--with-upstream-timeline]
+Prints wall times and ratios; asserts nothing. Targets: bout ratio <= 1.0, timeline <= 5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+
+
+def timed(argv: list[str], cwd: Path) -> float:
+    started = time.perf_counter()
+    result = subprocess.run(argv, cwd=cwd, capture_output=True, check=False)
+    elapsed = time.perf_counter() - started
+    if result.returncode != 0:
+        raise SystemExit(f"{argv[0]} failed: {result.stderr.decode()[-400:]}")
+    return elapsed
+
+
+def bout_bench(runs: int, work: Path) -> None:
+    ours: list[float] = []
+    theirs: list[float] = []
+    for index in range(runs):
+        ours.append(
+            timed(
+                [str(BIN / "whichtool-tui"), "--no-ui", "bout", "--target", "fixture",
+                 "--no-prompt", "-o", f"ours-{index}.json"],
+                work,
+            )
+        )  # fmt: skip
+        theirs.append(
+            timed(
+                [str(BIN / "mcp-arcade"), "bout", "--target", "fixture", "--no-prompt",
+                 "-o", f"theirs-{index}.json"],
+                work,
+            )
+        )  # fmt: skip
+    ours_median, theirs_median = statistics.median(ours), statistics.median(theirs)
+    print(f"bout (4 atoms, fixture, naive), median of {runs}:")
+    print(f"  whichtool-tui  {ours_median:.2f} s   runs: {', '.join(f'{t:.2f}' for t in ours)}")
+    print(f"  mcp-arcade     {theirs_median:.2f} s   runs: {', '.join(f'{t:.2f}' for t in theirs)}")
+    print(f"  ratio ours/theirs = {ours_median / theirs_median:.2f}  (target <= 1.0)")
+
+
+def synthetic_receipt(events: int, work: Path) -> Path:
+    """A real receipt whose wire is repeated to ``events`` events (attribution kept valid)."""
+    seed = work / "ours-0.json"
+    data = json.loads(seed.read_text(encoding="utf-8"))
+    per_atom: dict[str, list[dict[str, object]]] = {}
+    for event in data["wire"]:
+        per_atom.setdefault(str(event["atom_id"]), []).append(event)
+    share = events // len(data["atoms"])
+    wire: list[dict[str, object]] = []
+    for atom in data["atoms"]:
+        source = per_atom[atom["id"]]
+        head, body = source[:3], [e for e in source[3:] if e["method"] != "initialize"]
+        block = [*head]
+        seq = len(head)
+        while len(block) < share:
+            for event in body:
+                seq += 1
+                block.append({**event, "seq": seq})
+                if len(block) >= share:
+                    break
+        wire.extend(block)
+    data["wire"] = wire
+    path = work / f"synthetic-{events}.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def timeline_bench(events: int, work: Path, with_upstream: bool) -> None:
+    path = synthetic_receipt(events, work)
+    size_mb = path.stat().st_size / 1e6
+    ours = timed([str(BIN / "whichtool-tui"), "--no-ui", "receipt", str(path), "--timeline"], work)
+    print(f"receipt --timeline --no-ui on {events} events ({size_mb:.1f} MB):")
+    print(f"  whichtool-tui  {ours:.2f} s  (target <= 5 s)")
+    if with_upstream:
+        theirs = timed([str(BIN / "mcp-arcade"), "receipt", str(path), "--timeline"], work)
+        print(f"  mcp-arcade     {theirs:.2f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--with-upstream-timeline", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        bout_bench(args.runs, work)
+        timeline_bench(args.events, work, args.with_upstream_timeline)
+
+
+if __name__ == "__main__":
+    main()
