@@ -147,3 +147,15 @@ def test_save_snapshot_into_a_file_path_fails_cleanly(tmp_path: Path) -> None:
     with pytest.raises(WhichtoolError) as caught:
         save_snapshot(TOOLS, blocker / "saved.json")
     assert caught.value.code == "output/unwritable"
+
+
+def test_save_snapshot_keeps_lone_surrogates_as_escapes(tmp_path: Path) -> None:
+    served = json.loads(
+        '[{"name": "odd", "description": "half \\ud800 pair, emoji \\ud83d\\ude00"}]'
+    )
+    path = save_snapshot(served, tmp_path / "odd.json")
+    raw = path.read_bytes()
+    raw.decode("utf-8")  # valid UTF-8
+    assert b"\\ud800" in raw
+    assert "😀".encode() in raw
+    assert load_snapshot(path, cwd=tmp_path).raw_tools == served

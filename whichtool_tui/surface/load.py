@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,6 +21,7 @@ from whichtool_tui.surface.listing import ServedListing
 
 MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024
 SnapshotShape = Literal["result", "jsonrpc", "array"]
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 _SHAPE_HINT = (
     'Expected {"tools": [...]}, a JSON-RPC tools/list response {"result": {"tools": [...]}}, '
@@ -148,8 +150,13 @@ def load_snapshot(path: str | os.PathLike[str], cwd: Path | None = None) -> Serv
 
 
 def snapshot_text(raw_tools: list[Any]) -> str:
-    """The canonical snapshot file body: ``{"tools": [...]}`` as served, indent 2, newline."""
-    return json.dumps({"tools": raw_tools}, indent=2, ensure_ascii=False) + "\n"
+    """The canonical snapshot file body: ``{"tools": [...]}`` as served, indent 2, newline.
+
+    A server may serve a lone surrogate escape (``"\\ud800"``); it stays an escape, so the file
+    is valid UTF-8 and reads back to the same value.
+    """
+    text = json.dumps({"tools": raw_tools}, indent=2, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text) + "\n"
 
 
 def save_snapshot(raw_tools: list[Any], path: str | os.PathLike[str]) -> Path:
