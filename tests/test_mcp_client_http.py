@@ -215,3 +215,9 @@ async def test_everything_server_over_http(mode: str, transport: str, path: str)
     assert listing.server_name == "mcp-servers/everything"
     assert len(listing.raw_tools) == 13
     assert "echo" in {tool["name"] for tool in listing.raw_tools}
+
+
+async def test_web_page_instead_of_mcp_is_named(server: RunningServer) -> None:
+    error = await _error_for(server.url("/html/mcp"))
+    assert error.code == "http/unexpected-content-type"
+    assert "text/html" in error.message

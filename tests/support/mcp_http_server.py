@@ -8,7 +8,8 @@ One uvicorn server in a thread serves a single ASGI app that routes by path:
   ``/forbidden/mcp`` which always answers 403;
 - ``/sse`` and ``/messages/``: an ``MCPServer`` over the legacy HTTP+SSE transport;
 - ``/redirect/mcp`` (307 to ``/mcp``), ``/huge/mcp`` (a 17 MiB chunked JSON body),
-  ``/missing/mcp`` (a plain-text 404), ``/slow/mcp`` (answers only after SLOW_SECONDS).
+  ``/missing/mcp`` (a plain-text 404), ``/slow/mcp`` (answers only after SLOW_SECONDS),
+  ``/html/mcp`` (a web page).
 """
 
 from __future__ import annotations
@@ -106,6 +107,10 @@ def build_app() -> Any:
             await _drain(receive)
             await asyncio.sleep(SLOW_SECONDS)
             await _plain(send, 503, b"too late", [(b"content-type", b"text/plain")])
+            return
+        if path == "/html/mcp":
+            await _drain(receive)
+            await _plain(send, 200, b"<html>hello</html>", [(b"content-type", b"text/html")])
             return
         if path == "/missing/mcp":
             await _drain(receive)

@@ -20,7 +20,7 @@ from whichtool_tui.mcp_client.auth import AUTH_ENV, ORIGIN_ENV
 from whichtool_tui.mcp_client.faults import FaultBox
 from whichtool_tui.mcp_client.http import HttpObserver, ResponseNote, ResponseTooLargeError
 from whichtool_tui.mcp_client.stdio import StdioChild
-from whichtool_tui.redact import redact_message, redact_url
+from whichtool_tui.redact import redact_message, redact_url, sanitize_text
 
 _MODERN_ERRORS = {
     -32022: ("mcp/unsupported-protocol-version", "does not support this protocol version"),
@@ -68,6 +68,16 @@ def _body_is_jsonrpc_error(note: ResponseNote) -> bool:
     except ValueError:
         return False
     return isinstance(body, dict) and isinstance(body.get("error"), dict)
+
+
+def _unexpected_content(observer: HttpObserver) -> str | None:
+    for note in reversed(observer.responses):
+        if note.status in (200, 201):
+            kind = note.content_type.split(";", 1)[0].strip().lower()
+            if kind not in ("application/json", "text/event-stream"):
+                return sanitize_text(kind[:60]) or "(none)"
+            return None
+    return None
 
 
 def _http_failure(note: ResponseNote, context: FailureContext) -> WhichtoolError:
@@ -199,6 +209,13 @@ def translate_failure(error: BaseException, context: FailureContext) -> Whichtoo
         )
     if observer is not None and (note := observer.last_failure()) is not None:
         return _http_failure(note, context)
+    if observer is not None and (odd := _unexpected_content(observer)) is not None:
+        return WhichtoolError(
+            "http/unexpected-content-type",
+            f"{redact_url(context.label)} answered {context.method} with content type "
+            f"{odd!r}, not JSON or an event stream",
+            "Check that the URL is the server's MCP endpoint, not a web page.",
+        )
     for leaf in leaves:
         named = _transport_failure(leaf, context)
         if named is not None:
