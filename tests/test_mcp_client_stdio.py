@@ -140,6 +140,7 @@ def reference_servers_allowlist() -> tuple[str, ...]:
         ("not-jsonrpc", "mcp/invalid-message", None),
         ("huge", "mcp/oversize", None),
         ("error", "mcp/server-error", None),
+        ("no-tools", "mcp/method-not-found", None),
         ("loop", "mcp/cursor-loop", None),
         ("endless", "mcp/too-many-pages", None),
     ],

@@ -5,7 +5,7 @@ misbehaviour; ``MISBEHAVE_PIDFILE`` (passed through config ``env``) receives thi
 and that of a grandchild it starts, so tests can prove neither survives.
 
 Modes: ok, exit, hang, hang-tools, garbage, huge, not-jsonrpc, malformed, paged, loop, endless,
-error, env, slow-exit, stderr-noise, chatty.
+error, no-tools, env, slow-exit, stderr-noise, chatty.
 """
 
 from __future__ import annotations
@@ -118,6 +118,16 @@ def main() -> None:
             if mode == "huge":
                 filler = "y" * (17 * 1024 * 1024)
                 answer(request, {"tools": [{"name": "big", "description": filler}]})
+                continue
+            if mode == "no-tools":
+                code, text = -32601, "Method not found"
+                send(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": request["id"],
+                        "error": {"code": code, "message": text},
+                    }
+                )
                 continue
             if mode == "error":
                 send(
