@@ -17,12 +17,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the flags of `report`."""
     parser.add_argument("run", nargs="*", metavar="RUN.json", help="a saved run report")
     parser.add_argument(
-        "--format", choices=REPORT_FORMATS, default="terminal", help="output format"
+        "--format", choices=REPORT_FORMATS, default=None, help="output format (default terminal)"
     )
     parser.add_argument("--out", metavar="FILE", help="write the report to FILE instead of stdout")
     parser.add_argument(
         "--color", action=argparse.BooleanOptionalAction, default=None, help="colour output"
     )
+
+
+def _opens_tui(args: argparse.Namespace) -> bool:
+    """Only a plain `report RUN.json` on a terminal opens the TUI; any format or --out prints."""
+    from whichtool_tui.cli import wants_ui
+
+    return args.out is None and args.format is None and wants_ui(args)
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -47,11 +54,19 @@ def execute(args: argparse.Namespace) -> int:
     from whichtool_tui.tasks.terminal import use_colour
 
     report = load_run_report(args.run[0])
+    report_format = args.format or "terminal"
+    if _opens_tui(args):
+        # The interactive face: the same file, strictly validated above, on the results screen.
+        from whichtool_tui.artefacts import load_artefact
+        from whichtool_tui.ui.app import run_app
+
+        run_app(load_artefact(args.run[0]))
+        return run_exit_code(report)
     if args.out:
-        write_atomic(args.out, render_run(report, args.format, color=False))
-        sys.stderr.write(f"Wrote {args.format} report to {redact_paths(args.out)}\n")
+        write_atomic(args.out, render_run(report, report_format, color=False))
+        sys.stderr.write(f"Wrote {report_format} report to {redact_paths(args.out)}\n")
     else:
-        colour = args.format == "terminal" and use_colour(args.color, sys.stdout)
-        sys.stdout.write(render_run(report, args.format, color=colour))
+        colour = report_format == "terminal" and use_colour(args.color, sys.stdout)
+        sys.stdout.write(render_run(report, report_format, color=colour))
         sys.stdout.flush()
     return run_exit_code(report)
