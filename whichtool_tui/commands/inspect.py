@@ -48,7 +48,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="a snapshot .json, an http(s):// URL, or a command with --transport stdio "
         "(default: the config target)",
     )
-    add("--transport", help="snapshot, stdio, http or legacy-sse (alias sse)")
+    add("--transport", metavar="NAME", help="snapshot, stdio, http or legacy-sse (alias sse)")
     add(
         "--format",
         default=None,
@@ -59,16 +59,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add(
         "--max-context-tokens",
         dest="max_context_tokens",
+        metavar="N",
         type=_whole_number(0, MAX_SAFE_INTEGER),
         help="fail (exit 1) when the estimated surface tokens exceed N",
     )
     add(
         "--max-tools",
         dest="max_tools",
+        metavar="N",
         type=_whole_number(1, ABSOLUTE_MAX_TOOLS),
         help="warn above this many tools (default 6; config trials.maxTools)",
     )
-    add("--provider", help="label the token estimate with the provider it approximates")
+    add(
+        "--provider",
+        metavar="NAME",
+        help="label the token estimate with the provider it approximates",
+    )
     add("--config", metavar="FILE", help="whichtool.config.json or .yaml")
     add(
         "--save-snapshot",
