@@ -133,7 +133,8 @@ def all_pair_shared_counts(bags: Sequence[Counter[str]]) -> list[array[int]]:
             for k in range(2, times + 1):
                 holders_of.setdefault((gram, k), []).append(index)
     largest = max((bag.total() for bag in bags), default=0)
-    lane_bytes, typecode = (2, "H") if largest < 0xFFFF else (4, "I")
+    lane_bytes = 2 if largest < 0xFFFF else 4
+    typecode = next(code for code in "HIL" if array(code).itemsize == lane_bytes)
     width = count * lane_bytes
     # A feature held by one tool adds nothing to any pair: it gets no lane integer at all.
     lanes: dict[object, int] = {}
