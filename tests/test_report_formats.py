@@ -206,3 +206,12 @@ def test_html_is_self_contained_and_escapes() -> None:
     assert "http://" not in html and "https://" not in html
     assert 'id="whichtool-data"' in html
     assert "prefers-color-scheme: dark" in html
+
+
+def test_a_big_surface_keeps_only_measured_heatmap_cells() -> None:
+    tools = {f"tool_{i:02d}": 10 for i in range(40)}
+    tasks = [Task("a", "Use tool 0", "tool_00"), Task("b", "Use tool 1", "tool_01")]
+    data = build_run(tools, tasks, {("a", 0): ["tool_07"], ("b", 1): []}, 2)
+    html = render_run(parse_run_report(data, "big.json"), "html")
+    # rows tool_00 and tool_01; columns tool_00, tool_01, tool_07 and (none)
+    assert html.count("<button") == 2 * 4

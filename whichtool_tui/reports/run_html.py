@@ -15,6 +15,8 @@ from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.rates import interval, percent
 from whichtool_tui.reports.run_verdict import run_verdict
 
+# Up to this many tools the heatmap shows every expected x picked cell, even empty ones.
+FULL_GRID_MAX_TOOLS = 30
 _COLUMN_LABELS = {"(none)": "no call", "(phantom)": "phantom", "(multiple calls)": "multiple"}
 _BANNER_CLASS = {
     "invalid": "fail",
@@ -78,6 +80,11 @@ def _heatmap(report: RunReport) -> str:
     tools = sorted(row.tool for row in report.metrics.by_tool)
     rows = [*tools, "(none)"]
     columns = [*tools, "(none)", "(phantom)", "(multiple calls)"]
+    if len(tools) > FULL_GRID_MAX_TOOLS:
+        # A big surface would make a grid of mostly empty cells: keep what was measured.
+        used = {column for cells in matrix.values() for column in cells}
+        rows = [row for row in rows if row in matrix]
+        columns = [column for column in columns if column in used]
     peak = max((count for cells in matrix.values() for count in cells.values()), default=0)
     head = "".join(
         f'<th scope="col" class="col">{_text(_COLUMN_LABELS.get(c, c))}</th>' for c in columns
