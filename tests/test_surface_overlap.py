@@ -144,3 +144,19 @@ def test_dice_edge_cases() -> None:
     assert dice("abc", "abc") == 1.0
     # padded "  ab " has trigrams "  a", " ab", "ab "; "  ac " shares only "  a".
     assert dice("ab", "ac") == 2 * 1 / 6
+
+
+def test_wide_lanes_for_huge_descriptions() -> None:
+    rng = random.Random(7)
+    huge = " ".join(rng.choice(WORDS) for _ in range(14_000))  # > 65,535 trigrams
+    raw = [
+        {"name": "huge_a", "description": huge},
+        {"name": "huge_b", "description": huge[: len(huge) // 2]},
+        {"name": "small", "description": "list users by name"},
+    ]
+    tools = normalize_surface(raw).tools
+    section, _ = analyze_overlap(tools)
+    texts = {tool.name: overlap_text(tool) for tool in tools}
+    assert sum(trigram_counts(texts["huge_a"]).values()) > 0xFFFF
+    for pair in section.pairs:
+        assert pair.score == dice(texts[pair.tools[0]], texts[pair.tools[1]])
