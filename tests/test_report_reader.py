@@ -260,3 +260,9 @@ def test_nan_is_not_a_proportion_value(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     with pytest.raises(WhichtoolError):
         load_run_report(path)
+
+
+def test_the_position_method_label_is_not_a_figure() -> None:
+    data = demo_run()
+    data["metrics"]["position"]["method"] = "another writer's label"
+    assert parse_run_report(data, "run.json").metrics.position.method == "another writer's label"
