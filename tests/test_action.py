@@ -1,0 +1,235 @@
+"""action.yml: its inputs and steps, and its shell steps run locally the way a runner runs them.
+
+Each `run:` step is executed with `bash --noprofile --norc -eo pipefail` (GitHub's `shell: bash`),
+its `env:` expressions resolved from the inputs and earlier step outputs, and the GITHUB_OUTPUT
+and GITHUB_STEP_SUMMARY files pointed at temporary files. Steps that `uses:` another action, and
+the install and comment steps, need GitHub itself and are not run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.conftest import REPO, SNAPSHOTS
+
+ACTION = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
+EXPRESSION = re.compile(r"^\$\{\{\s*(.+?)\s*\}\}$")
+NOT_RUN_LOCALLY = {"install", "comment"}
+
+
+@dataclass
+class ActionRun:
+    """What a local run of the action's shell steps left behind."""
+
+    outputs: dict[str, dict[str, str]] = field(default_factory=dict)
+    codes: dict[str, int] = field(default_factory=dict)
+    logs: dict[str, str] = field(default_factory=dict)
+    summary: str = ""
+
+    def action_output(self, name: str) -> str:
+        """An output of the action, resolved the way its `outputs:` block says."""
+        match = EXPRESSION.match(ACTION["outputs"][name]["value"])
+        assert match is not None
+        _, step, _, key = match.group(1).split(".")
+        return self.outputs.get(step, {}).get(key, "")
+
+
+def _resolve(value: Any, inputs: dict[str, str], run: ActionRun) -> str:
+    text = str(value)
+    match = EXPRESSION.match(text)
+    if match is None:
+        return text
+    parts = match.group(1).split(".")
+    if parts[0] == "inputs":
+        return inputs[parts[1]]
+    if parts[0] == "steps" and parts[2] == "outputs":
+        return run.outputs.get(parts[1], {}).get(parts[3], "")
+    if parts == ["github", "action_path"]:
+        return str(REPO)
+    raise AssertionError(f"a shell step reads an expression the test cannot resolve: {text}")
+
+
+def _read_outputs(path: Path) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        key, _, value = line.partition("=")
+        values[key] = value
+    return values
+
+
+def run_action(workspace: Path, **given: str) -> ActionRun:
+    """Run the shell steps in ``workspace`` with ``given`` inputs (underscores for dashes)."""
+    inputs = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()}
+    inputs.update({name.replace("_", "-"): value for name, value in given.items()})
+    summary_file = workspace / "step-summary.md"
+    summary_file.write_text("", encoding="utf-8")
+    run = ActionRun()
+    failed = False
+    venv_bin = str(Path(sys.executable).parent)
+    for step in ACTION["runs"]["steps"]:
+        step_id = step["id"]
+        condition = str(step.get("if", ""))
+        if "uses" in step or step_id in NOT_RUN_LOCALLY:
+            continue
+        if failed and "always()" not in condition:
+            continue
+        output_file = workspace / f".output-{step_id}"
+        output_file.write_text("", encoding="utf-8")
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.endswith("_API_KEY") and not key.startswith(("WHICHTOOL_", "GITHUB_"))
+        }
+        env.update(
+            PATH=venv_bin + os.pathsep + env.get("PATH", ""),
+            NO_COLOR="1",
+            GITHUB_OUTPUT=str(output_file),
+            GITHUB_STEP_SUMMARY=str(summary_file),
+        )
+        for key, value in (step.get("env") or {}).items():
+            env[key] = _resolve(value, inputs, run)
+        script = workspace / f".step-{step_id}.sh"
+        script.write_text(step["run"], encoding="utf-8")
+        completed = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+            cwd=workspace,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        run.codes[step_id] = completed.returncode
+        run.logs[step_id] = completed.stdout + completed.stderr
+        run.outputs[step_id] = _read_outputs(output_file)
+        failed = failed or completed.returncode != 0
+    run.summary = summary_file.read_text(encoding="utf-8")
+    return run
+
+
+def _workspace(tmp_path: Path) -> Path:
+    shutil.copy(SNAPSHOTS / "demo-lab.json", tmp_path / "demo-lab.json")
+    shutil.copy(SNAPSHOTS / "demo-lab.tasks.yaml", tmp_path / "whichtool.tasks.yaml")
+    return tmp_path
+
+
+def test_inputs_outputs_and_steps_match_the_contract() -> None:
+    inputs = ACTION["inputs"]
+    assert inputs["target"]["required"] is True
+    defaults = {name: spec.get("default") for name, spec in inputs.items()}
+    assert defaults["tasks"] == "whichtool.tasks.yaml"
+    assert (defaults["repeat"], defaults["max-trials"], defaults["max-tools"]) == ("5", "50", "6")
+    assert (defaults["cache"], defaults["comment"]) == ("false", "true")
+    for optional in (
+        "transport",
+        "provider",
+        "model",
+        "min-accuracy",
+        "max-over-trigger",
+        "max-context-tokens",
+        "base-run",
+        "max-accuracy-drop",
+    ):
+        assert defaults[optional] == ""
+    assert set(ACTION["outputs"]) == {"accuracy", "report"}
+    assert ACTION["runs"]["using"] == "composite"
+    steps = [step["id"] for step in ACTION["runs"]["steps"]]
+    order = ["install", "inspect", "lint", "preflight", "cache", "run", "diff", "summary", "gate"]
+    assert [step for step in steps if step in order] == order
+    cache = next(step for step in ACTION["runs"]["steps"] if step["id"] == "cache")
+    assert cache["uses"].startswith("actions/cache@")
+    assert "inputs.cache == 'true'" in cache["if"]
+    for step in ACTION["runs"]["steps"]:
+        if "run" in step:
+            assert step["shell"] == "bash"
+            # Inputs reach scripts through env only, never pasted into the script text.
+            assert "${{" not in step["run"]
+            assert "--no-ui" in step["run"] or step["id"] in (
+                "install",
+                "summary",
+                "comment",
+                "gate",
+            )
+
+
+def test_free_static_pass_without_a_provider(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    run = run_action(workspace, target="demo-lab.json")
+    assert all(code == 0 for code in run.codes.values()), run.logs
+    assert run.codes.keys() >= {"inspect", "lint", "preflight", "run", "diff", "summary", "gate"}
+    inspect = json.loads((workspace / "whichtool-inspect.json").read_text(encoding="utf-8"))
+    assert inspect["surface"]["toolCount"] == 6
+    assert run.outputs["inspect"] == {"exit-code": "0", "tools": "6"}
+    assert run.outputs["lint"]["task-count"] == "10"
+    assert "only the free static pass" in run.logs["preflight"]
+    assert not (workspace / "whichtool-run.json").exists()
+    assert "## whichtool" in run.summary and "inspect" in run.summary
+    assert run.action_output("accuracy") == ""
+    assert run.action_output("report") == str(workspace / "whichtool-inspect.json")
+
+
+def test_keyword_run_then_a_diff_against_it(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    first = run_action(workspace, target="demo-lab.json", provider="keyword", repeat="2")
+    assert all(code == 0 for code in first.codes.values()), first.logs
+    assert "No model was called" in first.logs["preflight"]
+    report = json.loads((workspace / "whichtool-run.json").read_text(encoding="utf-8"))
+    assert report["reproducibility"]["provider"] == "keyword"
+    assert report["reproducibility"]["repeat"] == 2
+    assert float(first.action_output("accuracy")) == report["metrics"]["accuracy"]["value"]
+    assert first.action_output("report") == str(workspace / "whichtool-run.json")
+    assert "whichtool" in first.summary and "run" in first.summary
+
+    shutil.copy(workspace / "whichtool-run.json", workspace / "base-run.json")
+    second = run_action(
+        workspace,
+        target="demo-lab.json",
+        provider="keyword",
+        repeat="2",
+        base_run="base-run.json",
+        max_accuracy_drop="0.05",
+    )
+    assert all(code == 0 for code in second.codes.values()), second.logs
+    delta = (workspace / "whichtool-delta.md").read_text(encoding="utf-8")
+    assert second.summary.endswith(delta)
+    assert second.outputs["diff"]["exit-code"] == "0"
+
+
+def test_budget_preflight_refuses_before_any_model(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    run = run_action(workspace, target="demo-lab.json", provider="keyword", repeat="6")
+    assert run.codes["preflight"] == 2
+    assert "60 trials, above max-trials 50" in run.logs["preflight"]
+    assert "run" not in run.codes and "gate" not in run.codes
+    assert not (workspace / "whichtool-run.json").exists()
+    assert run.codes["summary"] == 0 and "inspect" in run.summary
+
+
+def test_too_many_tools_stops_a_paid_run_but_not_the_static_pass(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    refused = run_action(workspace, target="demo-lab.json", provider="keyword", max_tools="5")
+    assert refused.codes["inspect"] == 2
+    assert "6 tools, above max-tools 5" in refused.logs["inspect"]
+    static = run_action(workspace, target="demo-lab.json", max_tools="5")
+    assert static.codes["inspect"] == 0 and static.codes["gate"] == 0
+
+
+def test_a_failed_threshold_fails_the_gate(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    run = run_action(
+        workspace, target="demo-lab.json", provider="keyword", repeat="1", min_accuracy="0.99"
+    )
+    assert run.codes["run"] == 0 and run.outputs["run"]["exit-code"] == "1"
+    assert run.codes["gate"] == 1
+    assert "quality gate failed" in run.logs["gate"]
+    assert run.summary  # the run's markdown still reaches the job summary
