@@ -1,0 +1,79 @@
+"""Protocol behaviour of `whichtool-tui mcp`: both eras, the startup banner, and back-pressure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+from tests.conftest import binary_path
+from tests.server_support import call, child_pids, demo_workspace, mcp_session, server_env
+from tests.support.mcp_http_server import serve
+from tests.support.processes import wait_gone
+
+
+async def test_modern_discovery_era(tmp_path: Path) -> None:
+    """The SDK's high-level client negotiates 2026-07-28 through server/discover."""
+    config = demo_workspace(tmp_path)
+    before = child_pids()
+    params = StdioServerParameters(
+        command=binary_path(),
+        args=["mcp", "--config", str(config)],
+        cwd=str(tmp_path),
+        env=server_env(),
+    )
+    async with mcp.Client(params) as client:
+        tools = await client.list_tools()
+        result = await client.call_tool("inspect_surface", {})
+        version = client.protocol_version
+    for pid in child_pids() - before:
+        assert wait_gone(pid)
+    assert version == "2026-07-28"
+    assert len(tools.tools) == 4
+    assert result.structured_content is not None
+    assert result.structured_content["data"]["surface"]["toolCount"] == 6
+
+
+async def test_banner_and_legacy_handshake(tmp_path: Path) -> None:
+    config = demo_workspace(tmp_path)
+    async with mcp_session(
+        tmp_path, ["--allow-dynamic-targets", "--max-trials", "30", "--cache"], config=config
+    ) as session:
+        await session.send_ping()
+        validated = await call(session, "validate_task_file")
+    banner = (tmp_path / "server-stderr.log").read_text(encoding="utf-8")
+    assert "4 tools on stdio" in banner
+    assert "dynamic targets enabled" in banner
+    assert "paid runs disabled" in banner
+    assert "limits 30 trials, 6 tools" in banner
+    assert "cache on" in banner
+    assert validated["ok"] is True
+
+
+async def test_a_fifth_call_in_flight_is_refused_as_busy(tmp_path: Path) -> None:
+    config = demo_workspace(tmp_path)
+    outcomes: list[Any] = []
+    with serve() as server:
+        slow = server.url("/slow/mcp")  # answers only after 1.5 s
+        async with mcp_session(tmp_path, ["--allow-dynamic-targets"], config=config) as session:
+
+            async def one() -> None:
+                try:
+                    outcomes.append(await call(session, "inspect_surface", target=slow))
+                except MCPError as error:
+                    outcomes.append(error)
+
+            async with anyio.create_task_group() as group:
+                for _ in range(5):
+                    group.start_soon(one)
+            after = await call(session, "validate_task_file")
+    busy = [o for o in outcomes if isinstance(o, MCPError)]
+    answered = [o for o in outcomes if isinstance(o, dict)]
+    assert len(busy) == 1 and busy[0].code == -32000
+    assert busy[0].message == "Server busy"
+    assert len(answered) == 4 and all("error" in o for o in answered)
+    assert after["ok"] is True  # the slots are free again
