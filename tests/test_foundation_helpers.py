@@ -125,3 +125,39 @@ def test_strict_yaml_refuses_nested_duplicates_and_complex_keys() -> None:
     assert refused.value.line == 4
     with pytest.raises(StrictYamlError, match="plain scalars"):
         parse_strict_yaml("? [a, b]\n: 1\n")
+
+
+def test_command_arguments_that_look_like_secrets_are_masked() -> None:
+    from whichtool_tui.redact import redact_command_args
+
+    argv = [
+        "server",
+        "--api-key",
+        "hunter2",
+        "--token=abc",
+        "--design",
+        "plain",
+        "sk-abcdefghijklmnop",
+        "--local-timezone",
+        "UTC",
+        "server_v2_production.py",
+    ]
+    assert redact_command_args(argv) == [
+        "server",
+        "--api-key",
+        "***",
+        "--token=***",
+        "--design",
+        "plain",
+        "***",
+        "--local-timezone",
+        "UTC",
+        "server_v2_production.py",
+    ]
+
+
+def test_atomic_writer_gives_the_usual_file_mode(tmp_path: Path) -> None:
+    target = write_atomic(tmp_path / "r.json", "{}\n")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask

@@ -10,6 +10,16 @@ from pathlib import Path
 from whichtool_tui.errors import WhichtoolError
 
 
+def _read_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# Read once at import (single-threaded): os.umask can only be read by setting it.
+_UMASK = _read_umask()
+
+
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> Path:
     """Write ``data`` to ``path`` so that readers see either the old file or the whole new one."""
     target = Path(path)
@@ -27,6 +37,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> Path:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
+        # mkstemp creates 0600; give the file the mode a plain open() would have.
+        os.chmod(temp_name, 0o666 & ~_UMASK)
         os.replace(temp_name, target)
     except OSError as exc:
         with contextlib.suppress(OSError):

@@ -49,15 +49,63 @@ def sanitize_text(text: str) -> str:
     return _CONTROL.sub(escape, text)
 
 
-def _is_token_like(segment: str) -> bool:
-    lowered = segment.lower()
-    if len(segment) >= 12 and lowered.startswith(_CREDENTIAL_PREFIXES):
+def is_token_like(segment: str) -> bool:
+    """True for a credential-looking string: a known key prefix, or long letters+digits."""
+    if _has_credential_prefix(segment):
         return True
     return bool(
         _TOKEN_SEGMENT.match(segment)
         and any(c.isalpha() for c in segment)
         and any(c.isdigit() for c in segment)
     )
+
+
+def _has_credential_prefix(value: str) -> bool:
+    return len(value) >= 12 and value.lower().startswith(_CREDENTIAL_PREFIXES)
+
+
+_SECRET_FLAG_WORDS = frozenset(
+    {
+        "key",
+        "apikey",
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "pwd",
+        "auth",
+        "authorization",
+        "credential",
+        "credentials",
+        "bearer",
+    }
+)
+
+
+def _is_secret_flag(name: str) -> bool:
+    words = re.split(r"[-_.]+", name.lstrip("-").lower())
+    return name.startswith("-") and any(word in _SECRET_FLAG_WORDS for word in words)
+
+
+def redact_command_args(argv: list[str]) -> list[str]:
+    """Mask credential-looking command-line arguments: a known key prefix (``sk-…``), or the
+    value after a flag named like a secret (``--api-key X``, ``--token=X``)."""
+    shown: list[str] = []
+    secret_flag_before = False
+    for argument in argv:
+        name, equals, value = argument.partition("=")
+        if secret_flag_before or _has_credential_prefix(argument):
+            shown.append("***")
+        elif (
+            equals
+            and name.startswith("-")
+            and (_is_secret_flag(name) or _has_credential_prefix(value))
+        ):
+            shown.append(f"{name}=***")
+        else:
+            shown.append(argument)
+        secret_flag_before = not equals and _is_secret_flag(argument)
+    return shown
 
 
 def redact_url(url: str) -> str:
@@ -75,7 +123,7 @@ def redact_url(url: str) -> str:
         netloc = f"{netloc}:{port}"
     if parts.username is not None or parts.password is not None:
         netloc = f"***@{netloc}"
-    path = "/".join("***" if _is_token_like(seg) else seg for seg in parts.path.split("/"))
+    path = "/".join("***" if is_token_like(seg) else seg for seg in parts.path.split("/"))
     query_items = []
     for item in parts.query.split("&") if parts.query else []:
         name, _, _value = item.partition("=")

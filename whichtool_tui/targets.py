@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.redact import redact_message, redact_url
+from whichtool_tui.redact import redact_command_args, redact_message, redact_url
 from whichtool_tui.surface.listing import ServedListing, Transport
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def _stdio_spec(
 ) -> TargetSpec:
     return TargetSpec(
         transport="stdio",
-        ref=redact_message(shlex.join(argv)),
+        ref=redact_message(shlex.join(redact_command_args(argv))),
         argv=tuple(argv),
         env=env or {},
         cwd=cwd,
