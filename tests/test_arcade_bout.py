@@ -287,3 +287,24 @@ def test_receipt_command_prints_canonical_json(tmp_path: Path, capsys: Any) -> N
     code, out, _ = run_cli(["receipt", str(path)], capsys)
     assert code == 0 and out == path.read_text(encoding="utf-8")
     assert out == json.dumps(json.loads(out), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def test_credentials_in_the_command_never_reach_the_receipt(tmp_path: Path, capsys: Any) -> None:
+    from tests.arcade_support import faulty_cmd
+
+    secret = "sk-live-0123456789abcdef"
+    _code, receipt, stdout = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "stdio",
+        "--cmd",
+        faulty_cmd("honest") + f" --api-key {secret}",
+        "--allow-live",
+        "--task",
+        "echo",
+        "--atoms",
+        "inspect.tools_list",
+    )
+    assert receipt["target"]["command"][-2:] == ["--api-key", "***"]
+    assert secret not in (tmp_path / "r.json").read_text() and secret not in stdout

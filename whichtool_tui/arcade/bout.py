@@ -34,6 +34,7 @@ from whichtool_tui.arcade.receipt import (
 )
 from whichtool_tui.arcade.sandbox import prepare_atom_dir, snapshot_dir
 from whichtool_tui.arcade.scores import contrastive, score_atoms
+from whichtool_tui.redact import redact_command_args, redact_url
 
 FIXTURE_MODULE = "whichtool_tui.arcade.fixture"
 FIXTURE_SECRET = "fixture-secret"
@@ -347,10 +348,12 @@ async def run_bout(
         finished_at=_now(),
         target=TargetSpec(
             kind=plan.kind,
-            command=plan.recorded_command if plan.recorded_command is not None else plan.argv,
+            command=redact_command_args(
+                plan.recorded_command if plan.recorded_command is not None else plan.argv
+            ),
             framing=plan.framing,
             timeout_s=plan.timeout,
-            url=plan.url,
+            url=redact_url(plan.url) if plan.url else None,
             image=plan.docker.image if plan.docker is not None else None,
             docker_args=list(plan.docker.docker_args) if plan.docker is not None else [],
             binds=list(plan.docker.binds) if plan.docker is not None else [],
