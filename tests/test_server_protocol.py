@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,7 @@ from tests.conftest import binary_path
 from tests.server_support import call, child_pids, demo_workspace, mcp_session, server_env
 from tests.support.mcp_http_server import serve
 from tests.support.processes import wait_gone
+from whichtool_tui.server.stdio_lines import OVERSIZED_LINE, CappedLines
 
 
 async def test_modern_discovery_era(tmp_path: Path) -> None:
@@ -77,3 +81,45 @@ async def test_a_fifth_call_in_flight_is_refused_as_busy(tmp_path: Path) -> None
     assert busy[0].message == "Server busy"
     assert len(answered) == 4 and all("error" in o for o in answered)
     assert after["ok"] is True  # the slots are free again
+
+
+def test_an_inbound_line_over_the_cap_is_dropped(tmp_path: Path) -> None:
+    config = demo_workspace(tmp_path)
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "1"},
+            },
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "ping",
+            "params": {"_meta": {"pad": "x" * 1_100_000}},
+        },
+        {"jsonrpc": "2.0", "id": 3, "method": "ping", "params": {"_meta": {"pad": "y" * 1000}}},
+    ]
+    completed = subprocess.run(
+        [binary_path(), "mcp", "--config", str(config)],
+        input="".join(json.dumps(message) + "\n" for message in messages),
+        cwd=tmp_path,
+        env=server_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    answered = [json.loads(line)["id"] for line in completed.stdout.splitlines()]
+    assert answered == [1, 3]
+    assert completed.returncode == 0
+
+
+async def test_capped_lines_reader() -> None:
+    raw = io.BytesIO(b'{"a":1}\n' + b"z" * 50 + b"\n" + "é".encode() * 8 + b"\nlast")
+    lines = [line async for line in CappedLines(raw, max_chars=10)]
+    assert lines == ['{"a":1}\n', OVERSIZED_LINE, "é" * 8 + "\n", "last"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
@@ -165,8 +165,11 @@ async def serve_stdio(options: ServerOptions) -> None:
     """Serve until the client closes stdin."""
     from mcp.server.stdio import stdio_server
 
+    from whichtool_tui.server.stdio_lines import CappedLines
+
     server = build_server(options)
     sys.stderr.write(banner(options))
     sys.stderr.flush()
-    async with stdio_server() as (read_stream, write_stream):
+    stdin = cast(Any, CappedLines(sys.stdin.buffer))  # the SDK only iterates it
+    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
