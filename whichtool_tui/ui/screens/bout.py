@@ -130,7 +130,7 @@ class BoutScreen(SectionScreen):
         atoms = Text()
         results = {a.id: a for a in bout.receipt.atoms} if bout.receipt else {}
         for atom in bout.header.atoms:
-            atoms.append(f"{atom.id:<24}", style="bold")
+            atoms.append(f"{atom.id:<23}", style="bold")
             if bout.guess is None:
                 atoms.append(" ?", style="dim")
             elif atom.id in results:
@@ -138,7 +138,7 @@ class BoutScreen(SectionScreen):
                 style = {"pass": "green", "fail": "bold red", "error": "red"}.get(result, "dim")
                 atoms.append(f" {result.upper()}", style=style)
             if atom.holdout:
-                atoms.append(" holdout", style="dim")
+                atoms.append(" hold-out", style="dim")
             atoms.append("\n")
             checks = results[atom.id].checks if atom.id in results else []
             for check in checks:

@@ -163,7 +163,7 @@ class RunScreen(SectionScreen):
         stats = self.query_one("#run-stats", Static)
         latest = self.query_one("#run-latest", Static)
         if progress is None:
-            bar.update(total=None, progress=0)
+            bar.update(total=1, progress=0)
             stats.update(Text("Nothing run yet: r runs the plan above.", style="dim"))
             latest.update("")
             return

@@ -21,7 +21,7 @@ from textual.strip import Strip
 from whichtool_tui.arcade.timeline import TimelineRow
 from whichtool_tui.redact import sanitize_text
 
-COLUMNS = "   seq dir method                      id  atom                     note"
+COLUMNS = "  seq dir method                     id  atom                   note"
 
 
 def format_row(row: TimelineRow) -> str:
@@ -29,8 +29,8 @@ def format_row(row: TimelineRow) -> str:
     rpc_id = "" if row.rpc_id is None else str(row.rpc_id)
     atom = row.atom + (" (holdout)" if row.holdout else "")
     return (
-        f"{row.seq:>6} {row.direction:<3} {sanitize_text(row.method)[:26]:<26} "
-        f"{sanitize_text(rpc_id)[:4]:>4}  {atom[:24]:<24} {sanitize_text(row.note)}"
+        f"{row.seq:>5} {row.direction:<3} {sanitize_text(row.method)[:24]:<24} "
+        f"{sanitize_text(rpc_id)[:4]:>4}  {atom[:22]:<22} {sanitize_text(row.note)}"
     )
 
 
@@ -67,7 +67,7 @@ class RpcTimeline(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.rows = rows
         self.shown_rows: list[int] = list(range(len(rows)))
-        self._width = max(len(COLUMNS), 100)
+        self._width = max(len(COLUMNS) + 40, 110)
         self.virtual_size = Size(self._width, len(self.shown_rows))
 
     def set_filter(self, keep: Callable[[TimelineRow], bool] | None) -> None:
