@@ -123,3 +123,30 @@ async def test_capped_lines_reader() -> None:
     raw = io.BytesIO(b'{"a":1}\n' + b"z" * 50 + b"\n" + "é".encode() * 8 + b"\nlast")
     lines = [line async for line in CappedLines(raw, max_chars=10)]
     assert lines == ['{"a":1}\n', OVERSIZED_LINE, "é" * 8 + "\n", "last"]
+
+
+def test_raw_server_discover_result(tmp_path: Path) -> None:
+    config = demo_workspace(tmp_path)
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+    }
+    request = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}
+    completed = subprocess.run(
+        [binary_path(), "mcp", "--config", str(config)],
+        input=json.dumps(request) + "\n",
+        cwd=tmp_path,
+        env=server_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    result = json.loads(completed.stdout.splitlines()[0])["result"]
+    assert result["resultType"] == "complete"
+    assert result["ttlMs"] == 3_600_000 and result["cacheScope"] == "private"
+    assert result["capabilities"]["tools"]["listChanged"] is False
+    assert "2026-07-28" in result["supportedVersions"]
+    assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "whichtool-tui"
+    assert result["instructions"]

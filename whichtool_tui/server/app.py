@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 import mcp_types as types
+from mcp.server.caching import CacheHint
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
@@ -38,6 +39,7 @@ from whichtool_tui.server.tools import SERVER_TOOLS
 SERVER_NAME = "whichtool-tui"
 MAX_CALLS_IN_FLIGHT = 4
 SERVER_BUSY = -32000
+DISCOVERY_TTL_MS = 3_600_000
 INSTRUCTIONS = (
     "Measure whether models pick the right tool from an MCP server's tools/list. "
     "inspect_surface is free and static; validate_task_file checks a task set; run_evaluation "
@@ -143,6 +145,11 @@ def build_server(options: ServerOptions) -> Server[Any]:
         version=__version__,
         title="whichtool-tui",
         instructions=INSTRUCTIONS,
+        # The published surface never changes while the process lives; one hour, as upstream.
+        cache_hints={
+            "server/discover": CacheHint(ttl_ms=DISCOVERY_TTL_MS, scope="private"),
+            "tools/list": CacheHint(ttl_ms=DISCOVERY_TTL_MS, scope="private"),
+        },
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
