@@ -7,35 +7,18 @@ Only flags are declared at import time; targets, the engine and the renderers lo
 from __future__ import annotations
 
 import argparse
-import math
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from whichtool_tui.commands._argtypes import MAX_SAFE_INTEGER, whole_number
 from whichtool_tui.errors import ExitCode, WhichtoolError
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
     from whichtool_tui.surface.report_model import InspectReport
 
-FORMATS = ("terminal", "json", "markdown", "junit", "badge")
-MAX_SAFE_INTEGER = 2**53 - 1
+# The hard ceiling everywhere (config.ABSOLUTE_MAX_TOOLS; not imported: it loads pydantic).
 ABSOLUTE_MAX_TOOLS = 1000
-
-
-def _whole_number(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not math.isfinite(value) or not value.is_integer():
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is outside {low}-{high}")
-        return int(value)
-
-    return parse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -60,14 +43,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--max-context-tokens",
         dest="max_context_tokens",
         metavar="N",
-        type=_whole_number(0, MAX_SAFE_INTEGER),
+        type=whole_number(0, MAX_SAFE_INTEGER),
         help="fail (exit 1) when the estimated surface tokens exceed N",
     )
     add(
         "--max-tools",
         dest="max_tools",
         metavar="N",
-        type=_whole_number(1, ABSOLUTE_MAX_TOOLS),
+        type=whole_number(1, ABSOLUTE_MAX_TOOLS),
         help="warn above this many tools (default 6; config trials.maxTools)",
     )
     add(
@@ -97,11 +80,13 @@ def _one_target(args: argparse.Namespace) -> str | None:
 
 
 def _format(args: argparse.Namespace) -> str:
+    from whichtool_tui.reports.inspect_json import INSPECT_FORMATS
+
     chosen = args.format or "terminal"
-    if chosen not in FORMATS:
+    if chosen not in INSPECT_FORMATS:
         raise WhichtoolError(
             "cli/unknown-format",
-            f"Unknown inspect format `{chosen}`. Available: {', '.join(FORMATS)}",
+            f"Unknown inspect format `{chosen}`. Available: {', '.join(INSPECT_FORMATS)}",
             "html exists for run reports only.",
         )
     return chosen

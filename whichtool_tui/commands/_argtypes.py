@@ -1,0 +1,37 @@
+"""Argument types shared by commands: finite numbers and whole numbers within bounds.
+
+Kept free of heavy imports: command modules use these while only declaring their flags.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def finite_number(text: str) -> float:
+    """A finite number (NaN and infinities are refused, as upstream does)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
+    return value
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """A whole number in ``[low, high]`` (``3.0`` is accepted as 3)."""
+
+    def parse(text: str) -> int:
+        value = finite_number(text)
+        if not value.is_integer():
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is outside {low}-{high}")
+        return int(value)
+
+    return parse
