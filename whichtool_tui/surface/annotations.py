@@ -29,15 +29,16 @@ CAVEAT = (
 )
 
 
-def _hint(tool: Tool, key: str) -> Any:
-    return None if tool.annotations is None else tool.annotations.get(key, _ABSENT)
-
-
 _ABSENT = object()
 
 
+def _hint(tool: Tool, key: str) -> Any:
+    """The declared value (``null`` included), or ``_ABSENT`` when the key is not there."""
+    return _ABSENT if tool.annotations is None else tool.annotations.get(key, _ABSENT)
+
+
 def _declares(tool: Tool, key: str) -> bool:
-    return tool.annotations is not None and key in tool.annotations
+    return _hint(tool, key) is not _ABSENT
 
 
 def _tool_diagnostics(tool: Tool) -> tuple[list[Diagnostic], int, list[str]]:
@@ -47,7 +48,7 @@ def _tool_diagnostics(tool: Tool) -> tuple[list[Diagnostic], int, list[str]]:
     for key, default in HINT_DEFAULTS.items():
         if not _declares(tool, key):
             continue
-        value = tool.annotations[key] if tool.annotations else None
+        value = _hint(tool, key)
         if not isinstance(value, bool):
             shown = json.dumps(value, ensure_ascii=False)
             found.append(
@@ -78,8 +79,8 @@ def _tool_diagnostics(tool: Tool) -> tuple[list[Diagnostic], int, list[str]]:
                     detail={"key": key},
                 )
             )
-    read_only = _hint(tool, "readOnlyHint") if _declares(tool, "readOnlyHint") else _ABSENT
-    destructive = _hint(tool, "destructiveHint") if _declares(tool, "destructiveHint") else _ABSENT
+    read_only = _hint(tool, "readOnlyHint")
+    destructive = _hint(tool, "destructiveHint")
     semantics, verb = classify_name(tool.name)
     if read_only is True and destructive is True:
         found.append(
