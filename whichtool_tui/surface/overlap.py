@@ -182,23 +182,16 @@ def _words(text: str) -> frozenset[str]:
     )
 
 
-def _identical(a: _Prepared, b: _Prepared) -> bool:
-    return bool(
-        a.tool.has_description
-        and b.tool.has_description
-        and a.description
-        and a.description == b.description
-    )
-
-
-def _pair(a: _Prepared, b: _Prepared, score: float, frequency: Counter[str]) -> OverlapPair:
+def _pair(
+    a: _Prepared, b: _Prepared, score: float, identical: bool, frequency: Counter[str]
+) -> OverlapPair:
     shared = sorted(a.words & b.words, key=lambda word: (frequency[word], word))
     return OverlapPair(
         tools=(a.tool.name, b.tool.name),
         score=score,
         name_score=dice(a.name, b.name),
         description_score=dice(a.description, b.description),
-        identical_description=_identical(a, b),
+        identical_description=identical,
         distinctive_shared_terms=shared[:MAX_SHARED_TERMS],
     )
 
@@ -361,7 +354,7 @@ def _analyze_overlap(
                     diagnostics.append(
                         _pair_diagnostic(tools[first].name, tools[first + 1 + offset].name, score)
                     )
-        if len(best) < max_pairs or top >= best[0][0]:
+        if max_pairs > 0 and (len(best) < max_pairs or top >= best[0][0]):
             for offset, score in enumerate(scores):
                 item = (score, -first, -(first + 1 + offset))
                 if len(best) < max_pairs:
@@ -369,7 +362,10 @@ def _analyze_overlap(
                 elif item > best[0]:
                     heapq.heapreplace(best, item)
     ranked = sorted(best, key=lambda item: (-item[0], -item[1], -item[2]))
-    pairs = [_pair(prepared[-a], prepared[-b], score, frequency) for score, a, b in ranked]
+    pairs = [
+        _pair(prepared[-a], prepared[-b], score, (-a, -b) in identical, frequency)
+        for score, a, b in ranked
+    ]
     section = OverlapSection(
         method=METHOD,
         pairs_considered=count * (count - 1) // 2,
