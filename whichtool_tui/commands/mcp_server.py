@@ -55,17 +55,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add(
         "--max-trials",
         dest="max_trials",
+        metavar="N",
         type=_whole_number(1, ABSOLUTE_MAX),
         help="refuse runs above this many trials (default config trials.maxTrials, else 50)",
     )
     add(
         "--max-tools",
         dest="max_tools",
+        metavar="N",
         type=_whole_number(1, ABSOLUTE_MAX),
         help="refuse runs on more tools (default config trials.maxTools, else 6)",
     )
     add("--cache", action="store_true", help="reuse cached trial answers (default off)")
-    add("--cache-dir", dest="cache_dir", help="cache folder (default .whichtool-cache)")
+    add(
+        "--cache-dir",
+        dest="cache_dir",
+        metavar="DIR",
+        help="cache folder (default .whichtool-cache)",
+    )
     add(
         "--result-file",
         dest="result_file",
