@@ -91,3 +91,28 @@ async def test_one_paid_run_at_a_time_and_cancel_aborts_it(tmp_path: Path) -> No
     assert again["data"]["execution"]["scored"] == 10  # the latch was released
     assert cancelled_left_a_file is False
     assert json.loads(result_file.read_text(encoding="utf-8"))["reproducibility"]["repeat"] == 1
+
+
+async def test_cache_only_with_the_operator_flag(tmp_path: Path) -> None:
+    with fake_api_server() as api:
+        api.responder = lambda request: chat_reply(calls=[("get_order", "{}")])
+        config = demo_workspace(tmp_path, _provider(api))
+        env = {"WHICHTOOL_PROVIDER_API_KEY": SECRET}
+        async with mcp_session(tmp_path, ["--allow-paid-runs"], config=config, env=env) as s:
+            await call(s, "run_evaluation", repeat=1)
+            await call(s, "run_evaluation", repeat=1)
+        uncached = len(api.requests)
+        cache_dir = tmp_path / "cache"
+        flags = ["--allow-paid-runs", "--cache", "--cache-dir", str(cache_dir)]
+        async with mcp_session(tmp_path, flags, config=config, env=env) as s:
+            cold = await call(s, "run_evaluation", repeat=1)
+            warm = await call(s, "run_evaluation", repeat=1)
+        cached = len(api.requests) - uncached
+    assert uncached == 20  # no cache by default: both runs asked the model
+    assert not (tmp_path / ".whichtool-cache").exists()
+    assert cached == 10  # the second run was answered from the cache
+    assert cold["data"]["execution"]["scored"] == warm["data"]["execution"]["scored"] == 10
+    assert "run/cache-hits" in {d["code"] for d in warm["data"]["diagnostics"]}
+    entries = list(cache_dir.rglob("*.json"))
+    assert len(entries) == 10
+    assert all(SECRET not in entry.read_text(encoding="utf-8") for entry in entries)
