@@ -30,7 +30,7 @@ class Tty(io.StringIO):
 def test_colour_decision(
     flag: bool | None, env: dict[str, str], stream: io.StringIO, expected: bool
 ) -> None:
-    assert use_colour(flag, stream, env) is expected
+    assert use_colour(flag, stream, env=env) is expected
 
 
 def test_untrusted_text_becomes_ascii() -> None:

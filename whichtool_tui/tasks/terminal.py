@@ -6,29 +6,17 @@ non-ASCII character is escaped before it reaches the terminal.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Mapping
-from typing import IO
+from collections.abc import Iterable
 
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
 from whichtool_tui.redact import sanitize_text
+from whichtool_tui.reports.colour import use_colour
+
+__all__ = ["Styler", "ascii_safe", "diagnostic_lines", "lint_report", "use_colour"]
 from whichtool_tui.tasks.lint import Coverage
 
 _COLOURS = {"red": "31", "yellow": "33", "green": "32", "dim": "2", "bold": "1", "cyan": "36"}
 _SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
-
-
-def use_colour(flag: bool | None, stream: IO[str], env: Mapping[str, str] | None = None) -> bool:
-    """An explicit flag wins, then NO_COLOR, then FORCE_COLOR, then whether it is a terminal."""
-    environ = os.environ if env is None else env
-    if flag is not None:
-        return flag
-    if "NO_COLOR" in environ:
-        return False
-    force = environ.get("FORCE_COLOR")
-    if force is not None and force not in ("", "0"):
-        return True
-    return stream.isatty()
 
 
 class Styler:
