@@ -57,3 +57,15 @@ def processes_matching(marker: str) -> list[int]:
 def atom(receipt: dict[str, Any], atom_id: str) -> dict[str, Any]:
     """One atom of a receipt by id."""
     return next(a for a in receipt["atoms"] if a["id"] == atom_id)
+
+
+def gone_soon(marker: str, within: float = 5.0) -> bool:
+    """True once no process matches ``marker`` (a SIGKILL is delivered asynchronously)."""
+    import time
+
+    deadline = time.monotonic() + within
+    while processes_matching(marker):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import atom, bout, run_cli
+from tests.arcade_support import atom, bout, gone_soon, run_cli
 from whichtool_tui.arcade.receipt import BoutReceipt
 
 FIXTURE_CMD = f"{sys.executable} -m whichtool_tui.arcade.fixture"
@@ -81,6 +81,9 @@ def test_honest_fixture_passes_every_atom(tmp_path: Path, capsys: Any) -> None:
     assert code == 0
     assert set(results(receipt).values()) == {"pass"}
     assert receipt["scores"]["nrp"] == 1.0
+    # the warm parent and every per-atom fixture process are gone
+    assert gone_soon("whichtool_tui.arcade.fixture --zygote-fd")
+    assert gone_soon("whichtool_tui.arcade.fixture")
 
 
 def test_task_only_holds_while_the_rug_still_moves(tmp_path: Path, capsys: Any) -> None:

@@ -289,13 +289,26 @@ async def run_atom(
     return atom, wire_events, server_requests
 
 
-async def _launch(plan: BoutPlan, spec: AtomSpec) -> Any:
+def _start_zygote(plan: BoutPlan) -> Any:
+    """A warm fixture parent for the bundled fixture (POSIX), else None."""
+    from whichtool_tui.arcade import zygote
+
+    if plan.kind != "fixture" or not zygote.available():
+        return None
+    return zygote.Zygote()
+
+
+async def _launch(plan: BoutPlan, spec: AtomSpec, warm: Any = None) -> Any:
     """Clean the atom's folder and spawn its server; a spawn error is returned, not raised."""
     from whichtool_tui.mcp_client.recorder import StdioChannel, WireError
 
     folder = prepare_atom_dir(plan.sandbox, spec.short)
     env = atom_env(plan, spec, folder / "leak.txt")
     try:
+        if warm is not None:
+            from whichtool_tui.arcade.zygote import channel_for
+
+            return channel_for(warm.spawn(plan.argv[3:], env), plan.framing)
         return await StdioChannel.start(plan.argv, env, None, plan.framing)  # type: ignore[arg-type]
     except WireError as exc:
         return exc
@@ -327,7 +340,8 @@ async def run_bout(
     # Spawn every atom's server up front: still one fresh process per atom, each talked to only
     # by its own atom, but their start-up (imports) overlaps instead of adding up.
     prestart = plan.docker is None and plan.kind != "http" and len(set(plan.atom_ids)) == len(specs)
-    launched: list[Any] = [await _launch(plan, spec) for spec in specs] if prestart else []
+    zygote = _start_zygote(plan) if prestart else None
+    launched: list[Any] = [await _launch(plan, spec, zygote) for spec in specs] if prestart else []
     try:
         for index, spec in enumerate(specs):
             current = launched[index] if prestart else None
@@ -341,6 +355,8 @@ async def run_bout(
         for leftover in launched:
             if leftover is not None and not isinstance(leftover, BaseException):
                 await leftover.aclose()
+        if zygote is not None:
+            zygote.close()
     scores = score_atoms(atoms)
     receipt = BoutReceipt(
         bout_id=bout_id,

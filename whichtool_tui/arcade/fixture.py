@@ -301,7 +301,13 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m whichtool_tui.arcade.fixture``."""
-    return run(build_parser().parse_args(argv))
+    from whichtool_tui.arcade.zygote import zygote_main
+
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    warm = zygote_main(arguments)
+    if warm is not None:
+        return warm
+    return run(build_parser().parse_args(arguments))
 
 
 if __name__ == "__main__":

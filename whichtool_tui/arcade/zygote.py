@@ -1,0 +1,251 @@
+"""A warm parent for the bundled fixture: import the SDK once, fork one fresh server per atom.
+
+Starting the fixture costs about half a second of SDK imports; a bout starts four of them. The
+zygote (``python -m whichtool_tui.arcade.fixture --zygote-fd N``) imports everything once, then
+for each request received over a Unix socket (arguments, environment, and three pipe ends passed
+as file descriptors) forks a child that becomes a brand-new fixture process on those pipes, in
+its own session. Each atom still gets its own process and its own state; only the imports are
+shared. POSIX only; the bout falls back to plain spawning elsewhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from typing import Any
+
+import anyio
+
+MAX_REQUEST_BYTES = 1 << 20
+_PID_BYTES = 8
+
+
+def available() -> bool:
+    """Fork and fd passing exist here."""
+    return hasattr(os, "fork") and hasattr(socket, "send_fds")
+
+
+def serve(control_fd: int) -> int:
+    """The zygote loop: one fork per request until the control socket closes."""
+    import mcp.server.lowlevel  # warm-up: the imports are the point
+    import mcp.shared.message  # noqa: F401
+    import mcp_types  # noqa: F401
+
+    from whichtool_tui.arcade import fixture
+    from whichtool_tui.mcp_client import framing  # noqa: F401
+
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    control = socket.socket(fileno=control_fd)
+    while True:
+        try:
+            data, fds, _flags, _address = socket.recv_fds(control, MAX_REQUEST_BYTES, 3)
+        except OSError:
+            return 0
+        if not data or len(fds) != 3:
+            return 0
+        request = json.loads(data)
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                control.close()
+                os.setsid()
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                for target, fd in zip((0, 1, 2), fds, strict=True):
+                    os.dup2(fd, target)
+                for fd in fds:
+                    os.close(fd)
+                os.environ.clear()
+                os.environ.update(request["env"])
+                code = fixture.main(request["args"])
+            finally:
+                with contextlib.suppress(Exception):
+                    sys.stdout.flush()
+                os._exit(code)
+        for fd in fds:
+            os.close(fd)
+        with contextlib.suppress(OSError):
+            control.sendall(pid.to_bytes(_PID_BYTES, "big"))
+
+
+class _PipeReader:
+    """An async byte stream over a non-blocking pipe read end."""
+
+    def __init__(self, fd: int) -> None:
+        os.set_blocking(fd, False)
+        self.fd: int | None = fd
+
+    async def receive(self, max_bytes: int = 65536) -> bytes:
+        """The next chunk; EndOfStream at EOF."""
+        while True:
+            if self.fd is None:
+                raise anyio.ClosedResourceError
+            try:
+                data = os.read(self.fd, max_bytes)
+            except BlockingIOError:
+                await anyio.wait_readable(self.fd)
+                continue
+            if not data:
+                raise anyio.EndOfStream
+            return data
+
+    async def aclose(self) -> None:
+        """Close the fd once."""
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            os.close(fd)
+
+
+class _PipeWriter:
+    """An async byte sink over a non-blocking pipe write end."""
+
+    def __init__(self, fd: int) -> None:
+        os.set_blocking(fd, False)
+        self.fd: int | None = fd
+
+    async def send(self, data: bytes) -> None:
+        """Write everything, waiting when the pipe is full."""
+        view = memoryview(data)
+        while view:
+            if self.fd is None:
+                raise anyio.ClosedResourceError
+            try:
+                written = os.write(self.fd, view)
+            except BlockingIOError:
+                await anyio.wait_writable(self.fd)
+                continue
+            except BrokenPipeError:
+                raise anyio.BrokenResourceError from None
+            view = view[written:]
+
+    async def aclose(self) -> None:
+        """Close the fd once (the child then sees EOF on stdin)."""
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            os.close(fd)
+
+
+class ForkedProcess:
+    """The parts of an anyio Process that StdioChannel uses, for a zygote's child."""
+
+    def __init__(self, zygote: Zygote, index: int, stdin: int, stdout: int, stderr: int) -> None:
+        self._zygote = zygote
+        self._index = index
+        self.stdin = _PipeWriter(stdin)
+        self.stdout = _PipeReader(stdout)
+        self.stderr = _PipeReader(stderr)
+        self.returncode: int | None = None
+
+    @property
+    def pid(self) -> int:
+        """The child's pid (read from the zygote on first use)."""
+        return self._zygote.pid_of(self._index)
+
+    def _alive(self) -> bool:
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except (PermissionError, OSError):
+            return True
+        return True
+
+    async def wait(self) -> int:
+        """Poll until the child is gone (the zygote, its parent, reaps it)."""
+        while self.returncode is None:
+            if not self._alive():
+                self.returncode = 0
+                break
+            await anyio.sleep(0.02)
+        return self.returncode
+
+    async def aclose(self) -> None:
+        """Close our pipe ends."""
+        for stream in (self.stdin, self.stdout, self.stderr):
+            await stream.aclose()
+
+
+class Zygote:
+    """The bout's handle on one warm fixture parent."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self._control = ours
+        self._process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "whichtool_tui.arcade.fixture",
+                "--zygote-fd",
+                str(theirs.fileno()),
+            ],
+            pass_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        theirs.close()
+        self._pids: list[int] = []
+        self._requests = 0
+
+    def spawn(self, args: list[str], env: dict[str, str]) -> ForkedProcess:
+        """Ask for one fresh fixture on new pipes; does not wait for the zygote to be ready."""
+        from whichtool_tui.mcp_client.recorder import WireError
+
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        stderr_r, stderr_w = os.pipe()
+        payload = json.dumps({"args": args, "env": env}).encode("utf-8")
+        try:
+            socket.send_fds(self._control, [payload], [stdin_r, stdout_w, stderr_w])
+        except OSError as exc:
+            for fd in (stdin_r, stdin_w, stdout_r, stdout_w, stderr_r, stderr_w):
+                os.close(fd)
+            raise WireError("spawn", f"the fixture zygote is gone: {exc}") from None
+        for fd in (stdin_r, stdout_w, stderr_w):
+            os.close(fd)
+        index = self._requests
+        self._requests += 1
+        return ForkedProcess(self, index, stdin_w, stdout_r, stderr_r)
+
+    def pid_of(self, index: int) -> int:
+        """The pid of the index-th child, reading replies in order as needed."""
+        from whichtool_tui.mcp_client.recorder import WireError
+
+        while len(self._pids) <= index:
+            reply = self._control.recv(_PID_BYTES)
+            if len(reply) != _PID_BYTES:
+                raise WireError("spawn", "the fixture zygote died before forking")
+            self._pids.append(int.from_bytes(reply, "big"))
+        return self._pids[index]
+
+    def close(self) -> None:
+        """Close the control socket (the zygote exits), then make sure it did."""
+        with contextlib.suppress(OSError):
+            self._control.close()
+        try:
+            self._process.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(OSError):
+                os.killpg(self._process.pid, signal.SIGKILL)
+            self._process.wait(timeout=3)
+
+
+def zygote_main(argv: list[str]) -> int | None:
+    """Run the zygote when ``argv`` asks for it; None otherwise."""
+    if len(argv) == 2 and argv[0] == "--zygote-fd" and argv[1].isdigit():
+        return serve(int(argv[1]))
+    return None
+
+
+def channel_for(process: Any, mode: Any) -> Any:
+    """A StdioChannel over a forked child."""
+    from whichtool_tui.mcp_client.recorder import StdioChannel
+
+    return StdioChannel(process, mode)
