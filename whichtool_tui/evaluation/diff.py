@@ -6,6 +6,7 @@ the same way flipped; the exact sign test decides whether the flips are more tha
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -77,6 +78,14 @@ def _index(trials: Iterable[ScoredTrial]) -> dict[TrialKey, ScoredTrial]:
     return {(t.task_id, t.trial_index): t for t in trials}
 
 
+def _by_expected(trials: Iterable[ScoredTrial]) -> dict[str | None, list[ScoredTrial]]:
+    """Trials grouped by expected tool, so per-tool and per-pair work stays linear."""
+    groups: dict[str | None, list[ScoredTrial]] = defaultdict(list)
+    for trial in trials:
+        groups[trial.expected].append(trial)
+    return groups
+
+
 def paired_comparison(
     base: Iterable[ScoredTrial],
     head_by_key: dict[TrialKey, ScoredTrial],
@@ -133,12 +142,13 @@ def _confusion_delta(
     pair: tuple[str, str],
     swaps: int,
     rate_denominator: int,
-    head: Iterable[ScoredTrial],
+    head_by_expected: dict[str | None, list[ScoredTrial]],
     base_by_key: dict[TrialKey, ScoredTrial],
 ) -> ConfusionDelta:
     introduced = resolved = matched = 0
+    head = [*head_by_expected.get(pair[0], []), *head_by_expected.get(pair[1], [])]
     for after in head:
-        if after.expected not in pair or after.verdict == "error":
+        if after.verdict == "error":
             continue
         before = base_by_key.get((after.task_id, after.trial_index))
         if before is None or before.verdict == "error":
@@ -186,6 +196,7 @@ def _expects(tool: str) -> Eligible:
 def _tool_deltas(
     base: RunReport, head: RunReport, head_by_key: dict[TrialKey, ScoredTrial]
 ) -> tuple[list[ToolDelta], list[Diagnostic]]:
+    base_by_expected = _by_expected(base.trials)
     before = {row.tool: row.accuracy.value for row in base.metrics.by_tool}
     after = {row.tool: row.accuracy.value for row in head.metrics.by_tool}
     notes: list[Diagnostic] = []
@@ -210,7 +221,7 @@ def _tool_deltas(
                 )
             )
         paired = paired_comparison(
-            base.trials,
+            base_by_expected.get(tool, []),
             head_by_key,
             _expects(tool),
             lambda t: t.verdict == "correct",
@@ -288,12 +299,13 @@ def diff_runs(
     by_tool, tool_notes = _tool_deltas(b, h, head_by_key)
     diagnostics += tool_notes
     base_pairs, head_pairs = _pair_denominators(b), _pair_denominators(h)
+    head_by_expected = _by_expected(h.trials)
     new_confusions = [
-        _confusion_delta(pair, *head_pairs[pair], h.trials, base_by_key)
+        _confusion_delta(pair, *head_pairs[pair], head_by_expected, base_by_key)
         for pair in sorted(set(head_pairs) - set(base_pairs))
     ]
     resolved_confusions = [
-        _confusion_delta(pair, *base_pairs[pair], h.trials, base_by_key)
+        _confusion_delta(pair, *base_pairs[pair], head_by_expected, base_by_key)
         for pair in sorted(set(base_pairs) - set(head_pairs))
     ]
     for confusion in new_confusions:
