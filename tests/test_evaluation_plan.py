@@ -177,3 +177,18 @@ async def test_settings_that_never_reach_the_model_are_noted() -> None:
     assert "run/no-seed-support" in notes
     assert "run/temperature-not-honoured" not in notes  # that one is about a temperature of 0
     assert report.reproducibility.temperature == 0.7
+
+
+def test_dry_run_sized_plan_does_not_lay_out_orders() -> None:
+    tools = [f"tool_{index}" for index in range(1000)]
+    tasks = [TaskSpec(f"task-{index}", "some prompt text", "tool_1") for index in range(20_000)]
+    plan = plan_trials(tasks, tools, repeat=5)
+    assert plan.planned == 100_000
+    estimate = estimate_run(plan, surface_tokens=50_000, concurrency=4, seconds_per_trial=None)
+    assert estimate.prompt_tokens_total == 100_000 * (50_000 + 4)
+    assert "trials" not in vars(plan)  # nothing was shuffled for the counts
+    small = plan_trials(tasks[:2], tools[:4], repeat=3)
+    assert len(small.trials) == 6 and "trials" in vars(small)
+    with pytest.raises(WhichtoolError) as error:
+        plan_trials(tasks + tasks[:1], tools, repeat=5)
+    assert error.value.code == "trials/plan-too-large"

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.seeds import attempt_seed, shuffled, trial_seed
@@ -56,7 +57,11 @@ class PlannedTrial:
 
 @dataclass(frozen=True)
 class TrialPlan:
-    """The selected tasks and every trial, in task order then trial index."""
+    """The selected tasks and how their trials are laid out.
+
+    ``trials`` (every seed and tool order) is computed on first use: a dry run of a
+    100,000-trial plan on a large surface needs only the counts, never the orders.
+    """
 
     tasks_in_file: int
     selected: tuple[TaskSpec, ...]
@@ -66,12 +71,21 @@ class TrialPlan:
     seed: int
     permuted: bool
     tool_names: tuple[str, ...]
-    trials: tuple[PlannedTrial, ...] = field(default=())
 
     @property
     def planned(self) -> int:
         """Total trials: selected tasks times repeat."""
         return len(self.selected) * self.repeat
+
+    @cached_property
+    def trials(self) -> tuple[PlannedTrial, ...]:
+        """Every trial in task order then trial index, with its seed and tool order."""
+        laid_out: list[PlannedTrial] = []
+        for task in self.selected:
+            orders = _orders_for_task(task, self.tool_names, self.repeat, self.seed, self.permuted)
+            for index, (seed, order) in enumerate(orders):
+                laid_out.append(PlannedTrial(task, index, seed, order))
+        return tuple(laid_out)
 
 
 @dataclass(frozen=True)
@@ -162,16 +176,9 @@ def plan_trials(
     only: Sequence[str] = (),
     skip: Sequence[str] = (),
 ) -> TrialPlan:
-    """Select tasks by tag and lay out every trial with its seed and tool order."""
+    """Select tasks by tag and fix the plan; its trials are laid out on first use."""
     selected = select_tasks(tasks, only, skip)
     check_plan_size(len(selected), repeat)
-    names = tuple(tool_names)
-    trials: list[PlannedTrial] = []
-    for task in selected:
-        for index, (trial_seed_value, order) in enumerate(
-            _orders_for_task(task, names, repeat, seed, permute)
-        ):
-            trials.append(PlannedTrial(task, index, trial_seed_value, order))
     return TrialPlan(
         tasks_in_file=len(tasks),
         selected=tuple(selected),
@@ -180,8 +187,7 @@ def plan_trials(
         repeat=repeat,
         seed=seed,
         permuted=permute,
-        tool_names=names,
-        trials=tuple(trials),
+        tool_names=tuple(tool_names),
     )
 
 

@@ -46,11 +46,11 @@ class RunnerSettings:
 
 def _check_limits(plan: TrialPlan, settings: RunnerSettings) -> None:
     """Re-check the budgets right before spending: a caller that skipped them still cannot."""
-    if len(plan.trials) > settings.max_trials:
+    if plan.planned > settings.max_trials:
         raise WhichtoolError(
             "trials/limit-exceeded",
-            f"Refusing to run {len(plan.trials)} trials: the limit is {settings.max_trials}",
-            f"Raise the limit with --max-trials {len(plan.trials)}.",
+            f"Refusing to run {plan.planned} trials: the limit is {settings.max_trials}",
+            f"Raise the limit with --max-trials {plan.planned}.",
         )
     if len(plan.tool_names) > settings.max_tools:
         raise WhichtoolError(
