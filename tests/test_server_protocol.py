@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import queue
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,38 @@ from tests.server_support import call, child_pids, demo_workspace, mcp_session, 
 from tests.support.mcp_http_server import serve
 from tests.support.processes import wait_gone
 from whichtool_tui.server.stdio_lines import OVERSIZED_LINE, CappedLines
+
+
+def _exchange(
+    folder: Path, config: Path, messages: list[dict[str, Any]], replies: int
+) -> list[dict[str, Any]]:
+    """Write raw JSON-RPC lines, read ``replies`` answers, then close stdin and reap the server."""
+    process = subprocess.Popen(
+        [binary_path(), "mcp", "--config", str(config)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=folder,
+        env=server_env(),
+    )
+    assert process.stdin is not None and process.stdout is not None
+    lines: queue.Queue[bytes] = queue.Queue()
+    reader = threading.Thread(
+        target=lambda: [lines.put(line) for line in process.stdout or ()], daemon=True
+    )
+    reader.start()
+    try:
+        process.stdin.write("".join(json.dumps(m) + "\n" for m in messages).encode())
+        process.stdin.flush()
+        return [json.loads(lines.get(timeout=30)) for _ in range(replies)]
+    finally:
+        process.stdin.close()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        reader.join(timeout=5)
 
 
 async def test_modern_discovery_era(tmp_path: Path) -> None:
@@ -104,19 +138,8 @@ def test_an_inbound_line_over_the_cap_is_dropped(tmp_path: Path) -> None:
         },
         {"jsonrpc": "2.0", "id": 3, "method": "ping", "params": {"_meta": {"pad": "y" * 1000}}},
     ]
-    completed = subprocess.run(
-        [binary_path(), "mcp", "--config", str(config)],
-        input="".join(json.dumps(message) + "\n" for message in messages),
-        cwd=tmp_path,
-        env=server_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    answered = [json.loads(line)["id"] for line in completed.stdout.splitlines()]
-    assert answered == [1, 3]
-    assert completed.returncode == 0
+    answers = _exchange(tmp_path, config, messages, replies=2)
+    assert [answer["id"] for answer in answers] == [1, 3]
 
 
 async def test_capped_lines_reader() -> None:
@@ -133,17 +156,7 @@ def test_raw_server_discover_result(tmp_path: Path) -> None:
         "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
     }
     request = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}
-    completed = subprocess.run(
-        [binary_path(), "mcp", "--config", str(config)],
-        input=json.dumps(request) + "\n",
-        cwd=tmp_path,
-        env=server_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    result = json.loads(completed.stdout.splitlines()[0])["result"]
+    result = _exchange(tmp_path, config, [request], replies=1)[0]["result"]
     assert result["resultType"] == "complete"
     assert result["ttlMs"] == 3_600_000 and result["cacheScope"] == "private"
     assert result["capabilities"]["tools"]["listChanged"] is False

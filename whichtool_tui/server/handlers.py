@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,7 +61,15 @@ class ServerState:
 
     options: ServerOptions
     paid_run_active: bool = False
-    runs_started: int = field(default=0)
+
+
+class _DetailedError(Exception):
+    """A refusal that carries structured detail (a plan, the findings) for the envelope."""
+
+    def __init__(self, error: WhichtoolError, detail: Any) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.detail = detail
 
 
 def _provider_name(options: ServerOptions, arguments: RunArguments) -> str | None:
@@ -209,15 +217,6 @@ async def _run_inputs(
     return build_run_inputs(listing, surface, loaded, options.max_tools, provider_name)
 
 
-class _DetailedError(Exception):
-    """A refusal that carries structured detail (a plan, the findings) for the envelope."""
-
-    def __init__(self, error: WhichtoolError, detail: Any) -> None:
-        super().__init__(error.message)
-        self.error = error
-        self.detail = detail
-
-
 def _check_limits(tool_count: int, planned: int, options: ServerOptions, plan: Any) -> None:
     """Steps 7-8: hard limits first, then the operator's."""
     for count, hard, operator, what, flag in (
@@ -318,7 +317,6 @@ async def _spend(
     provider = build_provider(provider_name, model, base_url, env=os.environ)
     if paid:
         state.paid_run_active = True
-    state.runs_started += 1
     try:
         cache = None
         if state.options.cache:
