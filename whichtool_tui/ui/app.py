@@ -59,7 +59,7 @@ class WhichtoolApp(App[int]):
             Binding(key, f"switch_section('{section}')", label, show=False)
             for key, section, label in SECTIONS
         ],
-        Binding("h", "switch_section('home')", "Home", show=False),
+        Binding("0,h", "switch_section('home')", "Home", show=False),
         Binding("question_mark,f1", "help", "Help"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]

@@ -9,12 +9,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 GLOBAL_KEYS = (
     ("1-5", "Surface · Tasks · Run · Results · Bout"),
-    ("h", "home"),
+    ("0 (h)", "home (h is `held` on the Bout screen)"),
     ("ctrl+p", "command palette: every action by name"),
     ("?, f1", "this help"),
     ("q", "back (quit on home)"),
@@ -41,7 +41,8 @@ class HelpScreen(ModalScreen[None]):
         seen: set[str] = set()
         for key, active in self._shown_bindings.items():
             binding = active.binding
-            if not binding.description or binding.action in seen:
+            generic = active.node is not self.app and not isinstance(active.node, Screen)
+            if not binding.description or binding.action in seen or (generic and not binding.show):
                 continue
             seen.add(binding.action)
             table.add_row(binding.key_display or key, binding.description)

@@ -75,7 +75,7 @@ class SurfaceScreen(SectionScreen):
         body.display = view is not None
         if view is None:
             empty.update(
-                "No surface yet. Press [b]h[/b] for home and pick a target, press [b]d[/b] "
+                "No surface yet. Press [b]0[/b] for home and pick a target, press [b]d[/b] "
                 "there for the demo, or run [b]whichtool-tui open FILE[/b]."
             )
             return

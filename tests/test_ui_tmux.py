@@ -1,0 +1,118 @@
+"""Smoke test of the installed binary in a real terminal (tmux): what a person would see."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import binary_path
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+class Terminal:
+    """One tmux server on its own socket, running one command in a 120x40 pane."""
+
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def tmux(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "s").stdout
+
+    def press(self, *keys: str) -> None:
+        for key in keys:
+            self.tmux("send-keys", "-t", "s", key)
+            time.sleep(0.15)
+
+    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        shown = ""
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen was:\n{shown}")
+
+    def alive(self) -> bool:
+        return self.tmux("has-session", "-t", "s").returncode == 0
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    term = Terminal(f"wt-smoke-{os.getpid()}-{time.monotonic_ns()}")
+    env_state = tmp_path / "state"
+    command = (
+        f"cd {tmp_path} && env -u COLUMNS -u LINES TERM=xterm-256color "
+        f"WHICHTOOL_TUI_STATE_DIR={env_state} "
+        f"{binary_path()}; sleep 30"
+    )
+    started = term.tmux(
+        "new-session",
+        "-d",
+        "-s",
+        "s",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-e",
+        "COLORTERM=truecolor",
+        command,
+    )
+    assert started.returncode == 0, started.stderr
+    try:
+        yield term
+    finally:
+        term.tmux("kill-server")
+
+
+def test_sections_demo_and_quit(terminal: Terminal) -> None:
+    home = terminal.wait_for("Try it")
+    assert "1 Surface" in home and "5 Bout" in home and "Demo" in home
+    for key, text in (
+        ("1", "No surface yet"),
+        ("2", "No task set loaded"),
+        ("3", "Load a live target or snapshot first"),
+        ("4", "No run report loaded"),
+        ("5", "No receipt loaded"),
+    ):
+        terminal.press(key)
+        terminal.wait_for(text)
+    terminal.press("?")
+    terminal.wait_for("command palette")
+    terminal.press("Escape")
+    time.sleep(0.5)  # a quick key after ESC would read as alt+key
+    terminal.press("0")
+    terminal.wait_for("Try it")
+    terminal.press("d")
+    surface = terminal.wait_for("Tools (6)", timeout=30)
+    assert "Findings (worst first)" in surface
+    terminal.press("4")
+    results = terminal.wait_for("Confusion (rows expected", timeout=30)
+    assert "accuracy" in results
+    terminal.press("5")
+    terminal.wait_for("Wire (", timeout=45)
+    terminal.press("0")
+    bout = terminal.wait_for("Try it")
+    assert "demo-lab.json" in bout  # recent list remembers the demo surface
+    terminal.press("C-q")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and "Try it" in terminal.screen():
+        time.sleep(0.1)
+    assert "Try it" not in terminal.screen()
+    assert "Traceback" not in terminal.screen()
