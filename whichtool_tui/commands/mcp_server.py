@@ -7,27 +7,11 @@ decides here what agents may do: spend money, name targets, switch providers.
 from __future__ import annotations
 
 import argparse
-import math
-from collections.abc import Callable
 
+from whichtool_tui.commands._argtypes import whole_number
 from whichtool_tui.errors import WhichtoolError
 
 ABSOLUTE_MAX = 1000
-
-
-def _whole_number(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not math.isfinite(value) or not value.is_integer():
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is outside {low}-{high}")
-        return int(value)
-
-    return parse
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -56,14 +40,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--max-trials",
         dest="max_trials",
         metavar="N",
-        type=_whole_number(1, ABSOLUTE_MAX),
+        type=whole_number(1, ABSOLUTE_MAX),
         help="refuse runs above this many trials (default config trials.maxTrials, else 50)",
     )
     add(
         "--max-tools",
         dest="max_tools",
         metavar="N",
-        type=_whole_number(1, ABSOLUTE_MAX),
+        type=whole_number(1, ABSOLUTE_MAX),
         help="refuse runs on more tools (default config trials.maxTools, else 6)",
     )
     add("--cache", action="store_true", help="reuse cached trial answers (default off)")
