@@ -79,7 +79,8 @@ def contrastive(atoms: Sequence[AtomResult], scores: Scores, policy: str) -> Con
         return ContrastiveRecap(
             foil="You might read the bars that did fill as the server's score.",
             wire=(
-                f"The wire stopped early in {', '.join(failed)}: that atom never finished, "
+                f"The wire stopped early in {', '.join(failed)}: "
+                f"{'that atom' if len(failed) == 1 else 'those atoms'} never finished, "
                 "so NRP is pinned to 0 whatever the other atoms show."
             ),
         )
