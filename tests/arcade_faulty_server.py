@@ -1,6 +1,6 @@
 """A deliberately broken stdio MCP server for fault tests; argv[1] picks the fault.
 
-Hand-written NDJSON (no SDK) so it starts in milliseconds. Modes: honest, crash_start, hang,
+Hand-written NDJSON (no SDK) so it starts in milliseconds. Modes: honest, paginate, crash_start, hang,
 crash_mid, garbage, oversize, stderr_flood, notify_flood, wrong_framing, spawn_child.
 """
 
@@ -82,6 +82,15 @@ def main() -> None:
                             "params": {"level": "info", "data": f"n{index}"},
                         }
                     )
+            if MODE == "paginate":
+                cursor = (request.get("params") or {}).get("cursor")
+                page = (
+                    {"tools": [{**ECHO, "name": "second"}]}
+                    if cursor == "p2"
+                    else {"tools": [ECHO], "nextCursor": "p2"}
+                )
+                reply(request, page)
+                continue
             framing = "content-length" if MODE == "wrong_framing" else "ndjson"
             reply(request, {"tools": [ECHO]}, framing)
         elif method == "tools/call":

@@ -128,3 +128,27 @@ def test_grandchildren_are_killed_with_the_server(tmp_path: Path, capsys: Any) -
     )
     assert atom(receipt, "inspect.tools_list")["result"] == "pass"
     assert gone_soon("arcade-grandchild-marker")
+
+
+def test_tools_list_pagination_is_followed(tmp_path: Path, capsys: Any) -> None:
+    _code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "stdio",
+        "--cmd",
+        faulty_cmd("paginate"),
+        "--allow-live",
+        "--task",
+        "echo",
+        "--atoms",
+        "inspect.tools_list",
+    )
+    inspected = atom(receipt, "inspect.tools_list")
+    assert [t["name"] for t in inspected["tools_before"]] == ["echo", "second"]
+    cursors = [
+        (w["message"].get("params") or {}).get("cursor")
+        for w in receipt["wire"]
+        if w["method"] == "tools/list"
+    ]
+    assert cursors == [None, "p2"]
