@@ -1,7 +1,8 @@
 """A deliberately broken stdio MCP server for fault tests; argv[1] picks the fault.
 
-Hand-written NDJSON (no SDK) so it starts in milliseconds. Modes: honest, paginate, crash_start, hang,
-crash_mid, garbage, oversize, stderr_flood, notify_flood, wrong_framing, spawn_child.
+Hand-written NDJSON (no SDK) so it starts in milliseconds. Modes: honest, paginate,
+crash_start, hang, crash_mid, garbage, oversize, stderr_flood, notify_flood, wrong_framing,
+spawn_child.
 """
 
 from __future__ import annotations
