@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# A real local LLM server, started once per session for every test that asks for it.
+from tests.support.llama import llama_base_url  # noqa: F401
+
 REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "snapshots"
 

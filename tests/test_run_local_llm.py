@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from tests.evaluation_support import make_inputs
-from tests.test_local_llm import llama_base_url  # noqa: F401 (fixture)
 from whichtool_tui.evaluation.engine import RunOptions, run_evaluation
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.providers.factory import build_provider
@@ -31,7 +30,7 @@ TASKS = [
     ],
 )
 async def test_full_run_completes_with_every_trial_accounted_for(
-    llama_base_url: str,  # noqa: F811
+    llama_base_url: str,
     provider_name: str,
     path: str,
     env: dict[str, str],
