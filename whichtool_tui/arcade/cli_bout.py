@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -204,19 +205,36 @@ def exit_code(receipt: BoutReceipt, strict: bool) -> int:
     return int(ExitCode.OK)
 
 
-def run_bout_command(args: argparse.Namespace) -> int:
-    """Plan, run, print the tape, ask, print the call, write the receipt."""
+def run_bout_command(
+    args: argparse.Namespace,
+    open_screen: Callable[[str | None, dict[str, Any]], int] | None = None,
+) -> int:
+    """Plan, run, print the tape, ask, print the call, write the receipt.
+
+    With a terminal and without --no-ui, ``open_screen`` (the TUI's receipt screen) takes over
+    after the run: it shows the timeline, takes the guess, then the house call.
+    """
     import anyio
 
     from whichtool_tui.arcade.bout import run_bout
     from whichtool_tui.arcade.receipt import receipt_json
     from whichtool_tui.arcade.render import score_panel, write_timeline
     from whichtool_tui.arcade.timeline import TapeView
+    from whichtool_tui.cli import wants_ui
     from whichtool_tui.files import write_atomic
 
+    ui = open_screen is not None and wants_ui(args)
     plan = build_plan(args)
+    if ui:
+        sys.stderr.write(f"Running {len(plan.atom_ids)} atom(s) against the {plan.kind} target…\n")
     receipt = anyio.run(run_bout, plan)
     data = json.loads(receipt_json(receipt))
+    if ui and open_screen is not None:
+        # The TUI shows the timeline, takes the operator's guess, then the house call.
+        path = args.output or None
+        if path:
+            write_atomic(path, receipt_json(receipt))
+        return open_screen(path, data) or exit_code(receipt, bool(args.strict))
     write_timeline(TapeView(data), sys.stdout)
     sys.stdout.flush()
     receipt.operator_call = ask_operator(bool(args.no_prompt))

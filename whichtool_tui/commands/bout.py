@@ -41,5 +41,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def execute(args: argparse.Namespace) -> int:
     """Run `bout`."""
     from whichtool_tui.arcade.cli_bout import run_bout_command
+    from whichtool_tui.commands.receipt import open_receipt_screen
 
-    return run_bout_command(args)
+    return run_bout_command(args, open_receipt_screen)

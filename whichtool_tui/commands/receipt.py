@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +25,10 @@ def execute(args: argparse.Namespace) -> int:
         raise WhichtoolError("receipt/invalid-flag", "--score needs --timeline", None)
     data = read_receipt_data(args.path)
     receipt = validate_receipt(data, args.path)
+    from whichtool_tui.cli import wants_ui
+
+    if wants_ui(args):
+        return open_receipt_screen(args.path, data)
     if not args.timeline:
         sys.stdout.write(receipt_json(receipt))
         return 0
@@ -34,3 +39,14 @@ def execute(args: argparse.Namespace) -> int:
     if args.score:
         sys.stdout.write(score_panel(receipt))
     return 0
+
+
+def open_receipt_screen(path: str | None, data: dict[str, Any]) -> int:
+    """Open the TUI's bout section on a receipt (the verdicts stay hidden until a guess)."""
+    from whichtool_tui.artefacts import Artefact
+    from whichtool_tui.ui.app import run_app
+
+    artefact = Artefact(
+        path=path or "(unsaved bout)", kind="receipt", schema=data.get("schema_id"), data=data
+    )
+    return run_app(artefact)
