@@ -63,6 +63,7 @@ class BoutPlan:
     base_env: dict[str, str] = field(default_factory=dict)
     recorded_command: list[str] | None = None
     docker: Any = None  # a docker.DockerPlan on the docker target
+    zygote: Any = None  # a warm fixture parent started early by the caller (closed by the bout)
 
     @property
     def fixture(self) -> bool:
@@ -291,11 +292,14 @@ async def run_atom(
 
 def _start_zygote(plan: BoutPlan) -> Any:
     """A warm fixture parent for the bundled fixture (POSIX), else None."""
+    return start_fixture_zygote() if plan.kind == "fixture" else None
+
+
+def start_fixture_zygote() -> Any:
+    """Start the warm fixture parent now, so its imports overlap whatever the caller does next."""
     from whichtool_tui.arcade import zygote
 
-    if plan.kind != "fixture" or not zygote.available():
-        return None
-    return zygote.Zygote()
+    return zygote.Zygote() if zygote.available() else None
 
 
 async def _launch(plan: BoutPlan, spec: AtomSpec, warm: Any = None) -> Any:
@@ -340,7 +344,8 @@ async def run_bout(
     # Spawn every atom's server up front: still one fresh process per atom, each talked to only
     # by its own atom, but their start-up (imports) overlaps instead of adding up.
     prestart = plan.docker is None and plan.kind != "http" and len(set(plan.atom_ids)) == len(specs)
-    zygote = _start_zygote(plan) if prestart else None
+    zygote = plan.zygote or (_start_zygote(plan) if prestart else None)
+    plan.zygote = None
     launched: list[Any] = [await _launch(plan, spec, zygote) for spec in specs] if prestart else []
     try:
         for index, spec in enumerate(specs):

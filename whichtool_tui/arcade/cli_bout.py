@@ -216,7 +216,7 @@ def run_bout_command(
     """
     import anyio
 
-    from whichtool_tui.arcade.bout import run_bout
+    from whichtool_tui.arcade.bout import run_bout, start_fixture_zygote
     from whichtool_tui.arcade.receipt import receipt_json
     from whichtool_tui.arcade.render import score_panel, write_timeline
     from whichtool_tui.arcade.timeline import TapeView
@@ -224,7 +224,16 @@ def run_bout_command(
     from whichtool_tui.files import write_atomic
 
     ui = open_screen is not None and wants_ui(args)
-    plan = build_plan(args)
+    # The fixture's warm parent starts before validation so its imports overlap ours; it has
+    # run no server yet, and is closed again if a flag is refused.
+    early = start_fixture_zygote() if args.target == "fixture" else None
+    try:
+        plan = build_plan(args)
+    except BaseException:
+        if early is not None:
+            early.close()
+        raise
+    plan.zygote = early
     if ui:
         sys.stderr.write(f"Running {len(plan.atom_ids)} atom(s) against the {plan.kind} target…\n")
     receipt = anyio.run(run_bout, plan)

@@ -45,9 +45,10 @@ def serve(control_fd: int) -> int:
         try:
             data, fds, _flags, _address = socket.recv_fds(control, MAX_REQUEST_BYTES, 3)
         except OSError:
-            return 0
+            data, fds = b"", []
         if not data or len(fds) != 3:
-            return 0
+            # The bout is done with us: skip interpreter teardown, there is nothing to flush.
+            os._exit(0)
         request = json.loads(data)
         pid = os.fork()
         if pid == 0:
