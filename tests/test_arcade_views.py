@@ -276,3 +276,28 @@ def test_dataset_routing_drops_and_manifest(tmp_path: Path) -> None:
 
     assert row["receipt_sha256"] == hashlib.sha256(canonical_json(good).encode()).hexdigest()
     assert "host_paths" in manifest["never_carried"]
+
+
+def test_receipt_command_refusals_are_one_line(tmp_path: Path, capsys: Any) -> None:
+    from tests.arcade_support import run_cli
+
+    broken = tmp_path / "broken.json"
+    broken.write_text("{nope")
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"schema_id": "whichtool.run/2"}))
+    bad_atoms = tmp_path / "bad.json"
+    bad = poison_and_ghost()
+    bad["atoms"][0]["result"] = "maybe"
+    bad_atoms.write_text(json.dumps(bad))
+    cases = [
+        (["receipt", str(tmp_path / "missing.json")], "No such receipt"),
+        (["receipt", str(broken), "--timeline"], "is not valid JSON"),
+        (["receipt", str(other)], "is not a mcp-arcade.bout/v1 receipt"),
+        (["receipt", str(bad_atoms), "--timeline"], "atoms.0.result"),
+        (["receipt", str(other), "--score"], "--score needs --timeline"),
+        (["tape", str(broken)], "is not valid JSON"),
+    ]
+    for argv, message in cases:
+        code, _out, err = run_cli(argv, capsys)
+        assert code == 2, argv
+        assert message in err.splitlines()[0], (argv, err)
