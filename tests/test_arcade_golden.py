@@ -68,3 +68,17 @@ def test_fixture_bout_matches_golden(agent: str, tmp_path: Path, capsys: Any) ->
     if os.environ.get("UPDATE_GOLDENS") == "1":
         golden.write_text(json.dumps(actual, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     assert actual == json.loads(golden.read_text(encoding="utf-8"))
+
+
+def test_the_two_dialects_differ_only_in_session_facts(tmp_path: Path, capsys: Any) -> None:
+    _code, framed, _ = bout(
+        tmp_path, capsys, "--target", "fixture", "--framing", "content-length", name="cl.json"
+    )
+    projected = projection(framed)
+    assert {a["session"]["framing"] for a in projected["atoms"]} == {"content-length"}
+    assert {a["session"]["framing_source"] for a in projected["atoms"]} == {"flag"}
+    golden = json.loads((GOLDEN / "fixture-naive.json").read_text(encoding="utf-8"))
+    for view in (projected, golden):
+        for item in view["atoms"]:
+            item.pop("session")
+    assert projected == golden

@@ -37,7 +37,7 @@ class FixtureSwitches:
     notify: bool = False
     server_request: bool = False
     hang_on: str | None = None
-    framing: str = "ndjson"
+    framing: str = "auto"
     leak_path: str | None = None
     secret: str = DEFAULT_SECRET
     honest: bool = False
@@ -75,7 +75,10 @@ def add_switch_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--hang-on", default=None, metavar="METHOD", help="never answer METHOD")
     parser.add_argument(
-        "--framing", choices=("ndjson", "content-length"), default=None, help="stdio dialect"
+        "--framing",
+        choices=("auto", "ndjson", "content-length"),
+        default=None,
+        help="stdio dialect (auto: answer in the client's)",
     )
     parser.add_argument("--leak-path", default=None, help="file the leak tool appends to")
     parser.add_argument("--honest", action="store_true", help="ignore every misbehaviour")
@@ -92,7 +95,7 @@ def switches_from(args: argparse.Namespace) -> FixtureSwitches:
         notify=bool(args.notify) or _env_flag("ARCADE_NOTIFY"),
         server_request=bool(args.server_request) or _env_flag("ARCADE_SERVER_REQUEST"),
         hang_on=args.hang_on or os.environ.get("ARCADE_HANG_ON") or None,
-        framing=args.framing or os.environ.get("ARCADE_FRAMING") or "ndjson",
+        framing=args.framing or os.environ.get("ARCADE_FRAMING") or "auto",
         leak_path=args.leak_path or os.environ.get("ARCADE_LEAK_PATH") or None,
         secret=os.environ.get("ARCADE_SECRET") or DEFAULT_SECRET,
         honest=honest,
@@ -195,18 +198,19 @@ async def _serve_stdio(state: FixtureState) -> None:
     from whichtool_tui.mcp_client.framing import FrameReader, FramingError, encode_frame
 
     switches = state.switches
-    dialect: Any = "content-length" if switches.framing == "content-length" else "ndjson"
+    pinned: Any = switches.framing if switches.framing in ("ndjson", "content-length") else None
     stdin = anyio.wrap_file(sys.stdin.buffer)
     stdout = sys.stdout.buffer
 
     async def read_chunk() -> bytes:
         return bytes(await stdin.read1(65536))
 
+    reader = FrameReader(read_chunk, pinned or "auto")
+
     def write(message: dict[str, Any]) -> None:
-        stdout.write(encode_frame(message, dialect))
+        stdout.write(encode_frame(message, reader.dialect or "ndjson"))
         stdout.flush()
 
-    reader = FrameReader(read_chunk, dialect)
     to_server, server_reads = anyio.create_memory_object_stream[Any](64)
     server_writes, from_server = anyio.create_memory_object_stream[Any](64)
     server = build_server(state)
