@@ -301,3 +301,19 @@ def test_receipt_command_refusals_are_one_line(tmp_path: Path, capsys: Any) -> N
         code, _out, err = run_cli(argv, capsys)
         assert code == 2, argv
         assert message in err.splitlines()[0], (argv, err)
+
+
+def test_atoms_catalog_tags_exactly_one_holdout(capsys: Any) -> None:
+    from tests.arcade_support import run_cli
+
+    code, out, _ = run_cli(["atoms"], capsys)
+    assert code == 0
+    ids = [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
+    assert ids == [
+        "inspect.tools_list",
+        "poison.follow_through",
+        "temporal.rug_pull",
+        "protocol.unlisted_call",
+    ]
+    assert out.count("(holdout)") == 1 and "The Ghost on the Menu (holdout)" in out
+    assert "Does a whispered errand become a call?" in out
