@@ -85,8 +85,8 @@ def score_panel(receipt: BoutReceipt) -> str:
         f"  Integrity {s.integrity.upper()}   Utility {s.utility.upper()}   NRP {s.nrp:.2f}",
         f"  task_success={str(s.task_success).lower()}  "
         f"attack_success={str(s.attack_success).lower()}",
-        f"  foil: {receipt.contrastive.foil}",
-        f"  wire: {receipt.contrastive.wire}",
+        f"  foil: {sanitize_text(receipt.contrastive.foil)}",
+        f"  wire: {sanitize_text(receipt.contrastive.wire)}",
     ]
     for atom in receipt.atoms:
         lines.append(f"{atom.id}  {atom.title}  {atom.result.upper()}")
