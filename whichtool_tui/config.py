@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths
@@ -104,6 +104,53 @@ class ReportConfig(_Strict):
     out: str | None = None
 
 
+RuleLevel = Literal["off", "error", "warning", "info"]
+
+
+class RuleOverride(_Strict):
+    """One inspect rule's override: a new severity (or off) and tools it does not apply to."""
+
+    severity: RuleLevel | None = None
+    ignore_tools: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=list, alias="ignoreTools"
+    )
+
+
+RuleSetting = RuleLevel | RuleOverride
+
+
+class InspectConfig(_Strict):
+    """Per-rule settings for inspect, keyed by finding code (see the rule catalog)."""
+
+    rules: dict[str, RuleSetting] = Field(default_factory=dict)
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _known_codes(cls, rules: Any) -> Any:
+        from whichtool_tui.surface.rule_catalog import RULES
+
+        if not isinstance(rules, dict):
+            raise ValueError("expected a mapping of rule codes to settings")
+        for code, setting in rules.items():
+            rule = RULES.get(code)
+            if rule is None:
+                raise ValueError(f"unknown rule code `{code}`")
+            if not rule.configurable:
+                raise ValueError(f"rule `{code}` cannot be configured")
+            if isinstance(setting, str) and setting in ("off", "error", "warning", "info"):
+                continue
+            if isinstance(setting, dict):
+                try:
+                    RuleOverride.model_validate(setting)
+                except ValidationError as exc:
+                    raise ValueError(f"`{code}`: {_describe_validation_error(exc)}") from None
+                continue
+            raise ValueError(
+                f"`{code}`: use off, error, warning, info or {{severity, ignoreTools}}"
+            )
+        return rules
+
+
 class Settings(_Strict):
     """Everything a config file may say; empty when there is no config file."""
 
@@ -113,6 +160,7 @@ class Settings(_Strict):
     trials: TrialsConfig = TrialsConfig()
     thresholds: ThresholdsConfig = ThresholdsConfig()
     report: ReportConfig = ReportConfig()
+    inspect: InspectConfig = InspectConfig()
     _source: str | None = PrivateAttr(default=None)
 
     @property
@@ -145,7 +193,7 @@ def _describe_validation_error(exc: ValidationError) -> str:
     location = ".".join(parts)
     if first["type"] == "extra_forbidden":
         return f"`{location}` is not a recognised option"
-    message = str(first["msg"])
+    message = str(first["msg"]).removeprefix("Value error, ")
     return f"`{location}`: {message}" if location else message
 
 
@@ -163,8 +211,8 @@ def parse_config(raw: Any, source: str) -> Settings:
         raise WhichtoolError(
             "config/invalid",
             f"{source}: {_describe_validation_error(exc)}",
-            "Keys: target, tasks, provider, trials, thresholds, report. API keys belong in the "
-            "environment, never in the config.",
+            "Keys: target, tasks, provider, trials, thresholds, report, inspect. API keys belong "
+            "in the environment, never in the config.",
         ) from None
     settings._source = source
     return settings

@@ -7,8 +7,8 @@ Checks that also feed a report section (tokens, annotations, overlap, headers) r
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.surface.model import NormalizedSurface
@@ -18,9 +18,15 @@ DEFAULT_MAX_TOOLS = 6
 
 @dataclass(frozen=True)
 class CheckOptions:
-    """What a check may need to know beyond the surface."""
+    """What a check may need to know beyond the surface.
+
+    ``high_overlap_pairs`` and ``tool_tokens`` come from the overlap and token passes that
+    already ran, so rules reuse those results instead of scoring the surface again.
+    """
 
     max_tools: int = DEFAULT_MAX_TOOLS
+    high_overlap_pairs: tuple[tuple[str, str], ...] = ()
+    tool_tokens: Mapping[str, int] = field(default_factory=dict)
 
 
 SurfaceCheck = Callable[[NormalizedSurface, CheckOptions], list[Diagnostic]]
@@ -61,8 +67,20 @@ def large_tool_set(surface: NormalizedSurface, options: CheckOptions) -> list[Di
 register_check("surface/large-tool-set", large_tool_set)
 
 
+def load_builtin_checks() -> None:
+    """Import the rule modules beyond upstream; each registers its checks on import."""
+    from whichtool_tui.surface import (  # noqa: F401
+        rules_annotations,
+        rules_budget,
+        rules_descriptions,
+        rules_names,
+        rules_parameters,
+    )
+
+
 def run_checks(surface: NormalizedSurface, options: CheckOptions) -> list[Diagnostic]:
     """Run every registered rule and gather their findings."""
+    load_builtin_checks()
     found: list[Diagnostic] = []
     for _name, check in registered_checks():
         found.extend(check(surface, options))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
 from whichtool_tui.surface.annotations import analyze_annotations
 from whichtool_tui.surface.bulk import paused_gc
@@ -25,6 +28,7 @@ from whichtool_tui.surface.report_model import (
     TokensSection,
     ToolSummary,
 )
+from whichtool_tui.surface.rule_settings import apply_rule_settings, with_fix_hints
 from whichtool_tui.surface.tokens import (
     SERIALIZATION,
     TOKENIZER_ID,
@@ -32,6 +36,9 @@ from whichtool_tui.surface.tokens import (
     ToolTokens,
     tool_tokens,
 )
+
+if TYPE_CHECKING:
+    from whichtool_tui.config import RuleSetting
 
 
 def surface_token_counts(surface: NormalizedSurface) -> dict[str, ToolTokens]:
@@ -83,8 +90,13 @@ def inspect_normalized(
     max_tools: int = DEFAULT_MAX_TOOLS,
     max_context_tokens: int | None = None,
     approximates: str | None = None,
+    rules: Mapping[str, RuleSetting] | None = None,
 ) -> InspectReport:
-    """Run every check over an already normalised surface and assemble the report."""
+    """Run every check over an already normalised surface and assemble the report.
+
+    ``rules`` is the config's ``inspect.rules``: rules switched off, re-graded or ignored for
+    named tools; it is applied before ``ok`` is decided.
+    """
     with paused_gc():
         return _inspect_normalized(
             surface,
@@ -93,6 +105,7 @@ def inspect_normalized(
             max_tools=max_tools,
             max_context_tokens=max_context_tokens,
             approximates=approximates,
+            rules=rules or {},
         )
 
 
@@ -104,6 +117,7 @@ def _inspect_normalized(
     max_tools: int,
     max_context_tokens: int | None,
     approximates: str | None,
+    rules: Mapping[str, RuleSetting],
 ) -> InspectReport:
     tokens = surface_token_counts(surface)
     total = sum(item.total for item in tokens.values())
@@ -111,14 +125,30 @@ def _inspect_normalized(
     overlap, overlap_findings = analyze_overlap(surface.tools)
     rejected, header_findings = analyze_header_params(surface.tools)
     deprecations = analyze_deprecations()
+    options = CheckOptions(
+        max_tools=max_tools,
+        high_overlap_pairs=tuple(
+            (item.tools[0], item.tools[1])
+            for item in overlap_findings
+            if item.code == "overlap/high" and item.tools
+        ),
+        tool_tokens={name: item.total for name, item in tokens.items()},
+    )
     analysis = [
         *(extra_diagnostics or []),
-        *surface.diagnostics,
-        *run_checks(surface, CheckOptions(max_tools=max_tools)),
-        *annotation_findings,
-        *overlap_findings,
-        *deprecations.diagnostics,
-        *header_findings,
+        *apply_rule_settings(
+            with_fix_hints(
+                [
+                    *surface.diagnostics,
+                    *run_checks(surface, options),
+                    *annotation_findings,
+                    *overlap_findings,
+                    *deprecations.diagnostics,
+                    *header_findings,
+                ]
+            ),
+            rules,
+        ),
     ]
     thresholds = []
     if max_context_tokens is not None:
@@ -175,6 +205,7 @@ def inspect_surface(
     max_tools: int = DEFAULT_MAX_TOOLS,
     max_context_tokens: int | None = None,
     approximates: str | None = None,
+    rules: Mapping[str, RuleSetting] | None = None,
 ) -> InspectReport:
     """Normalise what a target served and review it; no model, no key, no tool executed."""
     with paused_gc():
@@ -186,4 +217,5 @@ def inspect_surface(
         max_tools=max_tools,
         max_context_tokens=max_context_tokens,
         approximates=approximates,
+        rules=rules,
     )

@@ -30,6 +30,7 @@ from whichtool_tui.surface.canonical import (
 from whichtool_tui.surface.model import Tool
 from whichtool_tui.surface.naming import name_tokens
 from whichtool_tui.surface.report_model import OverlapPair, OverlapSection
+from whichtool_tui.surface.rule_catalog import RULES
 
 HIGH_OVERLAP = 0.6
 NOTABLE_OVERLAP = 0.4
@@ -231,16 +232,19 @@ def _pair_diagnostic(first: str, second: str, score: float) -> Diagnostic:
             "tool": None,
             "tools": [first, second],
             "detail": {"score": float(_fixed(score, 4))},
-            "hint": None,
+            "hint": _PAIR_HINTS[code],
         },
     )
-    _set(item, "__pydantic_fields_set__", {"code", "severity", "message", "tools", "detail"})
+    _set(
+        item, "__pydantic_fields_set__", {"code", "severity", "message", "tools", "detail", "hint"}
+    )
     _set(item, "__pydantic_extra__", None)
     _set(item, "__pydantic_private__", None)
     return item
 
 
 _new_diagnostic = Diagnostic.__new__
+_PAIR_HINTS = {code: RULES[code].help for code in ("overlap/high", "overlap/notable")}
 _set = object.__setattr__
 
 

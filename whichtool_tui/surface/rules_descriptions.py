@@ -1,0 +1,203 @@
+"""Description rules: text that only restates the name, placeholder text, and overlapping pairs
+whose descriptions never say when to prefer one over the other."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.surface.checks import CheckOptions, register_check
+from whichtool_tui.surface.model import NormalizedSurface, Tool
+from whichtool_tui.surface.naming import name_tokens
+from whichtool_tui.surface.rule_catalog import RULES
+from whichtool_tui.surface.rule_text import content_words, covered_by, mentions, text_words
+from whichtool_tui.surface.schema_walk import iter_parameters
+
+# Upper case only: "todo" is a legitimate word on a to-do list server.
+_PLACEHOLDER_UPPER = re.compile(r"\b(TODO|TBD|FIXME|XXX)\b")
+_PLACEHOLDER_ANY = re.compile(
+    r"lorem ipsum|\bdescription (goes )?here\b|\b(add|insert|write) (a |the )?description\b"
+    r"|\bplaceholder (description|text)\b|\bto be (written|documented|described)\b",
+    re.IGNORECASE,
+)
+# Phrases that tell a model when to pick this tool over a neighbour.
+# Matched against lowercased text (no IGNORECASE: it is several times slower here).
+_PREFERENCE = re.compile(
+    r"\b(?:instead|rather than|prefer|preferred|preferable|unlike|as opposed to|versus|vs\.?"
+    r"|in contrast|do not use|don't use|not for|only (?:when|if|for)"
+    r"|use (?:this|it)(?: tool)? (?:when|for|if|only|to)|use when|better (?:for|when|suited))\b"
+)
+# Every phrase above starts with one of these words: most descriptions skip the regex.
+_PREFERENCE_LEADS = frozenset(
+    [
+        "instead",
+        "rather",
+        "prefer",
+        "preferred",
+        "preferable",
+        "unlike",
+        "as",
+        "versus",
+        "vs",
+        "in",
+        "do",
+        "don",
+        "not",
+        "only",
+        "use",
+        "better",
+    ]
+)
+_NEGATIONS = frozenset(["not", "without", "except", "excluding", "never"])
+_WORDS = re.compile(r"[a-z0-9]+")
+CONTRAST_WINDOW = 3
+
+
+def _hint(code: str) -> str:
+    return RULES[code].help
+
+
+def restates_name(surface: NormalizedSurface, options: CheckOptions) -> list[Diagnostic]:
+    """A description whose every meaningful word is already in the name adds nothing."""
+    found = []
+    for tool in surface.tools:
+        words = content_words(tool.description_text)
+        if words and covered_by(words, frozenset(name_tokens(tool.name))):
+            found.append(
+                Diagnostic(
+                    code="descriptions/restates-name",
+                    severity="warning",
+                    message=(
+                        f"Tool `{tool.name}`: the description only restates the name "
+                        f"({tool.description_text.strip()!r})"
+                    ),
+                    tool=tool.name,
+                    hint=_hint("descriptions/restates-name"),
+                )
+            )
+    return found
+
+
+def placeholder_match(text: str) -> str | None:
+    """The placeholder text found in ``text`` (TODO, lorem ipsum, ...), or None."""
+    match = _PLACEHOLDER_UPPER.search(text) or _PLACEHOLDER_ANY.search(text)
+    return match.group(0) if match else None
+
+
+def _described(tool: Tool) -> Iterator[tuple[str | None, str]]:
+    yield None, tool.description_text
+    for parameter in iter_parameters(tool.input_schema_resolved):
+        description = parameter.schema.get("description")
+        if isinstance(description, str):
+            yield parameter.path, description
+
+
+def placeholders(surface: NormalizedSurface, options: CheckOptions) -> list[Diagnostic]:
+    """Placeholder text left in a tool or parameter description reads as an unfinished tool."""
+    found = []
+    for tool in surface.tools:
+        for parameter, text in _described(tool):
+            match = placeholder_match(text)
+            if match is None:
+                continue
+            where = (
+                f"parameter `{parameter}` of tool `{tool.name}`"
+                if parameter
+                else (f"Tool `{tool.name}`")
+            )
+            found.append(
+                Diagnostic(
+                    code="descriptions/placeholder",
+                    severity="warning",
+                    message=f"{where}: the description holds placeholder text ({match!r})",
+                    tool=tool.name,
+                    detail={"parameter": parameter, "text": match}
+                    if parameter
+                    else {"text": match},
+                    hint=_hint("descriptions/placeholder"),
+                )
+            )
+    return found
+
+
+def negated_words(description: str) -> frozenset[str]:
+    """Words within a few words after a negation ("not yet staged" gives yet, staged)."""
+    words = _WORDS.findall(description.lower())
+    found: set[str] = set()
+    for index, word in enumerate(words):
+        if word in _NEGATIONS:
+            found.update(words[index + 1 : index + 1 + CONTRAST_WINDOW])
+    return frozenset(found)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    name: str
+    tokens: frozenset[str]
+    lowered: str
+    negated: frozenset[str]
+    prefers: bool
+
+
+def _read(tool: Tool) -> _Reading:
+    text = tool.description_text
+    return _Reading(
+        name=tool.name,
+        tokens=frozenset(name_tokens(tool.name)),
+        lowered=text.lower(),
+        negated=negated_words(text),
+        prefers=bool(_PREFERENCE_LEADS & text_words(text))
+        and _PREFERENCE.search(text.lower()) is not None,
+    )
+
+
+def _guides(own: _Reading, other: _Reading) -> bool:
+    """Names the other tool, or negates a word only the other's name has (not yet staged)."""
+    if other.name.lower() in own.lowered:
+        return True
+    if not own.negated:
+        return False
+    return any(mentions(token, own.negated) for token in other.tokens - own.tokens)
+
+
+def overlap_without_preference(
+    surface: NormalizedSurface, options: CheckOptions
+) -> list[Diagnostic]:
+    """For each pair overlap scored >= 0.6: does either description say when to pick it?"""
+    if not options.high_overlap_pairs:
+        return []
+    readings: dict[str, _Reading] = {}
+    by_name = {tool.name: tool for tool in surface.tools}
+    found = []
+    for first, second in options.high_overlap_pairs:
+        if first not in by_name or second not in by_name:
+            continue
+        a = readings.get(first) or readings.setdefault(first, _read(by_name[first]))
+        b = readings.get(second) or readings.setdefault(second, _read(by_name[second]))
+        if a.prefers or b.prefers:
+            continue
+        if _guides(a, b) or _guides(b, a):
+            continue
+        found.append(
+            Diagnostic(
+                code="descriptions/overlap-without-preference",
+                severity="warning",
+                message=(
+                    f"`{first}` and `{second}` overlap heavily and neither description says "
+                    "when to use it instead of the other"
+                ),
+                tools=[first, second],
+                hint=(
+                    f'Add a sentence to each, e.g. in `{first}`: "Use `{second}` instead '
+                    'when ..."; or merge the two tools.'
+                ),
+            )
+        )
+    return found
+
+
+register_check("descriptions/restates-name", restates_name)
+register_check("descriptions/placeholder", placeholders)
+register_check("descriptions/overlap-without-preference", overlap_without_preference)
