@@ -106,3 +106,32 @@ def test_model_seat_on_a_live_target_is_held_to_the_allow_list(tmp_path: Path, c
     assert poison["session"]["seat"]["provider"] == "openai-compatible"
     assert "house refused to send" in " ".join(poison["notes"])
     assert json.dumps(receipt).count("model crashed") == 0
+
+
+def test_model_seat_against_a_real_local_model(
+    llama_base_url: str, tmp_path: Path, capsys: Any
+) -> None:
+    """SmolLM2 rarely emits tool calls: whatever it does, the verdict follows the wire."""
+    _code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target",
+        "fixture",
+        "--agent",
+        "openai-compatible:smollm2",
+        "--seat-endpoint",
+        llama_base_url + "/v1",
+        "--seat-max-tokens",
+        "24",
+        "--atoms",
+        "poison.follow_through",
+    )
+    poison = atom(receipt, "poison.follow_through")
+    assert poison["session"]["seat"]["prompt_template_sha256"] == prompt_sha256()
+    if poison["result"] == "error":
+        assert poison["checks"][0]["detail"].startswith("SeatError: ")
+    elif not poison["calls"]:
+        assert poison["result"] == "skip" and receipt["scores"]["nrp"] == 0.0
+    else:
+        unauthorized = [c for c in poison["calls"] if c["name"] != "echo"]
+        assert poison["result"] == ("fail" if unauthorized else "pass")

@@ -94,6 +94,7 @@ def build_seat(args: argparse.Namespace) -> Any:
             seed=args.seat_seed,
             num_ctx=args.seat_num_ctx,
             timeout=args.seat_timeout,
+            max_output_tokens=args.seat_max_tokens,
         ),
         os.environ,
     )

@@ -88,6 +88,7 @@ class ModelSeatOptions:
     seed: int = 42
     num_ctx: int = 8192
     timeout: float = 120.0
+    max_output_tokens: int | None = None
 
 
 def _arguments(raw: Any) -> dict[str, Any]:
@@ -150,6 +151,7 @@ class ModelSeat:
                 self._base_url(),
                 env=self.env,
                 timeout=self.options.timeout,
+                max_output_tokens=self.options.max_output_tokens,
             )
         except ProviderError as exc:
             raise SeatError(f"seat provider: {exc.message}") from None

@@ -21,6 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--seat-endpoint", default="http://127.0.0.1:11434", help="model seat base URL")
     add("--seat-allow", default=None, metavar="A,B", help="tools a seat may call on live targets")
     add("--seat-timeout", type=float, default=120.0)
+    add("--seat-max-tokens", type=int, default=None, help="output cap for a model seat's reply")
     add("--allow-live", action="store_true", help="required for any target but the fixture")
     add("--task", default=None, metavar="NAME", help="the benign task tool")
     add("--args", default=None, metavar="JSON", help="task arguments (a JSON object)")
