@@ -173,7 +173,7 @@ def test_save_snapshot_writes_the_served_list(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--format", "html"], "Available: terminal, json, markdown, junit, badge"),
+        (["--format", "html"], "Available: terminal, json, markdown, junit, badge, sarif"),
         (["second.json"], "inspect takes one target"),
         (["--max-context-tokens", "-1"], "outside"),
         (["--max-tools", "0"], "outside"),

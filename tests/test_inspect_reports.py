@@ -69,7 +69,7 @@ def test_markdown_keeps_table_rows_intact() -> None:
     text = render_inspect(_report(_hostile_surface()), "markdown")
     assert text.startswith("## whichtool inspect\n")
     rows = [line for line in text.splitlines() if line.startswith("| ❌ error")]
-    assert rows and all(line.count(" | ") == 3 for line in rows)  # pipes in names are escaped
+    assert rows and all(line.count(" | ") == 4 for line in rows)  # pipes in names are escaped
     assert "<script>" not in text
     # Raw HTML appears only inside code spans (rendered literally); message cells escape it.
     for line in text.splitlines():

@@ -36,7 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--format",
         default=None,
         metavar="FORMAT",
-        help="terminal (default), json, markdown, junit, badge",
+        help="terminal (default), json, markdown, junit, badge, sarif",
     )
     add("--out", metavar="FILE", help="write the report to FILE instead of stdout")
     add(
@@ -119,6 +119,7 @@ def build_report(args: argparse.Namespace, settings: Settings, target: str | Non
         max_tools=max_tools if max_tools is not None else 6,
         max_context_tokens=max_context,
         approximates=args.provider or (settings.provider.name if settings.provider else None),
+        rules=settings.inspect.rules,
     )
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from whichtool_tui.surface.report_model import InspectReport
 
-INSPECT_FORMATS = ("terminal", "json", "markdown", "junit", "badge")
+INSPECT_FORMATS = ("terminal", "json", "markdown", "junit", "badge", "sarif")
 FORMAT_EXTENSIONS = {
     "terminal": "txt",
     "json": "json",
@@ -14,6 +14,7 @@ FORMAT_EXTENSIONS = {
     "html": "html",
     "junit": "xml",
     "badge": "badge.json",
+    "sarif": "sarif",
 }
 
 
@@ -43,6 +44,10 @@ def render_inspect(report: InspectReport, fmt: str, *, color: bool = False, widt
         from whichtool_tui.reports.inspect_badge import render_inspect_badge
 
         renderer = render_inspect_badge
+    elif fmt == "sarif":
+        from whichtool_tui.reports.inspect_sarif import render_inspect_sarif
+
+        renderer = render_inspect_sarif
     else:
         raise ValueError(f"unknown inspect format {fmt!r}")
     return renderer(report)

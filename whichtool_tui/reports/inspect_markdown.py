@@ -24,7 +24,8 @@ def _target(diagnostic: Diagnostic) -> str:
 def _finding_row(diagnostic: Diagnostic) -> str:
     return (
         f"| {_ICON[diagnostic.severity]} {diagnostic.severity} | {markdown_code(diagnostic.code)} "
-        f"| {_target(diagnostic)} | {markdown_cell(diagnostic.message)} |"
+        f"| {_target(diagnostic)} | {markdown_cell(diagnostic.message)} "
+        f"| {markdown_cell(diagnostic.hint or '')} |"
     )
 
 
@@ -50,9 +51,10 @@ def render_inspect_markdown(report: InspectReport) -> str:
         lines.append("**Worst first**")
         lines.append("")
         for position, diagnostic in enumerate(loud, start=1):
+            fix = f" **Fix:** {markdown_cell(diagnostic.hint)}" if diagnostic.hint else ""
             lines.append(
                 f"{position}. {_ICON[diagnostic.severity]} {markdown_code(diagnostic.code)} "
-                f"{_target(diagnostic)}: {markdown_cell(diagnostic.message)}"
+                f"{_target(diagnostic)}: {markdown_cell(diagnostic.message)}{fix}"
             )
         lines.append("")
     rejected = report.header_params.rejected_tools
@@ -105,8 +107,8 @@ def render_inspect_markdown(report: InspectReport) -> str:
     lines += [
         f"<details><summary>All findings ({len(report.diagnostics):,})</summary>",
         "",
-        "| severity | code | target | message |",
-        "|---|---|---|---|",
+        "| severity | code | target | message | fix |",
+        "|---|---|---|---|---|",
     ]
     lines += [_finding_row(d) for d in report.diagnostics[:MAX_FINDING_ROWS]]
     hidden = len(report.diagnostics) - MAX_FINDING_ROWS

@@ -27,6 +27,29 @@ def _percent(share: float) -> str:
 
 
 Segment = tuple[str, str]
+ELLIPSIS = "..."
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, the cut marked with an ellipsis."""
+    if len(text) <= width:
+        return text
+    return text[: max(0, width - len(ELLIPSIS))] + ELLIPSIS
+
+
+def fit_words(words: list[str], width: int, separator: str = ", ") -> str:
+    """As many whole words as fit in ``width``, then an ellipsis if any were left out."""
+    shown: list[str] = []
+    for position, word in enumerate(words):
+        candidate = separator.join([*shown, word])
+        more = position < len(words) - 1
+        if len(candidate) + (len(separator) + len(ELLIPSIS) if more else 0) <= width:
+            shown.append(word)
+            continue
+        if not shown:
+            return clip(word, width)
+        return separator.join(shown) + separator + ELLIPSIS
+    return separator.join(shown)
 
 
 def wrap_words(text: str, width: int, indent: str) -> list[str]:
@@ -114,7 +137,7 @@ def _diagnostic(out: _Lines, diagnostic: Diagnostic, lead: str, rest: str) -> No
     )
     out.wrapped(ascii_safe(diagnostic.message), rest)
     if diagnostic.hint:
-        out.wrapped(ascii_safe(diagnostic.hint), rest, "dim")
+        out.wrapped("Fix: " + ascii_safe(diagnostic.hint), rest, "dim")
 
 
 def _header(out: _Lines, report: InspectReport) -> None:
@@ -165,7 +188,7 @@ def _context_cost(out: _Lines, report: InspectReport) -> None:
     shown = by_cost[:MAX_COST_ROWS]
     rows = [
         [
-            ascii_safe(tool.name)[:40],
+            clip(ascii_safe(tool.name), 40),
             f"~{tool.tokens.total:,}",
             _percent(tool.token_share),
             f"~{tool.tokens.description:,}",
@@ -233,10 +256,10 @@ def _overlap(out: _Lines, report: InspectReport) -> None:
     rows = [
         [
             f"{js_fixed(pair.score, 2)}",
-            ascii_safe(f"{pair.tools[0]} <-> {pair.tools[1]}")[:44],
+            clip(ascii_safe(f"{pair.tools[0]} <-> {pair.tools[1]}"), 44),
             "identical description"
             if pair.identical_description
-            else ascii_safe(", ".join(pair.distinctive_shared_terms))[:34],
+            else fit_words([ascii_safe(term) for term in pair.distinctive_shared_terms], 34),
         ]
         for pair in notable[:MAX_OVERLAP_ROWS]
     ]
