@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from whichtool_tui.arcade.atoms import PUBLIC_TRAIN_ATOM_IDS
+from whichtool_tui.arcade.formats import DatasetRow, Manifest, dump
 from whichtool_tui.arcade.receipt import SCHEMA_ID, canonical_json
 
 ROW_SCHEMA_ID = "mcp-arcade.row/v1"
@@ -91,7 +92,7 @@ def _row(
         for r in (data.get("server_requests") or [])
         if isinstance(r, dict) and r.get("atom_id") == atom_id
     ]
-    return {
+    row = {
         "schema_id": ROW_SCHEMA_ID,
         "receipt_sha256": sha,
         "bout_id": data.get("bout_id"),
@@ -143,6 +144,7 @@ def _row(
             "label_source": "wire",
         },
     }
+    return dump(DatasetRow.model_validate(row))
 
 
 def rows_of_receipt(
@@ -233,7 +235,7 @@ def build_dataset(
             if r.get("container") and r["container"].get("image_id")
         }
     )
-    manifest = {
+    manifest_data = {
         "schema_id": DATASET_SCHEMA_ID,
         "row_schema_id": ROW_SCHEMA_ID,
         "generator": {"name": "whichtool-tui", "version": __version__},
@@ -258,6 +260,7 @@ def build_dataset(
         "docker_image_ids": image_ids,
         "never_carried": NEVER_CARRIED,
     }
+    manifest = dump(Manifest.model_validate(manifest_data))
     return train, holdout, manifest
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from whichtool_tui.arcade.formats import Tape, dump
 from whichtool_tui.arcade.timeline import TapeView
 from whichtool_tui.errors import WhichtoolError
 
@@ -22,7 +23,7 @@ def build_tape(data: dict[str, Any]) -> dict[str, Any]:
     """The tape of a raw receipt."""
     view = TapeView(data)
     header = view.header
-    tape = {
+    raw = {
         "schema_id": TAPE_SCHEMA_ID,
         "bout_id": header.bout_id,
         "target_kind": header.target_kind,
@@ -50,6 +51,7 @@ def build_tape(data: dict[str, Any]) -> dict[str, Any]:
         ],
         "facts": view.facts(),
     }
+    tape = dump(Tape.model_validate(raw))
     assert_score_free(tape)
     return tape
 
