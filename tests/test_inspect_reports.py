@@ -91,3 +91,32 @@ def test_wrap_words() -> None:
     assert wrap_words("short", 20, "  ") == ["  short"]
     assert wrap_words("one two three four", 10, "  ") == ["  one two", "  three", "  four"]
     assert wrap_words("averyveryverylongword x", 8, "") == ["averyveryverylongword", "x"]
+
+
+def test_terminal_shared_terms_cut_on_whole_words() -> None:
+    from pathlib import Path
+
+    from whichtool_tui.reports.inspect_terminal import clip, fit_words
+    from whichtool_tui.surface.load import load_snapshot
+
+    assert fit_words(["first", "list", "newest", "orders", "status"], 34) == (
+        "first, list, newest, orders, ..."
+    )
+    assert fit_words(["a", "b"], 34) == "a, b"
+    assert fit_words(["x" * 50], 10) == "xxxxxxx..."
+    assert clip("abcdef", 5) == "ab..." and clip("abc", 5) == "abc"
+    repo = Path(__file__).resolve().parent.parent
+    listing = load_snapshot(repo / "snapshots" / "demo-lab.json", cwd=repo)
+    text = render_inspect(inspect_surface(listing), "terminal")
+    row = next(line for line in text.splitlines() if "list_orders <-> search_orders" in line)
+    assert row.rstrip().endswith("orders, ...") and "statu" not in row
+
+
+def test_markdown_shows_fixes_worst_first_and_in_the_table() -> None:
+    raw = [
+        {"name": "get_rows", "description": "Get rows.", "inputSchema": {"type": "object"}},
+    ]
+    text = render_inspect(_report(raw), "markdown")
+    worst = [line for line in text.splitlines() if line.startswith("1. ")]
+    assert worst and "**Fix:**" in worst[0]
+    assert "| severity | code | target | message | fix |" in text
