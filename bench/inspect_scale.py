@@ -1,5 +1,6 @@
 """Time a full inspect of a 1,000-tool surface (tokens, all 499,500 pair scores, annotations,
-headers). Target: at most 1.0 s on a 2-core machine. Run: .venv/bin/python bench/inspect_scale.py
+headers, every registered lint rule). Target: at most 1.0 s CPU on a 2-core machine.
+Run: .venv/bin/python bench/inspect_scale.py
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import statistics
 import time
 from typing import Any
 
-from whichtool_tui.surface.inspect import inspect_surface
+from whichtool_tui.surface.checks import CheckOptions, load_builtin_checks, registered_checks
+from whichtool_tui.surface.inspect import inspect_surface, surface_token_counts
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.surface.normalize import normalize_surface
 from whichtool_tui.surface.overlap import analyze_overlap
@@ -196,6 +198,26 @@ def main() -> None:
     print(f"full inspect: median {statistics.median(full_cpu):.3f} s CPU (other load excluded)")
     print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"overlap only: median {statistics.median(overlap_only):.3f} s")
+    load_builtin_checks()
+    surface = normalize_surface(raw)
+    _, pair_findings = analyze_overlap(surface.tools)
+    options = CheckOptions(
+        high_overlap_pairs=tuple(
+            (d.tools[0], d.tools[1]) for d in pair_findings if d.code == "overlap/high" and d.tools
+        ),
+        tool_tokens={name: item.total for name, item in surface_token_counts(surface).items()},
+    )
+    checks = registered_checks()
+    rule_cpu = []
+    for _ in range(5):
+        cpu = time.process_time()
+        for _name, check in checks:
+            check(surface, options)
+        rule_cpu.append(time.process_time() - cpu)
+    print(
+        f"registered rules (all on): {len(checks)} checks, median "
+        f"{statistics.median(rule_cpu):.3f} s CPU of the full inspect"
+    )
     print("target: <= 1.000 s for the full inspect")
 
 
