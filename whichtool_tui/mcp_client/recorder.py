@@ -10,9 +10,6 @@ it on. Server-originated requests never reach the session: the pump records them
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
-import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,9 +19,11 @@ import anyio
 import anyio.abc
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from whichtool_tui.mcp_client.framing import FrameReader, FramingError, FramingMode, encode_frame
+from whichtool_tui.mcp_client.framing import FramingError, FramingMode
+from whichtool_tui.mcp_client.framing import StdioChannel as StdioChannel
+from whichtool_tui.mcp_client.framing import WireError as WireError
+from whichtool_tui.mcp_client.framing import resolve_command as resolve_command
 
-STDERR_TAIL_BYTES = 4096
 HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 SERVER_REQUEST_ERROR = -32601
 Direction = Literal["out", "in"]
@@ -49,14 +48,6 @@ class ServerRequestSeen:
     method: str
     rpc_id: int | str | None
     rejected: bool = True
-
-
-class WireError(Exception):
-    """The conversation could not finish: timeout, closed stdout, broken framing, bad handshake."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
 
 
 class Recorder:
@@ -116,105 +107,6 @@ class Channel(Protocol):
     def stderr_tail(self) -> str:
         """The last few KiB the server wrote to stderr, if any."""
         ...
-
-
-def resolve_command(argv: Sequence[str]) -> list[str]:
-    """Resolve argv[0] on PATH, or fail with a named error."""
-    if not argv:
-        raise WireError("spawn", "no command to start")
-    found = shutil.which(argv[0])
-    if found is None:
-        raise WireError("spawn", f"command not found: {argv[0]}")
-    return [found, *argv[1:]]
-
-
-class StdioChannel:
-    """A child process speaking framed JSON-RPC, in its own session so its group can be killed."""
-
-    def __init__(self, process: anyio.abc.Process, mode: FramingMode) -> None:
-        self.process = process
-        assert process.stdout is not None and process.stdin is not None
-        stdout = process.stdout
-
-        async def read_chunk() -> bytes:
-            try:
-                return await stdout.receive(65536)
-            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-                return b""
-
-        self._reader = FrameReader(read_chunk, mode)
-        self._stderr = bytearray()
-        self.framing: str = mode
-        self.framing_source: str | None = self._reader.source
-
-    @classmethod
-    async def start(
-        cls,
-        argv: Sequence[str],
-        env: Mapping[str, str],
-        cwd: str | None,
-        mode: FramingMode,
-    ) -> StdioChannel:
-        """Spawn the server; a missing command is a WireError."""
-        command = resolve_command(argv)
-        try:
-            process = await anyio.open_process(
-                command, env=dict(env), cwd=cwd, start_new_session=True
-            )
-        except OSError as exc:
-            raise WireError("spawn", f"cannot start {argv[0]}: {exc.strerror or exc}") from None
-        return cls(process, mode)
-
-    async def drain_stderr(self) -> None:
-        """Keep only the stderr tail, however much the server writes."""
-        stream = self.process.stderr
-        if stream is None:
-            return
-        with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError, OSError):
-            while True:
-                chunk = await stream.receive(65536)
-                self._stderr.extend(chunk)
-                if len(self._stderr) > 2 * STDERR_TAIL_BYTES:
-                    del self._stderr[: len(self._stderr) - STDERR_TAIL_BYTES]
-
-    def stderr_tail(self) -> str:
-        """Last 4 KiB of stderr, decoded with replacement and stripped."""
-        return bytes(self._stderr[-STDERR_TAIL_BYTES:]).decode("utf-8", "replace").strip()
-
-    async def send(self, message: dict[str, Any]) -> None:
-        """Write in the locked dialect; NDJSON until the server has shown its own."""
-        assert self.process.stdin is not None
-        await self.process.stdin.send(encode_frame(message, self._reader.dialect or "ndjson"))
-
-    async def receive(self) -> dict[str, Any] | None:
-        """Next inbound frame (the framing lock happens inside the reader)."""
-        message = await self._reader.read()
-        if self._reader.dialect is not None:
-            self.framing = self._reader.dialect
-            self.framing_source = self._reader.source
-        return message
-
-    def _signal_group(self, signum: int) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signum)
-
-    async def aclose(self) -> None:
-        """Close stdin, wait 1.5 s, SIGTERM the group, wait 3 s, SIGKILL; never leaves a child."""
-        with anyio.CancelScope(shield=True):
-            if self.process.stdin is not None:
-                with contextlib.suppress(Exception):
-                    await self.process.stdin.aclose()
-            for signum, grace in ((None, 1.5), (signal.SIGTERM, 3.0), (signal.SIGKILL, 5.0)):
-                if signum is not None:
-                    self._signal_group(signum)
-                with anyio.move_on_after(grace):
-                    await self.process.wait()
-                if self.process.returncode is not None:
-                    break
-            # The leader may be gone while children it started linger in its group.
-            self._signal_group(signal.SIGKILL)
-            with anyio.move_on_after(2.0), contextlib.suppress(Exception):
-                await self.process.aclose()
 
 
 @dataclass
