@@ -362,3 +362,12 @@ def test_mentions_forgives_inflections_not_different_words() -> None:
     assert not mentions("invoice", words)
     assert covered_by(frozenset(["identifier"]), frozenset(["customer", "id"]))
     assert not covered_by(frozenset(["newest"]), frozenset(["customer", "id"]))
+
+
+def test_rule_catalog_markdown_lists_every_code() -> None:
+    from whichtool_tui.reports.inspect_rules_doc import render_rule_catalog_markdown
+
+    text = render_rule_catalog_markdown()
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == sorted(RULES)
+    assert all(row.count(" | ") == 4 for row in rows)
