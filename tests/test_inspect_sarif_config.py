@@ -197,3 +197,23 @@ def test_bad_rule_settings_are_refused(
     first = err.splitlines()[0]
     assert first.startswith("whichtool-tui: ") and expected in first
     assert "Traceback" not in err
+
+
+def test_yaml_config_is_discovered_with_the_same_rules(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "whichtool.config.yaml").write_text(
+        "inspect:\n"
+        "  rules:\n"
+        "    parameters/missing-description:\n"
+        "      severity: error\n"
+        "      ignoreTools: [edit_file]\n",
+        encoding="utf-8",
+    )
+    code, report = _json_report(capsys, str(SNAPSHOTS / "filesystem.json"))
+    found = [item for item in _codes(report) if item[0] == "parameters/missing-description"]
+    assert found == [
+        ("parameters/missing-description", "error", "directory_tree"),
+        ("parameters/missing-description", "error", "search_files"),
+    ]
+    assert code == 1
