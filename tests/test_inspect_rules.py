@@ -371,3 +371,8 @@ def test_rule_catalog_markdown_lists_every_code() -> None:
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     assert [row.split("`")[1] for row in rows] == sorted(RULES)
     assert all(row.count(" | ") == 4 for row in rows)
+
+
+def test_placeholder_near_miss_format_mask() -> None:
+    raw = [tool("call_phone", properties={"number": param("Phone number as XXX-XXX-XXXX.")})]
+    assert findings(raw, "descriptions/placeholder") == []

@@ -15,8 +15,9 @@ from whichtool_tui.surface.rule_catalog import RULES
 from whichtool_tui.surface.rule_text import content_words, covered_by, mentions, text_words
 from whichtool_tui.surface.schema_walk import iter_parameters
 
-# Upper case only: "todo" is a legitimate word on a to-do list server.
-_PLACEHOLDER_UPPER = re.compile(r"\b(TODO|TBD|FIXME|XXX)\b")
+# Upper case only: "todo" is a legitimate word on a to-do list server. No XXX: it is a common
+# format mask ("XXX-XXX-XXXX").
+_PLACEHOLDER_UPPER = re.compile(r"\b(TODO|TBD|FIXME)\b")
 _PLACEHOLDER_ANY = re.compile(
     r"lorem ipsum|\bdescription (goes )?here\b|\b(add|insert|write) (a |the )?description\b"
     r"|\bplaceholder (description|text)\b|\bto be (written|documented|described)\b",
