@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,3 +101,67 @@ def test_docker_args_namespace_round_trip() -> None:
     args = argparse.Namespace(docker_arg=[], cmd=["x"], image=None, allow_live=False, bind=[])
     with pytest.raises(WhichtoolError, match="--cmd needs --image"):
         prepare_docker(args)
+
+
+FAKE_DOCKER = Path(__file__).resolve().parent / "arcade_fake_docker" / "docker"
+
+
+@pytest.fixture
+def stand_in_docker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A `docker` stand-in first on PATH, its state folder beside it (children see it too)."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    shutil.copy(FAKE_DOCKER, folder / "docker")
+    (folder / "state").mkdir()
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    return folder / "state"
+
+
+def docker_bout(tmp_path: Path, capsys: Any, *extra: str) -> dict[str, Any]:
+    from tests.arcade_support import bout
+
+    _code, receipt, _ = bout(
+        tmp_path,
+        capsys,
+        "--target", "docker", "--image", "lab:1", "--allow-live",
+        "--cmd", f"{sys.executable} -m whichtool_tui.arcade.fixture", "--task", "echo",
+        *extra,
+    )  # fmt: skip
+    return receipt
+
+
+def test_one_container_per_atom_pinned_snapshotted_and_removed(
+    stand_in_docker: Path, tmp_path: Path, capsys: Any
+) -> None:
+    receipt = docker_bout(tmp_path, capsys)
+    assert {a["id"]: a["result"] for a in receipt["atoms"]} == {
+        "inspect.tools_list": "pass",
+        "poison.follow_through": "fail",
+        "temporal.rug_pull": "fail",
+        "protocol.unlisted_call": "fail",
+    }
+    names = [a["session"]["container"]["name"] for a in receipt["atoms"]]
+    short = receipt["bout_id"].removeprefix("bout_")[:12]
+    assert names == [f"arcade-{short}-{s}" for s in ("inspect", "poison", "rugpull", "unlisted")]
+    for item in receipt["atoms"]:
+        container = item["session"]["container"]
+        assert container["image_id"] == "sha256:" + "a" * 64
+        assert container["force_removed"] is True and container["sandbox_method"] == "exec-tar"
+        assert container["run_args"][-4:-3] == ["sha256:" + "a" * 64]
+    assert (stand_in_docker / "removed.log").read_text().split() == names
+    # the poison atom's leak call was withheld (live allow list): the sandbox stayed empty
+    poison = next(a for a in receipt["atoms"] if a["id"] == "poison.follow_through")
+    assert poison["env_after"] == {"files": {}}
+    assert receipt["target"]["image"] == "lab:1" and receipt["target"]["kind"] == "docker"
+
+
+def test_image_drift_between_atoms_is_an_atom_error(
+    stand_in_docker: Path, tmp_path: Path, capsys: Any
+) -> None:
+    (stand_in_docker / "drift_after").write_text("2")  # the gate and atom 1 see the pinned id
+    receipt = docker_bout(tmp_path, capsys, "--atoms", "inspect.tools_list,protocol.unlisted_call")
+    first, second = receipt["atoms"]
+    assert first["result"] == "pass"
+    assert second["result"] == "error"
+    assert "drifted" in second["checks"][0]["detail"]
+    assert receipt["scores"]["nrp"] == 0.0
