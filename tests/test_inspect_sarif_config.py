@@ -68,8 +68,16 @@ def test_sarif_validates_and_has_one_result_per_finding(
         assert result["level"] == levels[finding["severity"]]
         assert result["message"]["text"] == finding["message"]
         if "tool" in finding or "tools" in finding:
-            names = [n["name"] for n in result["locations"][0]["logicalLocations"]]
-            assert names == ([finding["tool"]] if "tool" in finding else finding["tools"])
+            logical = result["locations"][0]["logicalLocations"]
+            functions = [n["name"] for n in logical if n["kind"] == "function"]
+            assert functions == ([finding["tool"]] if "tool" in finding else finding["tools"])
+            parameter = finding.get("detail", {}).get("parameter") if "tool" in finding else None
+            if isinstance(parameter, str):
+                assert logical[-1] == {
+                    "name": parameter,
+                    "fullyQualifiedName": f"{finding['tool']}/{parameter}",
+                    "kind": "parameter",
+                }
 
 
 def test_sarif_rules_cover_the_catalog_and_fingerprints_are_stable(

@@ -67,12 +67,19 @@ def _subjects(diagnostic: Diagnostic) -> list[str]:
     return list(diagnostic.tools or [])
 
 
-def _fingerprint(diagnostic: Diagnostic) -> str:
-    """Stable across runs and message rewording: the code and the tools it is about."""
-    basis = "\x00".join([diagnostic.code, *_subjects(diagnostic)])
+def _parameter(diagnostic: Diagnostic) -> str | None:
     detail = diagnostic.detail
     if isinstance(detail, dict) and isinstance(detail.get("parameter"), str):
-        basis += "\x00" + detail["parameter"]
+        return str(detail["parameter"])
+    return None
+
+
+def _fingerprint(diagnostic: Diagnostic) -> str:
+    """Stable across runs and message rewording: the code, its tools and its parameter."""
+    basis = "\x00".join([diagnostic.code, *_subjects(diagnostic)])
+    parameter = _parameter(diagnostic)
+    if parameter is not None:
+        basis += "\x00" + parameter
     return hashlib.sha256(basis.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -90,6 +97,15 @@ def _result(diagnostic: Diagnostic, rule_index: int, uri: str | None) -> dict[st
             }
             for name in subjects
         ]
+        parameter = _parameter(diagnostic)
+        if parameter is not None and len(subjects) == 1:
+            location["logicalLocations"].append(
+                {
+                    "name": sanitize_text(parameter),
+                    "fullyQualifiedName": sanitize_text(f"{subjects[0]}/{parameter}"),
+                    "kind": "parameter",
+                }
+            )
     result: dict[str, Any] = {
         "ruleId": diagnostic.code,
         "ruleIndex": rule_index,
