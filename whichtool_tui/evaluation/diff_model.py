@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
-
-from whichtool_tui.evaluation.report_model import ReportDiagnostic, js_numbers
+from whichtool_tui.evaluation.js_json import dump_js_json
+from whichtool_tui.evaluation.report_model import ClosedModel, ReportDiagnostic, js_numbers
 
 DIFF_SCHEMA_VERSION: Literal["whichtool.diff/2"] = "whichtool.diff/2"
 
 
-class _Closed(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True
-    )
-
-
-class DiffRunRef(_Closed):
+class DiffRunRef(ClosedModel):
     """Which run a side of the diff is, in enough detail to recognise it."""
 
     source: str
@@ -29,7 +20,7 @@ class DiffRunRef(_Closed):
     repeat: int
 
 
-class PairedComparison(_Closed):
+class PairedComparison(ClosedModel):
     """Trials matched by (task, trial index): who flipped which way, and the sign-test p-value."""
 
     matched: int
@@ -40,7 +31,7 @@ class PairedComparison(_Closed):
     distinguishable: bool
 
 
-class MetricDelta(_Closed):
+class MetricDelta(ClosedModel):
     """A headline rate before and after, its change, and whether the paired change is real."""
 
     before: float | None
@@ -50,7 +41,7 @@ class MetricDelta(_Closed):
     paired: PairedComparison
 
 
-class ContextTokensDelta(_Closed):
+class ContextTokensDelta(ClosedModel):
     """The surface's estimated context cost before and after; reported, never gating."""
 
     before: int
@@ -58,7 +49,7 @@ class ContextTokensDelta(_Closed):
     delta: int
 
 
-class ToolDelta(_Closed):
+class ToolDelta(ClosedModel):
     """One tool's single-call accuracy before and after (null where absent or unmeasured)."""
 
     tool: str
@@ -69,7 +60,7 @@ class ToolDelta(_Closed):
     paired: PairedComparison
 
 
-class ConfusionDelta(_Closed):
+class ConfusionDelta(ClosedModel):
     """A confusion pair that appeared or disappeared, with its paired evidence."""
 
     tools: tuple[str, str]
@@ -81,7 +72,7 @@ class ConfusionDelta(_Closed):
     distinguishable: bool
 
 
-class DiffReport(_Closed):
+class DiffReport(ClosedModel):
     """A paired comparison of two saved runs of the same plan."""
 
     schema_version: Literal["whichtool.diff/2"] = DIFF_SCHEMA_VERSION
@@ -108,4 +99,4 @@ def diff_to_dict(report: DiffReport) -> dict[str, Any]:
 
 def dump_diff_json(report: DiffReport) -> str:
     """The diff as two-space indented JSON plus a trailing newline."""
-    return json.dumps(diff_to_dict(report), indent=2, ensure_ascii=False) + "\n"
+    return dump_js_json(report)

@@ -40,8 +40,8 @@ def _rate(trials: Sequence[ScoredTrial], verdict: str) -> Proportion:
     return proportion(sum(1 for t in trials if t.verdict == verdict), len(trials))
 
 
-def _tool_metrics(tool: str, trials: Sequence[ScoredTrial], context_tokens: int) -> ToolMetrics:
-    expecting = [t for t in trials if t.expected == tool]
+def _tool_metrics(tool: str, expecting: Sequence[ScoredTrial], context_tokens: int) -> ToolMetrics:
+    """The per-tool row, from the trials (errored included) that expected this tool."""
     scored = [t for t in expecting if t.verdict != "error"]
     confused = Counter(t.pick for t in scored if t.verdict == "wrong-tool" and t.pick is not None)
     checked = [
@@ -129,25 +129,44 @@ def compute_metrics(
     planned: int,
 ) -> Metrics:
     """Rates with Wilson intervals, per-tool table, confusion matrix and pairs, position."""
-    scored = [t for t in trials if t.verdict != "error"]
-    targeted = [t for t in scored if t.expected is not None]
-    distractors = [t for t in scored if t.expected is None]
+    # One pass groups every trial by expected tool and counts verdicts, so the work stays linear
+    # in the trials however many tools the surface has.
+    expecting: dict[str | None, list[ScoredTrial]] = defaultdict(list)
+    scored: list[ScoredTrial] = []
+    targeted_verdicts: Counter[str] = Counter()
+    distractor_verdicts: Counter[str] = Counter()
     surface = set(tool_names)
     matrix: dict[str, Counter[str]] = defaultdict(Counter)
-    for trial in scored:
+    multi_call = clarification = 0
+    for trial in trials:
+        expecting[trial.expected].append(trial)
+        if trial.verdict == "error":
+            continue
+        scored.append(trial)
+        if trial.expected is None:
+            distractor_verdicts[trial.verdict] += 1
+        else:
+            targeted_verdicts[trial.verdict] += 1
         matrix[trial.expected or NONE_KEY][picked_column(trial, surface)] += 1
+        multi_call += trial.call_count > 1
+        clarification += trial.asked_for_clarification
+    targeted = sum(targeted_verdicts.values())
+    distractors = sum(distractor_verdicts.values())
     by_tool = sorted(
-        (_tool_metrics(tool, trials, context_tokens.get(tool, 0)) for tool in tool_names),
+        (
+            _tool_metrics(tool, expecting.get(tool, ()), context_tokens.get(tool, 0))
+            for tool in tool_names
+        ),
         key=_tool_sort_key,
     )
     return Metrics(
         trials=TrialCounts(planned=planned, scored=len(scored), errored=planned - len(scored)),
-        accuracy=_rate(targeted, "correct"),
-        abstention=_rate(targeted, "abstained"),
-        over_trigger=_rate(distractors, "over-triggered"),
-        phantom=_rate(targeted, "phantom"),
-        multi_call_rate=proportion(sum(1 for t in scored if t.call_count > 1), len(scored)),
-        clarification=proportion(sum(1 for t in scored if t.asked_for_clarification), len(scored)),
+        accuracy=proportion(targeted_verdicts["correct"], targeted),
+        abstention=proportion(targeted_verdicts["abstained"], targeted),
+        over_trigger=proportion(distractor_verdicts["over-triggered"], distractors),
+        phantom=proportion(targeted_verdicts["phantom"], targeted),
+        multi_call_rate=proportion(multi_call, len(scored)),
+        clarification=proportion(clarification, len(scored)),
         by_tool=by_tool,
         confusion_matrix={
             row: dict(sorted(columns.items())) for row, columns in sorted(matrix.items())

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.metrics import compute_metrics
 from whichtool_tui.evaluation.report_model import RUN_SCHEMA_VERSION, RunReport, ScoredTrial
 from whichtool_tui.evaluation.stats import Proportion
@@ -365,15 +366,16 @@ def parse_run_report(data: Any, source: str) -> RunReport:
             f"{source}: unsupported schemaVersion {shown}",
             f"This build reads `{RUN_SCHEMA_VERSION}` and `{LEGACY_RUN_SCHEMA_VERSION}`.",
         )
-    try:
-        report = RunReport.model_validate(data, by_alias=True)
-    except ValidationError as error:
-        raise WhichtoolError(
-            "run/invalid",
-            f"{source} is not a valid run report: {_describe(error)}",
-            "Only files written by `run --format json` can be read.",
-        ) from None
-    check_run_report(report, source)
+    with gc_paused():
+        try:
+            report = RunReport.model_validate(data, by_alias=True)
+        except ValidationError as error:
+            raise WhichtoolError(
+                "run/invalid",
+                f"{source} is not a valid run report: {_describe(error)}",
+                "Only files written by `run --format json` can be read.",
+            ) from None
+        check_run_report(report, source)
     return report
 
 
@@ -403,17 +405,19 @@ def load_run_report(path: str | Path) -> RunReport:
     return parse_run_report_text(text, source)
 
 
-def parse_run_report_text(text: str, source: str) -> RunReport:
+def parse_run_report_text(text: str | bytes, source: str) -> RunReport:
     """Like parse_run_report, from JSON text: a current file is validated straight from text."""
+    with gc_paused():
+        try:
+            report = RunReport.model_validate_json(text, by_alias=True)
+        except ValidationError:
+            report = None  # not a clean run/2 file: parse it to say why, or to upgrade run/1
+        if report is not None:
+            check_run_report(report, source)
+            return report
     try:
-        report = RunReport.model_validate_json(text, by_alias=True)
-    except ValidationError:
-        report = None  # not a clean run/2 file: parse it to say why, or to upgrade run/1
-    if report is not None:
-        check_run_report(report, source)
-        return report
-    try:
-        data = json.loads(text)
+        with gc_paused():
+            data = json.loads(text)
     except json.JSONDecodeError as error:
         raise WhichtoolError(
             "run/invalid-json",

@@ -6,13 +6,13 @@ nullable keys (``pick``, ``value``, ``endpoint`` ...) are always written, as the
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.evaluation.js_json import dump_js_json
 from whichtool_tui.evaluation.stats import Proportion
 
 RUN_SCHEMA_VERSION: Final = "whichtool.run/2"
@@ -355,7 +355,7 @@ def report_to_dict(report: RunReport) -> dict[str, Any]:
 
 def dump_report_json(report: RunReport) -> str:
     """The report as ``JSON.stringify(report, null, 2)`` plus a trailing newline."""
-    return json.dumps(report_to_dict(report), indent=2, ensure_ascii=False) + "\n"
+    return dump_js_json(report)
 
 
 def parse_report_json(text: str) -> RunReport:

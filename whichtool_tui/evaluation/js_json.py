@@ -1,0 +1,52 @@
+"""One writer for our JSON reports: ``JSON.stringify(model, null, 2)`` bytes at Rust speed.
+
+The run and diff reports must read exactly as the upstream JavaScript tool writes them. pydantic's
+serializer already matches JavaScript on strings, key order, indentation and most numbers; it
+differs only on whole floats (``12.0``, JS ``12``), on some exponent forms (``1e-6`` and
+``1e+16``, JS ``0.000001`` and ``10000000000000000``) and on ``-0.0``. Those few number tokens
+are rewritten afterwards, which is about four times faster than a pure-Python indented writer on
+a 100,000-trial run.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
+
+from whichtool_tui.evaluation.gc_pause import gc_paused
+from whichtool_tui.surface.canonical import js_number, js_pretty_json
+
+# A number token that may differ from JavaScript: whole float or exponent form. Pretty-printed
+# JSON puts every scalar after a space (": " or indentation) and before ",\n" or "\n"; a string
+# can never contain a raw newline, so this never matches inside a string.
+_UNLIKE_JS_NUMBER = re.compile(r"(?<= )-?\d+(?:\.0|(?:\.\d+)?e[+-]?\d+)(?=,?\n)")
+
+
+_EXACT_INTEGERS = 2.0**53
+
+
+def _as_js(match: re.Match[str]) -> str:
+    value = float(match.group(0))
+    if value.is_integer() and _EXACT_INTEGERS <= abs(value) < 1e21:
+        # JavaScript keeps the shortest round-trip digits and pads with zeros (1.2e20 is
+        # 120000000000000000000), where int(value) would spell out the binary value's digits.
+        mantissa, _, exponent = repr(value).partition("e")
+        whole, _, fraction = mantissa.partition(".")
+        digits = whole + fraction.rstrip("0")
+        return digits + "0" * (
+            int(exponent or 0) + len(whole.lstrip("-")) - len(digits.lstrip("-"))
+        )
+    return js_number(value)
+
+
+def dump_js_json(model: BaseModel) -> str:
+    """The model's wire form (aliases) as ``JSON.stringify(x, null, 2)`` plus a newline."""
+    with gc_paused():
+        try:
+            text = model.model_dump_json(by_alias=True, indent=2)
+        except PydanticSerializationError:
+            # Lone surrogates cannot be written as UTF-8: the slow writer escapes them as JS does.
+            return js_pretty_json(model.model_dump(mode="json", by_alias=True))
+        return _UNLIKE_JS_NUMBER.sub(_as_js, text) + "\n"
