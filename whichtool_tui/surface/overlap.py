@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from whichtool_tui.diagnostics import Diagnostic
-from whichtool_tui.surface.bulk import paused_gc
+from whichtool_tui.surface.bulk import paused_gc, trusted_diagnostic
 from whichtool_tui.surface.canonical import (
     JS_WHITESPACE,
     JS_WHITESPACE_CLASS,
@@ -221,31 +221,17 @@ def _pair_diagnostic(first: str, second: str, score: float) -> Diagnostic:
     else:
         code, severity = "overlap/notable", "info"
         message = f"`{first}` and `{second}` overlap at {shown}"
-    item = _new_diagnostic(Diagnostic)
-    _set(
-        item,
-        "__dict__",
-        {
-            "code": code,
-            "severity": severity,
-            "message": message,
-            "tool": None,
-            "tools": [first, second],
-            "detail": {"score": float(_fixed(score, 4))},
-            "hint": _PAIR_HINTS[code],
-        },
+    return trusted_diagnostic(
+        code,
+        severity,
+        message,
+        tools=[first, second],
+        detail={"score": float(_fixed(score, 4))},
+        hint=_PAIR_HINTS[code],
     )
-    _set(
-        item, "__pydantic_fields_set__", {"code", "severity", "message", "tools", "detail", "hint"}
-    )
-    _set(item, "__pydantic_extra__", None)
-    _set(item, "__pydantic_private__", None)
-    return item
 
 
-_new_diagnostic = Diagnostic.__new__
 _PAIR_HINTS = {code: RULES[code].help for code in ("overlap/high", "overlap/notable")}
-_set = object.__setattr__
 
 
 def description_diagnostics(tools: Sequence[Tool]) -> list[Diagnostic]:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.surface.bulk import trusted_diagnostic
 from whichtool_tui.surface.checks import CheckOptions, register_check
 from whichtool_tui.surface.model import NormalizedSurface, Tool
 from whichtool_tui.surface.naming import name_tokens
@@ -136,6 +137,7 @@ def negated_words(description: str) -> frozenset[str]:
 @dataclass(frozen=True, slots=True)
 class _Reading:
     name: str
+    lowered_name: str
     tokens: frozenset[str]
     lowered: str
     negated: frozenset[str]
@@ -146,6 +148,7 @@ def _read(tool: Tool) -> _Reading:
     text = tool.description_text
     return _Reading(
         name=tool.name,
+        lowered_name=tool.name.lower(),
         tokens=frozenset(name_tokens(tool.name)),
         lowered=text.lower(),
         negated=negated_words(text),
@@ -156,39 +159,40 @@ def _read(tool: Tool) -> _Reading:
 
 def _guides(own: _Reading, other: _Reading) -> bool:
     """Names the other tool, or negates a word only the other's name has (not yet staged)."""
-    if other.name.lower() in own.lowered:
+    if other.lowered_name in own.lowered:
         return True
     if not own.negated:
         return False
     return any(mentions(token, own.negated) for token in other.tokens - own.tokens)
 
 
+_UNGUIDED = "descriptions/overlap-without-preference"
+
+
 def overlap_without_preference(
     surface: NormalizedSurface, options: CheckOptions
 ) -> list[Diagnostic]:
-    """For each pair overlap scored >= 0.6: does either description say when to pick it?"""
+    """For each pair overlap scored >= 0.6: does either description say when to pick it?
+
+    A template-heavy surface can have every one of its 499,500 pairs here, so the texts are
+    read once per tool and each finding is built without validation.
+    """
     if not options.high_overlap_pairs:
         return []
-    readings: dict[str, _Reading] = {}
-    by_name = {tool.name: tool for tool in surface.tools}
+    readings = {tool.name: _read(tool) for tool in surface.tools}
     found = []
     for first, second in options.high_overlap_pairs:
-        if first not in by_name or second not in by_name:
-            continue
-        a = readings.get(first) or readings.setdefault(first, _read(by_name[first]))
-        b = readings.get(second) or readings.setdefault(second, _read(by_name[second]))
-        if a.prefers or b.prefers:
+        a, b = readings.get(first), readings.get(second)
+        if a is None or b is None or a.prefers or b.prefers:
             continue
         if _guides(a, b) or _guides(b, a):
             continue
         found.append(
-            Diagnostic(
-                code="descriptions/overlap-without-preference",
-                severity="warning",
-                message=(
-                    f"`{first}` and `{second}` overlap heavily and neither description says "
-                    "when to use it instead of the other"
-                ),
+            trusted_diagnostic(
+                _UNGUIDED,
+                "warning",
+                f"`{first}` and `{second}` overlap heavily and neither description says "
+                "when to use it instead of the other",
                 tools=[first, second],
                 hint=(
                     f'Add a sentence to each, e.g. in `{first}`: "Use `{second}` instead '
