@@ -56,7 +56,7 @@ async def test_timeline_cursor_message_and_filters() -> None:
         timeline = app.screen.query_one(RpcTimeline)
         assert timeline.has_focus
         await pilot.press("down", "down")
-        await pilot.pause()
+        await pilot.pause(0.4)  # the message pane redraws once the cursor rests
         assert timeline.selected == 2
         message = screen_text(app, "#message")
         assert json.loads(message) == receipt["wire"][2]["message"]

@@ -48,7 +48,9 @@ def test_surface_from_report(snap_compare: SnapCompare, size: tuple[int, int]) -
 def test_surface_pair_view(snap_compare: SnapCompare) -> None:
     async def open_pair(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await pilot.press("f", "enter")
+        await pilot.press("f")
+        await settle(pilot)
+        await pilot.press("enter")
         await settle(pilot)
 
     assert snap_compare(app_for(LAB_TOOLS), terminal_size=WIDE, run_before=open_pair)
@@ -89,6 +91,7 @@ def test_results_cell_trials(snap_compare: SnapCompare) -> None:
     async def open_cell(pilot: Pilot[Any]) -> None:
         await settle(pilot)
         await pilot.press("down", "down", "down", "down", "down", "right", "right", "right")
+        await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
 

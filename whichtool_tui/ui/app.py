@@ -3,36 +3,48 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.worker import get_current_worker
 
 from whichtool_tui.artefacts import Artefact, load_artefact, summarize
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_message, redact_paths
-from whichtool_tui.ui import engine
 from whichtool_tui.ui.bout_model import BoutView, view_of_receipt, view_of_tape
 from whichtool_tui.ui.recent import remember
-from whichtool_tui.ui.run_control import RunProgress, RunSetup, prepare_from_session, raised
 from whichtool_tui.ui.screens.base import SectionScreen
-from whichtool_tui.ui.screens.bout import BoutScreen
 from whichtool_tui.ui.screens.help import HelpScreen
 from whichtool_tui.ui.screens.home import HomeScreen
-from whichtool_tui.ui.screens.results import ResultsScreen
-from whichtool_tui.ui.screens.run import RunScreen
-from whichtool_tui.ui.screens.surface import SurfaceScreen
-from whichtool_tui.ui.screens.tasks import TasksScreen
 from whichtool_tui.ui.session import Session, TargetChoice, TaskSetState
 from whichtool_tui.ui.surface_model import build_surface_view
 from whichtool_tui.ui.widgets.section_bar import SECTIONS
 
+if TYPE_CHECKING:
+    from whichtool_tui.ui.run_control import RunSetup
+
+
+def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
+    """A section screen factory that imports its module on first visit (keeps launch fast)."""
+
+    def build() -> Screen[Any]:
+        screen_class = getattr(importlib.import_module(f"whichtool_tui.ui.screens.{module}"), name)
+        screen: Screen[Any] = screen_class()
+        return screen
+
+    return build
+
+
+FIRST_ROWS = 2_000  # timeline rows built before the first frame; the rest load in a thread
+ROW_CHUNK = 10_000
 SECTION_NAMES = {section: label for _key, section, label in SECTIONS}
 
 
@@ -43,11 +55,11 @@ class WhichtoolApp(App[int]):
     TITLE = "whichtool-tui"
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {
         "home": HomeScreen,
-        "surface": SurfaceScreen,
-        "tasks": TasksScreen,
-        "run": RunScreen,
-        "results": ResultsScreen,
-        "bout": BoutScreen,
+        "surface": lazy_screen("surface", "SurfaceScreen"),
+        "tasks": lazy_screen("tasks", "TasksScreen"),
+        "run": lazy_screen("run", "RunScreen"),
+        "results": lazy_screen("results", "ResultsScreen"),
+        "bout": lazy_screen("bout", "BoutScreen"),
     }
     DEFAULT_MODE = "home"
     HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012 - Textual declares it an instance-level ClassVar
@@ -160,7 +172,10 @@ class WhichtoolApp(App[int]):
         elif artefact.kind == "diff-report":
             session.diff_report = artefact
         elif artefact.kind == "receipt":
-            session.bout = view_of_receipt(artefact.data, redact_paths(artefact.path))
+            session.bout = view_of_receipt(
+                artefact.data, redact_paths(artefact.path), validate=False, first_rows=FIRST_ROWS
+            )
+            self.finish_bout(session.bout)
         else:
             session.bout = view_of_tape(artefact.data, redact_paths(artefact.path))
 
@@ -173,6 +188,9 @@ class WhichtoolApp(App[int]):
     @work(exclusive=True, group="demo", exit_on_error=False)
     async def run_demo(self) -> None:
         """The offline demo: every step is the real engine on bundled files, no key, no network."""
+        from whichtool_tui.ui import engine
+        from whichtool_tui.ui.run_control import prepare_from_session, raised
+
         folder = engine.demo_folder()
         if folder is None:
             self.notify("The demo files are not installed.", severity="error")
@@ -197,6 +215,8 @@ class WhichtoolApp(App[int]):
         """Load and inspect a target without blocking the UI, then show the Surface section."""
         self.notify(f"Inspecting {redact_message(choice.label)}…", timeout=2)
         try:
+            from whichtool_tui.ui import engine
+
             view = await engine.inspect_target(choice)
         except WhichtoolError as error:
             self.notify(error.message, title="Inspect failed", severity="error", timeout=8)
@@ -223,6 +243,7 @@ class WhichtoolApp(App[int]):
         from whichtool_tui.evaluation.engine import run_evaluation
         from whichtool_tui.evaluation.events import RunEvent, TrialFinished
         from whichtool_tui.providers.factory import build_provider
+        from whichtool_tui.ui.run_control import RunProgress
 
         progress = RunProgress(planned=setup.prepared.plan.planned, provider=provider_name)
         self.session.progress = progress
@@ -259,6 +280,29 @@ class WhichtoolApp(App[int]):
         progress.state = "finished"
         self.notify(f"Run finished: {progress.done} trials. Press 4 for the results.")
         self.refresh_sections()
+
+    @work(thread=True, exclusive=True, group="bout-load", exit_on_error=False)
+    def finish_bout(self, bout: BoutView) -> None:
+        """Read the rest of a receipt's rows, then validate it, off the UI thread."""
+        worker = get_current_worker()
+        while bout.load_more(ROW_CHUNK):
+            if worker.is_cancelled:
+                return
+            self.call_from_thread(self._bout_rows_grew)
+        self.call_from_thread(self._bout_rows_grew)
+        bout.validate()
+        if bout.invalid is not None:
+            self.call_from_thread(
+                self.notify, bout.invalid, title="Not a valid receipt", severity="error"
+            )
+        self.call_from_thread(self.refresh_sections)
+
+    def _bout_rows_grew(self) -> None:
+        from whichtool_tui.ui.screens.bout import BoutScreen
+
+        screen = self.screen
+        if isinstance(screen, BoutScreen):
+            screen.rows_grew()
 
     @work(exclusive=True, group="bout", exit_on_error=False)
     async def run_fixture_bout(self, show: bool = True) -> None:

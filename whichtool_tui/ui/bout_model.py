@@ -6,24 +6,70 @@ the receipt's verdicts live only in ``receipt`` and the screen reveals them afte
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from whichtool_tui.arcade.receipt import BoutReceipt, validate_receipt
 from whichtool_tui.arcade.timeline import TapeAtom, TapeHeader, TapeView, TimelineRow
+from whichtool_tui.errors import WhichtoolError
 
 
 @dataclass
 class BoutView:
-    """One bout as the screen needs it; ``guess`` is the operator's call, None until made."""
+    """One bout as the screen needs it; ``guess`` is the operator's call, None until made.
+
+    ``raw`` is the receipt JSON still to be validated (done off the UI thread, so a
+    100,000-event receipt shows its timeline first); ``receipt`` is set once it validated.
+    """
 
     source: str
     header: TapeHeader
     rows: list[TimelineRow]
-    facts: list[dict[str, str]]
     receipt: BoutReceipt | None
     wire: list[Any]
     guess: str | None = None
+    raw: dict[str, Any] | None = None
+    tape: TapeView | None = None
+    pending_rows: Iterator[TimelineRow] | None = None
+    tape_facts: list[dict[str, str]] | None = None
+    invalid: str | None = None
+
+    @property
+    def total(self) -> int:
+        """Wire events in the bout (rows may still be loading)."""
+        return len(self.wire) if self.wire else len(self.rows)
+
+    def load_more(self, count: int) -> bool:
+        """Append up to ``count`` more rows; False once every row is loaded."""
+        if self.pending_rows is None:
+            return False
+        before = len(self.rows)
+        self.rows.extend(islice(self.pending_rows, count))
+        if len(self.rows) - before < count:
+            self.pending_rows = None
+        return self.pending_rows is not None
+
+    @property
+    def pending(self) -> bool:
+        """True while a receipt is still being validated."""
+        return self.raw is not None and self.receipt is None and self.invalid is None
+
+    def facts(self) -> list[dict[str, str]]:
+        """What the wire alone says per atom (computed on first use: it scans the whole wire)."""
+        if self.tape_facts is None:
+            self.tape_facts = self.tape.facts() if self.tape is not None else []
+        return self.tape_facts
+
+    def validate(self) -> None:
+        """Validate the raw receipt (slow on big receipts: call it from a thread)."""
+        if self.raw is None:
+            return
+        try:
+            self.receipt = validate_receipt(self.raw, self.source)
+        except WhichtoolError as error:
+            self.invalid = error.message
 
     def message(self, index: int) -> Any:
         """The raw JSON-RPC message behind a row (receipts only; tapes carry none)."""
@@ -33,19 +79,33 @@ class BoutView:
         return None
 
 
-def view_of_receipt(data: dict[str, Any], source: str) -> BoutView:
-    """Validate a receipt, then build its score-free tape view."""
-    receipt = validate_receipt(data, source)
+def view_of_receipt(
+    data: dict[str, Any], source: str, validate: bool = True, first_rows: int | None = None
+) -> BoutView:
+    """The score-free tape view of a receipt.
+
+    With ``validate=False`` the receipt is checked later via ``validate()``; with ``first_rows``
+    only that many rows are built now and ``load_more`` builds the rest, so a huge receipt's
+    first screen does not wait for its last row.
+    """
     tape = TapeView(data)
     wire = data.get("wire") if isinstance(data.get("wire"), list) else []
-    return BoutView(
+    rows_iterator = tape.rows()
+    view = BoutView(
         source=source,
         header=tape.header,
-        rows=list(tape.rows()),
-        facts=tape.facts(),
-        receipt=receipt,
-        wire=list(wire or []),
+        rows=list(islice(rows_iterator, first_rows) if first_rows else rows_iterator),
+        receipt=None,
+        wire=wire or [],
+        raw=data,
+        tape=tape,
+        pending_rows=rows_iterator if first_rows else None,
     )
+    if validate:
+        view.validate()
+        if view.invalid is not None:
+            raise WhichtoolError("receipt/invalid", view.invalid)
+    return view
 
 
 def _text(value: Any) -> str | None:
@@ -90,4 +150,4 @@ def view_of_tape(data: dict[str, Any], source: str) -> BoutView:
             )
         )
     facts = [f for f in data.get("facts") or [] if isinstance(f, dict)]
-    return BoutView(source, header, rows, facts, None, [])
+    return BoutView(source, header, rows, None, [], tape_facts=facts)

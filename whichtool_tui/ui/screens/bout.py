@@ -12,6 +12,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Input, Select, Static
 
 from whichtool_tui.arcade.render import score_panel
@@ -23,6 +24,7 @@ from whichtool_tui.ui.widgets.timeline import COLUMNS, RpcTimeline
 from whichtool_tui.ui.widgets.tool_detail import safe_multiline
 
 ALL = "all"
+MESSAGE_DELAY = 0.12  # seconds the cursor must rest before the message pane is redrawn
 GUESSES = {"f": "followed", "h": "held", "u": "unclear"}
 
 
@@ -76,6 +78,7 @@ class BoutScreen(SectionScreen):
 
     def on_mount(self) -> None:
         self._shown: BoutView | None = None
+        self._message_timer: Timer | None = None
 
     @property
     def bout(self) -> BoutView | None:
@@ -120,11 +123,23 @@ class BoutScreen(SectionScreen):
 
     def _set_wire_title(self, timeline: RpcTimeline) -> None:
         pane = self.query_one("#wire-pane")
-        total = len(timeline.rows)
+        bout = self.bout
+        total = bout.total if bout is not None else len(timeline.rows)
         shown = len(timeline.shown_rows)
-        pane.border_title = f"Wire ({total:,} events" + (
-            f", {shown:,} shown)" if shown != total else ")"
-        )
+        loading = bout is not None and bout.pending_rows is not None
+        title = f"Wire ({total:,} events"
+        if loading:
+            title += f", {len(timeline.rows):,} read so far"
+        if shown != len(timeline.rows):
+            title += f", {shown:,} shown"
+        pane.border_title = title + ")"
+
+    def rows_grew(self) -> None:
+        """More rows of a big receipt were read: extend the timeline, keep the filters."""
+        timeline = self._timeline()
+        if timeline is not None:
+            timeline.grow()
+            self._set_wire_title(timeline)
 
     def _draw_atoms_and_verdict(self, bout: BoutView) -> None:
         atoms = Text()
@@ -158,11 +173,15 @@ class BoutScreen(SectionScreen):
             )
             return
         shown = Text(f"You said: {bout.guess}\n", style="bold")
-        if bout.receipt is not None:
+        if bout.pending:
+            shown.append("checking the receipt before showing its verdicts…", style="dim")
+        elif bout.invalid is not None:
+            shown.append(f"Not a valid receipt: {sanitize_text(bout.invalid)}", style="red")
+        elif bout.receipt is not None:
             shown.append(safe_multiline(score_panel(bout.receipt)))
         else:
             shown.append("A tape carries no verdicts; what the wire alone says:\n")
-            for fact in bout.facts:
+            for fact in bout.facts():
                 shown.append(f"  {fact.get('atom_id')}: {fact.get('fact')}\n")
         verdict.update(shown)
 
@@ -224,14 +243,23 @@ class BoutScreen(SectionScreen):
 
     @on(RpcTimeline.RowHighlighted)
     def row_highlighted(self, event: RpcTimeline.RowHighlighted) -> None:
+        # Paging fires many highlights; draw the (expensive) message pane once the cursor rests.
+        if self._message_timer is not None:
+            self._message_timer.stop()
+        index = event.index
+        self._message_timer = self.set_timer(MESSAGE_DELAY, lambda: self.show_message(index))
+
+    def show_message(self, index: int | None) -> None:
+        """Show the full JSON-RPC message behind a timeline row."""
+        self._message_timer = None
         bout = self.bout
         pane = self.query_one("#message", Static)
-        if bout is None or event.index is None:
+        if bout is None or index is None:
             pane.update("")
             return
-        row = bout.rows[event.index]
+        row = bout.rows[index]
         self.query_one("#message-pane").border_title = f"Message #{row.seq}"
-        message = bout.message(event.index)
+        message = bout.message(index)
         if message is None:
             pane.update(
                 Text(f"{row.direction} {row.method} {row.note}\n(a tape keeps no messages)")

@@ -67,18 +67,31 @@ class RpcTimeline(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.rows = rows
         self.shown_rows: list[int] = list(range(len(rows)))
+        self._keep: Callable[[TimelineRow], bool] | None = None
+        self._scanned = len(rows)
         self._width = max(len(COLUMNS) + 40, 110)
         self.virtual_size = Size(self._width, len(self.shown_rows))
 
     def set_filter(self, keep: Callable[[TimelineRow], bool] | None) -> None:
         """Show only the rows ``keep`` accepts (all rows for None) and reset the cursor."""
+        self._keep = keep
+        self._scanned = len(self.rows)
         if keep is None:
-            self.shown_rows = list(range(len(self.rows)))
+            self.shown_rows = list(range(self._scanned))
         else:
-            self.shown_rows = [i for i, row in enumerate(self.rows) if keep(row)]
+            self.shown_rows = [i for i in range(self._scanned) if keep(self.rows[i])]
         self.virtual_size = Size(self._width, len(self.shown_rows))
         self.scroll_to(0, 0, animate=False)
         self.cursor = 0
+        self.refresh()
+
+    def grow(self) -> None:
+        """Take in rows appended to ``rows`` since the last look (a big receipt loads in chunks)."""
+        new = range(self._scanned, len(self.rows))
+        self._scanned = len(self.rows)
+        keep = self._keep
+        self.shown_rows.extend(new if keep is None else (i for i in new if keep(self.rows[i])))
+        self.virtual_size = Size(self._width, len(self.shown_rows))
         self.refresh()
 
     @property
