@@ -376,3 +376,12 @@ def test_rule_catalog_markdown_lists_every_code() -> None:
 def test_placeholder_near_miss_format_mask() -> None:
     raw = [tool("call_phone", properties={"number": param("Phone number as XXX-XXX-XXXX.")})]
     assert findings(raw, "descriptions/placeholder") == []
+
+
+def test_unvalidated_pair_findings_equal_validated_ones() -> None:
+    raw = [tool("list_orders", _PAIR_TEXT), tool("list_orders_all", _PAIR_TEXT + " All of them.")]
+    for code in ("descriptions/overlap-without-preference", "overlap/high"):
+        (item,) = findings(raw, code)
+        again = Diagnostic.model_validate(item.to_json())
+        assert again == item and again.model_fields_set == item.model_fields_set
+        assert item.model_copy(update={"severity": "error"}).severity == "error"
