@@ -20,6 +20,7 @@ from whichtool_tui.evaluation.diff_model import (
     PairedComparison,
     ToolDelta,
 )
+from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport, ScoredTrial
 from whichtool_tui.evaluation.signtest import is_distinguishable, sign_test_p_value
 
@@ -253,6 +254,11 @@ def diff_runs(
     base: DiffInput, head: DiffInput, max_accuracy_drop: float | None = None
 ) -> DiffReport:
     """Compare two strictly read runs; ``ok`` is false when the change must block a merge."""
+    with gc_paused():  # indexes over 2 x 100,000 live trials: nothing here is garbage
+        return _diff_runs(base, head, max_accuracy_drop)
+
+
+def _diff_runs(base: DiffInput, head: DiffInput, max_accuracy_drop: float | None) -> DiffReport:
     b, h = base.report, head.report
     reasons = incomparable_reasons(b, h)
     diagnostics: list[Diagnostic] = [
