@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import binary_path
-from tests.ui_support import LAB_INSPECT, LAB_TOOLS
+from tests.ui_support import LAB_INSPECT, LAB_TOOLS, UI_DATA
 from whichtool_tui.artefacts import classify, describe, load_artefact
 from whichtool_tui.errors import WhichtoolError
 
@@ -118,3 +118,61 @@ def test_open_unknown_kind_exits_2(tmp_path: Path, cli_env: dict[str, str]) -> N
     assert lines[0].startswith("whichtool-tui: ")
     assert "not a report" in lines[0]
     assert "Traceback" not in done.stderr
+
+
+def _as_run_v1(path: Path, target: Path) -> Path:
+    """An upstream whichtool.run/1 file made from one of our runs (the legacy shape)."""
+    legacy = json.loads(path.read_text())
+    legacy["schemaVersion"] = "whichtool.run/1"
+    del legacy["reproducibility"]["requestFingerprint"]
+    for trial in legacy["trials"]:
+        del trial["calls"]
+        del trial["unexpectedAdditionalCalls"]
+    del legacy["execution"]
+    target.write_text(json.dumps(legacy))
+    return target
+
+
+@pytest.mark.parametrize(
+    ("name", "label", "section"),
+    [
+        ("lab-inspect.json", "inspect report (whichtool.inspect/1)", "surface"),
+        ("lab-run.json", "run report (whichtool.run/2)", "results"),
+        ("lab-diff.json", "diff report (whichtool.diff/2)", "results"),
+        ("lab-receipt.json", "bout receipt (mcp-arcade.bout/v1)", "bout"),
+        ("lab-tape.json", "bout tape (mcp-arcade.tape/v1)", "bout"),
+        ("upstream-receipt.json", "bout receipt (mcp-arcade.bout/v1)", "bout"),
+        ("upstream-tape.json", "bout tape (mcp-arcade.tape/v1)", "bout"),
+        ("lab-tasks.yaml", "task set", "tasks"),
+        ("lab-tools.json", "tools/list snapshot", "surface"),
+    ],
+)
+def test_every_saved_kind_is_recognised(name: str, label: str, section: str) -> None:
+    artefact = load_artefact(UI_DATA / name)
+    assert artefact.label == label
+    assert artefact.section == section
+    first_line = describe(artefact).splitlines()[0]
+    assert first_line == f"./tests/ui_data/{name}: {label}" or first_line.endswith(
+        f"{name}: {label}"
+    )
+
+
+async def test_every_kind_opens_its_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from whichtool_tui.ui.app import WhichtoolApp
+
+    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(tmp_path / "state"))
+    files = [UI_DATA / n for n in ("upstream-receipt.json", "upstream-tape.json", "lab-diff.json")]
+    files.append(_as_run_v1(UI_DATA / "lab-run.json", tmp_path / "legacy-run.json"))
+    for path in files:
+        artefact = load_artefact(path)
+        app = WhichtoolApp(artefact)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.current_mode == artefact.section, path.name
+            assert not any(n.severity == "error" for n in app._notifications), path.name
+            if path.name == "legacy-run.json":
+                assert app.session.run is not None
+                assert app.session.run.schema_version == "whichtool.run/2"
+            if path.name == "upstream-receipt.json":
+                assert app.session.bout is not None and app.session.bout.receipt is not None

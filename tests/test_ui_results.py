@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text
 from whichtool_tui.artefacts import load_artefact
@@ -95,3 +95,33 @@ async def test_invalid_run_report_is_a_toast(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.current_mode == "home"
         assert any(n.severity == "error" for n in app._notifications)
+
+
+async def test_diff_against_base_and_opened_diff(tmp_path: Path) -> None:
+    app = WhichtoolApp(load_artefact(UI_DATA / "lab-run-head.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        app.screen.query_one("#path", Input).value = str(LAB_RUN)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.diff is not None and app.session.diff["comparable"] is True
+        view = static_text(app.screen.query_one("#diff-view", Static))
+        assert "comparable yes" in view
+        assert "Resolved: list_users ↔ search_users (3 swaps" in view
+        await pilot.press("d")
+        assert app.screen.query_one("#results-body").display
+        await pilot.press("s")
+        saved = tmp_path / "saved-run.json"
+        app.screen.query_one("#path", Input).value = str(saved)
+        await pilot.press("enter")
+        await pilot.pause()
+        from whichtool_tui.evaluation.reader import load_run_report
+
+        assert load_run_report(saved).metrics == app.session.run.metrics  # type: ignore[union-attr]
+    opened = WhichtoolApp(load_artefact(UI_DATA / "lab-diff.json"))
+    async with opened.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert opened.current_mode == "results"
+        view = static_text(opened.screen.query_one("#diff-view", Static))
+        assert "accuracy" in view and "Resolved" in view

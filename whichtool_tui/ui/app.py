@@ -170,7 +170,7 @@ class WhichtoolApp(App[int]):
 
             session.run = parse_run_report(artefact.data, redact_paths(artefact.path))
         elif artefact.kind == "diff-report":
-            session.diff_report = artefact
+            session.diff = artefact.data
         elif artefact.kind == "receipt":
             session.bout = view_of_receipt(
                 artefact.data, redact_paths(artefact.path), validate=False, first_rows=FIRST_ROWS

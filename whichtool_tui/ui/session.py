@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from whichtool_tui.artefacts import Artefact
 from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.tasks.model import Task, TaskSet
 from whichtool_tui.ui.surface_model import SurfaceView
@@ -53,6 +52,6 @@ class Session:
     tasks: TaskSetState | None = None
     run: RunReport | None = None
     progress: RunProgress | None = None
-    diff_report: Artefact | None = None
+    diff: dict[str, Any] | None = None  # a whichtool.diff/2 report, opened or computed
     bout: BoutView | None = None
     notes: dict[str, Any] = field(default_factory=dict)

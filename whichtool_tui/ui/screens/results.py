@@ -11,9 +11,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalScroll, Vertical, VerticalScroll
 from textual.widgets import Static
 
+from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.metrics import MULTIPLE_KEY, NONE_KEY, PHANTOM_KEY, picked_column
 from whichtool_tui.evaluation.report_model import RunReport, ScoredTrial
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.redact import redact_paths, sanitize_text
+from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.modals.trials import TrialsModal
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.heatmap import SPECIAL_LEGEND, ConfusionHeatmap
@@ -45,6 +47,8 @@ class ResultsScreen(SectionScreen):
         Binding("q", "back", "Back"),
         Binding("enter", "trials", "Trials", show=False),
         Binding("d", "toggle_diff", "Diff view"),
+        Binding("b", "diff_base", "Diff vs base"),
+        Binding("s", "save_report", "Save run"),
         Binding("m", "focus_heatmap", "Heatmap"),
     ]
 
@@ -77,7 +81,7 @@ class ResultsScreen(SectionScreen):
     def refresh_from_session(self) -> None:
         session = self.wapp.session
         report = self.report
-        diff = session.diff_report
+        diff = session.diff
         if report is None and diff is not None:
             self._showing_diff = True
         showing_diff = self._showing_diff and diff is not None
@@ -91,7 +95,7 @@ class ResultsScreen(SectionScreen):
                 "or run the demo's task set in Run (3)."
             )
         if diff is not None:
-            self.query_one("#diff-view", Static).update(diff_view(diff.data))
+            self.query_one("#diff-view", Static).update(diff_view(diff))
         if report is not None and report is not self._shown_report:
             self._show_report(report)
 
@@ -158,11 +162,57 @@ class ResultsScreen(SectionScreen):
         for heatmap in self.query(ConfusionHeatmap):
             heatmap.focus()
 
+    def action_diff_base(self) -> None:
+        report = self.report
+        if report is None:
+            self.notify("Open or run a report first.", severity="warning")
+            return
+
+        def compare(path: str | None) -> None:
+            if not path:
+                return
+            from whichtool_tui.evaluation.diff import DiffInput, diff_runs
+            from whichtool_tui.evaluation.diff_model import diff_to_dict
+            from whichtool_tui.evaluation.reader import load_run_report
+
+            try:
+                base = load_run_report(path)
+                diff = diff_runs(DiffInput(base, redact_paths(path)), DiffInput(report, "this run"))
+            except WhichtoolError as error:
+                self.notify(error.message, title="Cannot diff", severity="error")
+                return
+            self.wapp.session.diff = diff_to_dict(diff)
+            self._showing_diff = True
+            self.refresh_from_session()
+
+        self.app.push_screen(PathPrompt("Base run (whichtool.run/2 JSON)", "base.json"), compare)
+
+    def action_save_report(self) -> None:
+        report = self.report
+        if report is None:
+            return
+
+        def save(path: str | None) -> None:
+            if not path:
+                return
+            from whichtool_tui.evaluation.report_model import dump_report_json
+            from whichtool_tui.files import write_atomic
+
+            try:
+                written = write_atomic(path, dump_report_json(report))
+            except WhichtoolError as error:
+                self.notify(error.message, title="Not saved", severity="error")
+                return
+            self.notify(f"Saved the run to {redact_paths(str(written))}")
+
+        self.app.push_screen(PathPrompt("Save run report to", "run.json"), save)
+
     def action_toggle_diff(self) -> None:
-        if self.wapp.session.diff_report is None:
-            self.notify("No diff loaded: open a diff report with `whichtool-tui open diff.json`.")
+        if self.wapp.session.diff is None:
+            self.notify("No diff yet: press b to compare this run with a base run.")
             return
         if self.report is None:
+            self.notify("Only a diff is open: there is no run to switch back to.")
             return
         self._showing_diff = not self._showing_diff
         self.refresh_from_session()

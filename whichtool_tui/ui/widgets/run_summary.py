@@ -127,12 +127,16 @@ def diff_view(data: dict[str, Any]) -> RenderableType:
             "yes" if tool.get("distinguishable") else "no",
         )
     parts.append(table)
-    confusions = Text("New confusions: ", style="bold")
-    for item in data.get("newConfusions") or []:
-        confusions.append(" ↔ ".join(item.get("tools") or []) + f" ({item.get('swaps')})  ")
-    if not data.get("newConfusions"):
-        confusions.append("none", style="dim")
-    parts.append(confusions)
+    for key, label in (("newConfusions", "New confusions"), ("resolvedConfusions", "Resolved")):
+        confusions = Text(f"{label}: ", style="bold")
+        for item in data.get(key) or []:
+            tools = " ↔ ".join(sanitize_text(str(t)) for t in item.get("tools") or [])
+            confusions.append(
+                f"{tools} ({item.get('swaps')} swaps, p {_number(item.get('pValue'))})  "
+            )
+        if not data.get(key):
+            confusions.append("none", style="dim")
+        parts.append(confusions)
     ok = bool(data.get("ok"))
     parts.append(Text(f"ok {'yes' if ok else 'no'}", style="green" if ok else "bold red"))
     return Group(*parts)
