@@ -126,7 +126,7 @@ async def test_palette_offers_sections_and_screen_actions() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         titles = [command.title for command in app.get_system_commands(app.screen)]
-        assert "Go to Bout" in titles and "Open the demo" in titles
+        assert "Go to Bout" in titles and "Open the demo" in titles and "Open a file…" in titles
         assert "Surface: Save snapshot" in titles
         await pilot.press("ctrl+p")
         await pilot.pause()

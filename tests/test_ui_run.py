@@ -72,6 +72,11 @@ async def test_plan_then_keyword_run_fills_results(tmp_path: Path) -> None:
         assert "6 tasks × 3 repeats = 18 trials" in plan
         assert "prompt floor" in plan and "50 trials ✓" in plan
         assert "not a model" in plan
+        assert "wall clock unknown" in plan
+        app.screen.query_one("#run-seconds", Input).value = "2"
+        await pilot.pause()
+        plan = static_text(app.screen.query_one("#run-plan", Static))
+        assert "~9 s at 2 s/trial, concurrency 4" in plan
         await pilot.press("r")
         await app.workers.wait_for_complete()
         await pilot.pause(0.3)

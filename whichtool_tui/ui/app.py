@@ -112,6 +112,9 @@ class WhichtoolApp(App[int]):
         for key, section, label in SECTIONS:
             yield SystemCommand(f"Go to {label}", f"Section {key}", self._to(section))
         yield SystemCommand("Open the demo", "Offline, no key", self.open_demo)
+        yield SystemCommand(
+            "Open a file…", "A report, receipt, tape, task set or snapshot", self.ask_open_file
+        )
         yield SystemCommand("Help", "Every key binding on this screen", self.action_help)
         for binding_key, active in screen.active_bindings.items():
             binding = active.binding
@@ -128,6 +131,16 @@ class WhichtoolApp(App[int]):
         return lambda: self.action_switch_section(section)
 
     # -- opening things -----------------------------------------------------------------------
+
+    def ask_open_file(self) -> None:
+        """Ask for a path and open it (the palette's "Open a file…")."""
+        from whichtool_tui.ui.modals.path_prompt import PathPrompt
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self.open_path(path)
+
+        self.push_screen(PathPrompt("Open a saved file", ""), chosen)
 
     def open_path(self, path: str) -> None:
         """Open a saved artefact from disk (recent list), reporting problems as a toast."""

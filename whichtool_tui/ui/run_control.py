@@ -37,7 +37,9 @@ class RunSetup:
         return not (self.prepared.within_tool_limit and self.prepared.within_trial_limit)
 
 
-def prepare_from_session(session: Session, repeat: int) -> RunSetup:
+def prepare_from_session(
+    session: Session, repeat: int, seconds_per_trial: float | None = None
+) -> RunSetup:
     """Plan a run of the session's task set on the session's surface (served listing needed)."""
     view = session.surface
     state = session.tasks
@@ -56,7 +58,7 @@ def prepare_from_session(session: Session, repeat: int) -> RunSetup:
         format="json" if state.path.endswith(".json") else "yaml",
     )
     blocking = [d for d in lint_for_run(loaded, surface) if d.severity == "error"]
-    options = RunOptions(repeat=repeat)
+    options = RunOptions(repeat=repeat, seconds_per_trial=seconds_per_trial)
     inputs = build_run_inputs(listing, surface, loaded, options.max_tools)
     return RunSetup(inputs, options, prepare_run(inputs, options), blocking)
 

@@ -26,7 +26,7 @@ class PathPrompt(ModalScreen[str | None]):
         with Vertical(classes="dialog") as box:
             box.border_title = self._title
             yield Input(value=self._default, id="path")
-            yield Label("[dim]enter to save · esc to cancel[/]")
+            yield Label("[dim]enter to confirm · esc to cancel[/]")
 
     @on(Input.Submitted, "#path")
     def submitted(self, event: Input.Submitted) -> None:

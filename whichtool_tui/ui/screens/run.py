@@ -57,6 +57,14 @@ class RunScreen(SectionScreen):
             with Horizontal(id="run-form-2"):
                 yield Label("base URL")
                 yield Input(placeholder="provider default", id="run-base-url", compact=True)
+                yield Label("s/trial")
+                yield Input(
+                    placeholder="?",
+                    id="run-seconds",
+                    restrict=r"[0-9.]*",
+                    max_length=6,
+                    compact=True,
+                )
                 yield Button("Run", id="run-start", variant="primary", compact=True)
             yield Static("", id="run-plan")
             yield ProgressBar(id="run-progress", show_eta=False)
@@ -74,9 +82,17 @@ class RunScreen(SectionScreen):
         self.action_plan(quiet=True)
         self.draw_progress()
 
+    def seconds_per_trial(self) -> float | None:
+        text = self.query_one("#run-seconds", Input).value.strip()
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+        return value if value > 0 else None
+
     def _setup(self, quiet: bool) -> RunSetup | None:
         try:
-            return prepare_from_session(self.wapp.session, self.repeat())
+            return prepare_from_session(self.wapp.session, self.repeat(), self.seconds_per_trial())
         except WhichtoolError as error:
             self.query_one("#run-plan", Static).update(
                 Text.assemble(("Plan  ", "bold"), (error.message, "yellow"))
@@ -113,6 +129,14 @@ class RunScreen(SectionScreen):
             f"{options.max_tools} tools {'✓' if tool_ok else '✖'}",
             style="green" if tool_ok else "bold red",
         )
+        text.append("\n      wall clock ")
+        if estimate.estimated_seconds is not None:
+            text.append(
+                f"~{estimate.estimated_seconds:,} s at {estimate.seconds_per_trial:g} s/trial, "
+                f"concurrency {options.concurrency}"
+            )
+        else:
+            text.append("unknown: type seconds per trial (s/trial) for an estimate", style="dim")
         if setup.needs_raise:
             text.append("\n      the run will ask before raising the limits", style="yellow")
         for finding in setup.blocking:
@@ -121,6 +145,10 @@ class RunScreen(SectionScreen):
         if provider == "keyword":
             text.append("\n      keyword is an offline lexical baseline, not a model", style="dim")
         self.query_one("#run-plan", Static).update(text)
+
+    @on(Input.Changed, "#run-repeat, #run-seconds")
+    def plan_inputs_changed(self) -> None:
+        self.action_plan(quiet=True)
 
     @on(Button.Pressed, "#run-start")
     def action_run(self) -> None:
