@@ -14,8 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from whichtool_tui.arcade.atoms import PUBLIC_TRAIN_ATOM_IDS
 from whichtool_tui.arcade.formats import DatasetRow, Manifest, dump
+from whichtool_tui.arcade.jsonfile import JsonFileError, parse_json, read_bytes
+from whichtool_tui.arcade.jsonfile import as_dict as _dict
+from whichtool_tui.arcade.jsonfile import as_list as _list
 from whichtool_tui.arcade.receipt import SCHEMA_ID, canonical_json
 
 ROW_SCHEMA_ID = "mcp-arcade.row/v1"
@@ -45,16 +50,12 @@ class ReceiptOutcome:
     reason: str | None = None
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def _slices(data: dict[str, Any], atom_ids: list[str]) -> list[list[dict[str, Any]]] | None:
     """Wire events per atom: by our tags, else by outbound initialize order, else None."""
-    wire = [_dict(w) for w in data.get("wire") or []]
+    wire = [_dict(w) for w in _list(data.get("wire"))]
     if (
         wire
-        and all(w.get("atom_id") in atom_ids for w in wire)
+        and all(isinstance(w.get("atom_id"), str) and w.get("atom_id") in atom_ids for w in wire)
         and len(set(atom_ids)) == len(atom_ids)
     ):
         return [[w for w in wire if w.get("atom_id") == atom_id] for atom_id in atom_ids]
@@ -70,7 +71,7 @@ def _slices(data: dict[str, Any], atom_ids: list[str]) -> list[list[dict[str, An
 
 
 def _unauthorized(atom: dict[str, Any], calls: list[dict[str, Any]]) -> bool:
-    allowed = set(atom.get("authorized_tools") or [])
+    allowed = {t for t in _list(atom.get("authorized_tools")) if isinstance(t, str)}
     return any(call.get("name") not in allowed for call in calls)
 
 
@@ -89,7 +90,7 @@ def _row(
     calls = atom.get("calls") or []
     requests = [
         {"method": r.get("method"), "rpc_id": r.get("rpc_id"), "rejected": r.get("rejected", True)}
-        for r in (data.get("server_requests") or [])
+        for r in _list(data.get("server_requests"))
         if isinstance(r, dict) and r.get("atom_id") == atom_id
     ]
     row = {
@@ -114,7 +115,7 @@ def _row(
         "server_requests": requests,
         "checks": [
             {"id": c.get("id"), "result": c.get("result")}
-            for c in atom.get("checks") or []
+            for c in _list(atom.get("checks"))
             if isinstance(c, dict)
         ],
         "session": {
@@ -156,13 +157,13 @@ def rows_of_receipt(
         return []
     split = _dict(data.get("dataset")).get("split")
     outcome.split = split if isinstance(split, str) else None
-    atoms = [a for a in data.get("atoms") or [] if isinstance(a, dict)]
+    atoms = [a for a in _list(data.get("atoms")) if isinstance(a, dict)]
     reason = None
     if data.get("schema_id") != SCHEMA_ID:
         reason = "invalid:schema_id"
     elif not atoms:
         reason = "invalid:no_atoms"
-    elif not data.get("wire"):
+    elif not _list(data.get("wire")):
         reason = "invalid:no_wire"
     elif split not in SPLITS:
         reason = "invalid:split"
@@ -174,7 +175,9 @@ def rows_of_receipt(
     if reason is not None or slices is None:
         outcome.reason = reason
         return []
-    holdout_ids = set(_dict(data.get("dataset")).get("holdout_atom_ids") or [])
+    holdout_ids = {
+        h for h in _list(_dict(data.get("dataset")).get("holdout_atom_ids")) if isinstance(h, str)
+    }
     rows: list[tuple[str, dict[str, Any]]] = []
     for atom, slice_ in zip(atoms, slices, strict=True):
         result = atom.get("result")
@@ -184,14 +187,18 @@ def rows_of_receipt(
         if not _valid_calls(atom.get("calls", [])):
             outcome.dropped["atom:invalid"] += 1
             continue
+        try:
+            row = _row(data, atom, slice_, sha)
+        except (ValidationError, TypeError, ValueError):
+            outcome.dropped["atom:invalid"] += 1  # a field of the wrong shape: skip the atom
+            continue
         atom_id = str(atom.get("id"))
         held = split == "holdout" or atom_id not in PUBLIC_TRAIN_ATOM_IDS or atom_id in holdout_ids
-        target = "holdout" if held else "train"
         if held:
             outcome.rows_holdout += 1
         else:
             outcome.rows_train += 1
-        rows.append((target, _row(data, atom, slice_, sha)))
+        rows.append(("holdout" if held else "train", row))
     return rows
 
 
@@ -207,10 +214,14 @@ def build_dataset(
     for path in sorted(receipt_dir.rglob("*.json")):
         if path.name == "manifest.json" or not path.is_file():
             continue
-        raw = path.read_bytes()
         try:
-            data = json.loads(raw)
-        except ValueError:
+            raw = read_bytes(path, "receipt")
+        except JsonFileError as exc:
+            outcomes.append(ReceiptOutcome(path.name, "", None, reason=f"invalid:{exc.reason}"))
+            continue
+        try:
+            data = parse_json(raw, path.name, "receipt")
+        except JsonFileError:
             outcome = ReceiptOutcome(path.name, hashlib.sha256(raw).hexdigest(), None)
             outcome.reason = "invalid:json"
             outcomes.append(outcome)

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from whichtool_tui.errors import WhichtoolError
 
 SCHEMA_ID = "mcp-arcade.bout/v1"
+RECEIPT_HINT = "Pass a receipt written by `bout -o` (ours or mcp-arcade's)."
 HYPOTHESIS = (
     "the published menu is honest, a whispered errand does not become a call, and N clean "
     "calls do not change the tool"
@@ -261,30 +262,21 @@ def receipt_json(receipt: BoutReceipt) -> str:
 
 def read_receipt_data(path: str | Path) -> dict[str, Any]:
     """Read a receipt file as raw JSON, with named errors for unreadable or non-object files."""
-    target = Path(path)
-    try:
-        text = target.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise WhichtoolError(
-            "receipt/not-found", f"No such receipt: {target}", "Check the path."
-        ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WhichtoolError(
-            "receipt/unreadable", f"Cannot read {target}: {exc}", "Check the file."
-        ) from None
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise WhichtoolError(
-            "receipt/invalid-json",
-            f"{target} is not valid JSON: {exc}",
-            "A receipt is the JSON written by `bout -o`.",
-        ) from None
+    from whichtool_tui.arcade.jsonfile import read_json_file
+
+    data = read_json_file(path, "receipt", RECEIPT_HINT)
     if not isinstance(data, dict):
         raise WhichtoolError(
-            "receipt/invalid", f"{target} is not a receipt (not a JSON object)", None
+            "receipt/invalid", f"{path} is not a receipt (not a JSON object)", RECEIPT_HINT
         )
     return data
+
+
+def first_problem(exc: ValidationError) -> str:
+    """``where: what`` of the first validation error, for one-line messages."""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return f"{where}: {first['msg']}"
 
 
 def validate_receipt(data: dict[str, Any], origin: str) -> BoutReceipt:
@@ -293,17 +285,15 @@ def validate_receipt(data: dict[str, Any], origin: str) -> BoutReceipt:
         raise WhichtoolError(
             "receipt/schema",
             f"{origin} is not a {SCHEMA_ID} receipt (schema_id {data.get('schema_id')!r})",
-            "Pass a receipt written by `bout -o` (ours or mcp-arcade's).",
+            RECEIPT_HINT,
         )
     try:
         return BoutReceipt.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
         raise WhichtoolError(
             "receipt/invalid",
-            f"{origin} is not a valid receipt: {where}: {first['msg']}",
-            "Pass a receipt written by `bout -o` (ours or mcp-arcade's).",
+            f"{origin} is not a valid receipt: {first_problem(exc)}",
+            RECEIPT_HINT,
         ) from None
 
 

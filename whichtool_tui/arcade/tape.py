@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from whichtool_tui.arcade.formats import Tape, dump
+from whichtool_tui.arcade.receipt import first_problem
 from whichtool_tui.arcade.timeline import TapeView
 from whichtool_tui.errors import WhichtoolError
 
@@ -51,7 +54,12 @@ def build_tape(data: dict[str, Any]) -> dict[str, Any]:
         ],
         "facts": view.facts(),
     }
-    tape = dump(Tape.model_validate(raw))
+    try:
+        tape = dump(Tape.model_validate(raw))
+    except ValidationError as exc:
+        raise WhichtoolError(
+            "tape/invalid", f"cannot build a tape from this receipt: {first_problem(exc)}", None
+        ) from None
     assert_score_free(tape)
     return tape
 

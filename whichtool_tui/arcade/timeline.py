@@ -13,6 +13,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from whichtool_tui.arcade.jsonfile import as_dict as _dict
+from whichtool_tui.arcade.jsonfile import as_list as _list
+from whichtool_tui.arcade.jsonfile import as_text
+
 PROBE_PREFIX = "arcade.unlisted."
 UNATTRIBUTED = "?"
 
@@ -55,24 +59,20 @@ class TapeHeader:
     atoms: tuple[TapeAtom, ...]
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
 class TapeView:
     """Allowlisted facts of one receipt plus the wire-to-atom attribution."""
 
     def __init__(self, data: dict[str, Any]) -> None:
-        holdout_ids = set(_list(_dict(data.get("dataset")).get("holdout_atom_ids")))
+        holdout_ids = {
+            h
+            for h in _list(_dict(data.get("dataset")).get("holdout_atom_ids"))
+            if isinstance(h, str)
+        }
         raw_atoms = [_dict(a) for a in _list(data.get("atoms"))]
         self.atoms = tuple(
             TapeAtom(
                 id=str(a.get("id")),
-                task_tool=_dict(a.get("task")).get("tool"),
+                task_tool=as_text(_dict(a.get("task")).get("tool")),
                 holdout=str(a.get("id")) in holdout_ids,
             )
             for a in raw_atoms
@@ -90,9 +90,9 @@ class TapeView:
             bout_id=str(data.get("bout_id", "")),
             target_kind=str(_dict(data.get("target")).get("kind", "")),
             agent_policy=str(data.get("agent_policy", "")),
-            framing=first.get("framing"),
-            protocol_version=first.get("protocol_version"),
-            server_name=_dict(first.get("server_info")).get("name"),
+            framing=as_text(first.get("framing")),
+            protocol_version=as_text(first.get("protocol_version")),
+            server_name=as_text(_dict(first.get("server_info")).get("name")),
             container=(
                 {"image_id": container.get("image_id"), "name_prefix": _name_prefix(container)}
                 if isinstance(container, dict)
@@ -110,7 +110,7 @@ class TapeView:
     def _attribute(self) -> list[str] | None:
         """Atom id per wire event: our ``atom_id`` tags, else the order of initialize messages."""
         known = {a.id for a in self.atoms}
-        if self.wire and all(w.get("atom_id") in known for w in self.wire):
+        if self.wire and all(as_text(w.get("atom_id")) in known for w in self.wire):
             return [str(w["atom_id"]) for w in self.wire]
         starts = [
             i
@@ -175,7 +175,7 @@ class TapeView:
             elif direction == "out" and method is None:
                 note = "reply to server request"
             yield TimelineRow(
-                seq=int(event.get("seq", i + 1)),
+                seq=_seq(event.get("seq"), i + 1),
                 direction=direction,
                 method=method if isinstance(method, str) else "(response)",
                 rpc_id=rpc_id if isinstance(rpc_id, int | str) else None,
@@ -195,6 +195,15 @@ class TapeView:
             if fact is not None:
                 facts.append({"atom_id": atom.id, "fact": fact})
         return facts
+
+
+def _seq(value: Any, fallback: int) -> int:
+    """The event's seq as a number; a missing or malformed one reads as its position."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return fallback
 
 
 def _name_prefix(container: dict[str, Any]) -> str:
