@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import shutil
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -12,6 +16,7 @@ from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.tasks.load import load_task_set
 from whichtool_tui.ui.app import WhichtoolApp
+from whichtool_tui.ui.modals.generate import GenerateDialog
 from whichtool_tui.ui.modals.mutation_preview import MutationPreview
 from whichtool_tui.ui.modals.task_editor import TaskEditor
 from whichtool_tui.ui.surface_model import build_surface_view
@@ -118,3 +123,122 @@ async def test_mutation_preview_adds_variants(task_file: Path) -> None:
         state = app.session.tasks
         assert state is not None and len(state.tasks) == 4 + shown
         assert all(task.derived_from is not None for task in state.tasks[4:])
+
+
+DRAFT = {
+    "tasks": [
+        {
+            "id": "users.all",
+            "prompt": "Who is in my workspace?",
+            "expected": "list_users",
+            "tags": ["read"],
+        },
+        {
+            "id": "users.find",
+            "prompt": "Find Ada's account",
+            "expected": "search_users",
+            "tags": ["read"],
+        },
+        {
+            "id": "users.remove",
+            "prompt": "Remove Bob's account for good",
+            "expected": "delete_user",
+            "tags": ["write"],
+        },
+        {
+            "id": "weather.now",
+            "prompt": "Is it raining in Oslo?",
+            "expected": "get_weather",
+            "tags": ["read"],
+        },
+        {"id": "made.up", "prompt": "Archive the team", "expected": "archive_team", "tags": []},
+        {
+            "id": "distractor.rename",
+            "prompt": "Rename the workspace",
+            "expected": None,
+            "tags": ["distractor"],
+        },
+    ]
+}
+
+
+@pytest.fixture
+def drafting_server() -> Iterator[str]:
+    """A Chat Completions endpoint on loopback that answers every request with DRAFT as text."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length", "0"))
+            self.rfile.read(length)
+            body = json.dumps(
+                {
+                    "id": "x",
+                    "object": "chat.completion",
+                    "model": "m",
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": json.dumps(DRAFT)},
+                        }
+                    ],
+                }
+            ).encode()
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+async def test_generate_drafts_and_refuses_to_overwrite(
+    drafting_server: str, tmp_path: Path
+) -> None:
+    app = WhichtoolApp()
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.surface = build_surface_view(lab_report(), lab_tools())
+        await pilot.press("2", "g")
+        assert isinstance(app.screen, GenerateDialog)
+        out = tmp_path / "draft.yaml"
+        app.screen.query_one("#gen-provider", Select).value = "openai-compatible"
+        app.screen.query_one("#gen-model", Input).value = "m"
+        app.screen.query_one("#gen-base-url", Input).value = drafting_server
+        app.screen.query_one("#gen-path", Input).value = str(out)
+        await pilot.click("#gen-go")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        state = app.session.tasks
+        assert state is not None and state.path == str(out)
+        assert [t.id for t in state.tasks] == [
+            "users.all",
+            "users.find",
+            "users.remove",
+            "weather.now",
+            "distractor.rename",
+        ]
+        assert load_task_set(out).task_set.tasks == state.tasks
+        assert app.screen.query_one("#task-table", DataTable).row_count == 5
+        before = out.read_text()
+        await pilot.press("g")
+        app.screen.query_one("#gen-provider", Select).value = "openai-compatible"
+        app.screen.query_one("#gen-model", Input).value = "m"
+        app.screen.query_one("#gen-base-url", Input).value = drafting_server
+        app.screen.query_one("#gen-path", Input).value = str(out)
+        await pilot.click("#gen-go")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert out.read_text() == before
+        assert any("already exists" in n.message for n in app._notifications)

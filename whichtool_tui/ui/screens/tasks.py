@@ -16,6 +16,7 @@ from whichtool_tui.tasks.lint import lint_task_set
 from whichtool_tui.tasks.model import Task
 from whichtool_tui.tasks.mutate import mutate_tasks
 from whichtool_tui.tasks.writer import write_task_set
+from whichtool_tui.ui.modals.generate import GenerateDialog, GenerateRequest
 from whichtool_tui.ui.modals.mutation_preview import MutationPreview
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.modals.task_editor import TaskEditor
@@ -44,7 +45,7 @@ class TasksScreen(SectionScreen):
         Binding("c", "copy", "Copy"),
         Binding("m", "mutate", "Mutations"),
         Binding("s", "save", "Save"),
-        Binding("g", "generate", "Generate", show=False),
+        Binding("g", "generate", "Generate"),
     ]
 
     def compose_body(self) -> ComposeResult:
@@ -70,8 +71,9 @@ class TasksScreen(SectionScreen):
         self.query_one("#tasks-body").display = state is not None
         if state is None:
             self.query_one("#tasks-empty", Static).update(
-                "No task set loaded. Open one with [b]whichtool-tui open FILE[/b] "
-                "or the demo (home, [b]d[/b])."
+                "No task set loaded. Open one with [b]whichtool-tui open FILE[/b], "
+                "run the demo (home, [b]d[/b]), or press [b]g[/b] to draft one with a model "
+                "from the loaded surface."
             )
             return
         table = self.query_one("#task-table", DataTable)
@@ -232,8 +234,15 @@ class TasksScreen(SectionScreen):
         self.app.push_screen(PathPrompt("Save task set to", state.path), save)
 
     def action_generate(self) -> None:
-        self.notify(
-            "Drafting needs a model: run `whichtool-tui tasks generate TARGET --provider …`; "
-            "it refuses to overwrite without --force.",
-            timeout=8,
-        )
+        surface = self.wapp.session.surface
+        if surface is None or surface.raw_list is None:
+            self.notify(
+                "Load a target first: the draft is written from its tools.", severity="warning"
+            )
+            return
+
+        def chosen(request: GenerateRequest | None) -> None:
+            if request is not None:
+                self.wapp.generate_tasks(request)
+
+        self.app.push_screen(GenerateDialog(), chosen)

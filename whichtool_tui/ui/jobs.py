@@ -1,0 +1,290 @@
+"""The app's long work: inspect, run, bout, draft and the demo, as App workers (not screens).
+
+Workers live on the App so that leaving a screen never cancels a run; they report through the
+shared Session and toasts, never through tracebacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.app import App
+from textual.worker import get_current_worker
+
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.redact import redact_message, redact_paths
+from whichtool_tui.ui.bout_model import BoutView, view_of_receipt
+from whichtool_tui.ui.recent import remember
+from whichtool_tui.ui.screens.base import SectionScreen
+from whichtool_tui.ui.session import Session, TargetChoice, TaskSetState
+
+ROW_CHUNK = 10_000  # rows read per step while a big receipt loads in the background
+
+if TYPE_CHECKING:
+    from whichtool_tui.ui.modals.generate import GenerateRequest
+    from whichtool_tui.ui.run_control import RunSetup
+
+
+def load_tasks_state(path: str) -> TaskSetState:
+    """Load a task set for editing (validated strictly, like every other reader)."""
+    from whichtool_tui.tasks.load import load_task_set
+
+    loaded = load_task_set(path)
+    task_set = loaded.task_set
+    return TaskSetState(path, task_set.version, task_set.surface, list(task_set.tasks))
+
+
+class JobsApp(App[int]):
+    """The session and the workers that fill it; WhichtoolApp adds screens and keys."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.session = Session()
+
+    def refresh_sections(self) -> None:
+        """Tell the visible section that the session changed."""
+        screen = self.screen
+        if isinstance(screen, SectionScreen):
+            screen.on_screen_resume()
+
+    @work(exclusive=True, group="demo", exit_on_error=False)
+    async def run_demo(self) -> None:
+        """The offline demo: every step is the real engine on bundled files, no key, no network."""
+        from whichtool_tui.ui import engine
+        from whichtool_tui.ui.run_control import prepare_from_session, raised
+
+        folder = engine.demo_folder()
+        if folder is None:
+            self.notify("The demo files are not installed.", severity="error")
+            return
+        choice = TargetChoice("snapshot", str(folder / "demo-lab.json"))
+        await self.inspect_target(choice).wait()
+        if self.session.target != choice:
+            return  # inspect failed and said so
+        try:
+            self.session.tasks = load_tasks_state(str(folder / "demo-lab.tasks.yaml"))
+            setup = prepare_from_session(self.session, repeat=5)
+        except WhichtoolError as error:
+            self.notify(error.message, title="Demo", severity="error")
+            return
+        # The keyword baseline is offline and free, so the demo may raise budgets without asking.
+        self.start_run(raised(setup) if setup.needs_raise else setup, "keyword", None)
+        self.run_fixture_bout(show=False)
+        self.notify("Demo: surface inspected; the run (3) and the bout (5) are under way.")
+
+    @work(exclusive=True, group="inspect", exit_on_error=False)
+    async def inspect_target(self, choice: TargetChoice) -> None:
+        """Load and inspect a target without blocking the UI, then show the Surface section."""
+        self.notify(f"Inspecting {redact_message(choice.label)}…", timeout=2)
+        try:
+            from whichtool_tui.ui import engine
+
+            view = await engine.inspect_target(choice)
+        except WhichtoolError as error:
+            self.notify(error.message, title="Inspect failed", severity="error", timeout=8)
+            return
+        except Exception as error:
+            self.notify(
+                f"{type(error).__name__}: {error}", title="Inspect failed", severity="error"
+            )
+            return
+        self.session.target = choice
+        self.session.target_label = redact_message(view.target or choice.value)
+        self.session.surface = view
+        if choice.kind == "snapshot":
+            remember(choice.value, "snapshot", f"{len(view.tools)} tools")
+        if self.current_mode != "surface":
+            self.switch_mode("surface")
+        self.refresh_sections()
+
+    @work(exclusive=True, group="run", exit_on_error=False)
+    async def start_run(
+        self, setup: RunSetup, provider_name: str, model: str | None, base_url: str | None = None
+    ) -> None:
+        """Spend the plan: trials stream into the session's progress; no report on cancel."""
+        from whichtool_tui.evaluation.engine import run_evaluation
+        from whichtool_tui.evaluation.events import RunEvent, TrialFinished
+        from whichtool_tui.providers.factory import build_provider
+        from whichtool_tui.ui.run_control import RunProgress
+
+        progress = RunProgress(planned=setup.prepared.plan.planned, provider=provider_name)
+        self.session.progress = progress
+
+        def sink(event: RunEvent) -> None:
+            if isinstance(event, TrialFinished):
+                progress.add(event.trial)
+
+        try:
+            provider = build_provider(provider_name, model, base_url, env=os.environ)
+        except WhichtoolError as error:
+            progress.state = "failed"
+            self.notify(error.message, title="Provider", severity="error", timeout=8)
+            return
+        try:
+            report = await run_evaluation(
+                setup.inputs, setup.options, provider, prepared=setup.prepared, sink=sink
+            )
+        except asyncio.CancelledError:
+            progress.state = "cancelled"
+            self.notify("Run cancelled; no report was kept.", severity="warning")
+            raise
+        except WhichtoolError as error:
+            progress.state = "failed"
+            self.notify(error.message, title="Run failed", severity="error", timeout=8)
+            return
+        except Exception as error:  # a toast, never a traceback
+            progress.state = "failed"
+            self.notify(f"{type(error).__name__}: {error}", title="Run failed", severity="error")
+            return
+        finally:
+            await provider.aclose()
+        self.session.run = report
+        progress.state = "finished"
+        self.notify(f"Run finished: {progress.done} trials. Press 4 for the results.")
+        self.refresh_sections()
+
+    @work(thread=True, exclusive=True, group="bout-load", exit_on_error=False)
+    def finish_bout(self, bout: BoutView) -> None:
+        """Read the rest of a receipt's rows, then validate it, off the UI thread."""
+        worker = get_current_worker()
+        while bout.load_more(ROW_CHUNK):
+            if worker.is_cancelled:
+                return
+            self.call_from_thread(self._bout_rows_grew)
+        self.call_from_thread(self._bout_rows_grew)
+        bout.validate()
+        if bout.invalid is not None:
+            self.call_from_thread(
+                self.notify, bout.invalid, title="Not a valid receipt", severity="error"
+            )
+        self.call_from_thread(self.refresh_sections)
+
+    def _bout_rows_grew(self) -> None:
+        from whichtool_tui.ui.screens.bout import BoutScreen
+
+        screen = self.screen
+        if isinstance(screen, BoutScreen):
+            screen.rows_grew()
+
+    @work(exclusive=True, group="bout", exit_on_error=False)
+    async def run_fixture_bout(self, show: bool = True) -> None:
+        """Every atom against the bundled lab fixture (offline, naive seat) in a temp sandbox."""
+        import tempfile
+
+        from whichtool_tui.arcade.atoms import ATOM_IDS
+        from whichtool_tui.arcade.bout import BoutPlan, fixture_argv, run_bout
+        from whichtool_tui.arcade.receipt import receipt_json
+        from whichtool_tui.arcade.seats import NaiveSeat
+        from whichtool_tui.mcp_client.command import child_environment
+
+        self.notify("Running a bout against the lab fixture…", timeout=3)
+        with tempfile.TemporaryDirectory(prefix="whichtool-bout-") as sandbox:
+            plan = BoutPlan(
+                kind="fixture",
+                argv=fixture_argv(),
+                seat=NaiveSeat(),
+                atom_ids=list(ATOM_IDS),
+                sandbox=Path(sandbox),
+                base_env=child_environment(),
+            )
+            try:
+                receipt = await run_bout(plan)
+            except WhichtoolError as error:
+                self.notify(error.message, title="Bout failed", severity="error", timeout=8)
+                return
+            except Exception as error:  # a toast, never a traceback
+                message = f"{type(error).__name__}: {error}"
+                self.notify(message, title="Bout failed", severity="error")
+                return
+        data = json.loads(receipt_json(receipt))
+        self.session.bout = view_of_receipt(data, "lab fixture bout")
+        if show and self.current_mode != "bout":
+            self.switch_mode("bout")
+        elif not show:
+            self.notify("The lab bout finished: press 5 to review it.")
+        self.refresh_sections()
+
+    def save_receipt(self, bout: BoutView) -> None:
+        """Ask for a path and write the receipt (with the operator's guess, if made)."""
+        from whichtool_tui.arcade.receipt import OperatorCall, receipt_json
+        from whichtool_tui.files import write_atomic
+        from whichtool_tui.ui.modals.path_prompt import PathPrompt
+
+        receipt = bout.receipt
+        if receipt is None:
+            return
+
+        def save(path: str | None) -> None:
+            if not path:
+                return
+            copy = receipt.model_copy(deep=True)
+            if bout.guess is not None:
+                copy.operator_call = OperatorCall(recorded=True, guess=bout.guess, skipped=False)
+            try:
+                written = write_atomic(path, receipt_json(copy))
+            except WhichtoolError as error:
+                self.notify(error.message, title="Not saved", severity="error")
+                return
+            self.notify(f"Receipt written to {redact_paths(str(written))}")
+
+        self.push_screen(PathPrompt("Save receipt to", "receipt.json"), save)
+
+    @work(exclusive=True, group="generate", exit_on_error=False)
+    async def generate_tasks(self, request: GenerateRequest) -> None:
+        """Draft a task set from the loaded surface with a model; never overwrites a file."""
+        from whichtool_tui.providers.factory import build_provider
+        from whichtool_tui.surface.normalize import normalize_surface
+        from whichtool_tui.tasks.generate import generate_task_set
+        from whichtool_tui.tasks.writer import guard_overwrite, write_task_set
+
+        view = self.session.surface
+        if view is None or view.raw_list is None:
+            return
+        try:
+            guard_overwrite(request.path, force=False)
+            provider = build_provider(
+                request.provider, request.model, request.base_url, env=os.environ
+            )
+        except WhichtoolError as error:
+            self.notify(error.message, title="Not drafted", severity="error", timeout=8)
+            return
+        self.notify(f"Asking {request.provider} for a draft…", timeout=3)
+        try:
+            result = await generate_task_set(provider, normalize_surface(view.raw_list))
+            guard_overwrite(request.path, force=False)  # it may have appeared meanwhile
+            written = write_task_set(result.task_set, request.path)
+        except WhichtoolError as error:
+            self.notify(error.message, title="Not drafted", severity="error", timeout=8)
+            return
+        except Exception as error:  # a toast, never a traceback
+            message = f"{type(error).__name__}: {error}"
+            self.notify(message, title="Not drafted", severity="error")
+            return
+        finally:
+            await provider.aclose()
+        task_set = result.task_set
+        self.session.tasks = TaskSetState(
+            str(written), task_set.version, task_set.surface, list(task_set.tasks)
+        )
+        dropped = len(result.diagnostics)
+        self.notify(
+            f"Drafted {len(task_set.tasks)} tasks into {redact_paths(str(written))}"
+            + (f"; {dropped} notes on dropped entries" if dropped else "")
+            + ". Review them before committing.",
+            timeout=8,
+        )
+        self.refresh_sections()
+
+    def cancel_run(self) -> None:
+        """Cancel a running benchmark (its worker); nothing partial is kept."""
+        running = [w for w in self.workers if w.group == "run" and w.is_running]
+        if not running:
+            self.notify("No run in progress.")
+            return
+        for worker in running:
+            worker.cancel()
