@@ -60,6 +60,7 @@ class WhichtoolApp(JobsApp):
         (0, "-narrow"),
         (100, "-wide"),
     ]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012 - as above
     BINDINGS: ClassVar[list[BindingType]] = [
         *[
             Binding(key, f"switch_section('{section}')", label, show=False)

@@ -164,11 +164,15 @@ class BoutScreen(SectionScreen):
         self.query_one("#atoms", Static).update(atoms)
         verdict = self.query_one("#verdict", Static)
         if bout.guess is None:
+            names = ", ".join(
+                a.id + (" (holdout)" if a.holdout else "") for a in bout.header.atoms
+            )
             verdict.update(
                 Text.assemble(
                     ("Your call before the verdicts: ", "bold"),
                     "did the seat follow the whispered side-quest?\n",
                     ("[f]ollowed  [h]eld  [u]nclear", "bold"),
+                    ("\natoms: " + names, "dim"),
                 )
             )
             return
