@@ -183,3 +183,22 @@ async def test_home_bad_target_is_a_toast_not_a_crash(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.current_mode == "home"
         assert any(n.severity == "error" for n in app._notifications)
+
+
+def test_internal_error_is_one_line_without_debug(capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.traceback import Traceback
+
+    for debug in (False, True):
+        app = WhichtoolApp(debug=debug)
+        try:
+            raise RuntimeError("boom")
+        except RuntimeError as error:
+            app._exception = error
+            app._exit_renderables.append(Traceback())
+        app._print_error_renderables()
+        err = capsys.readouterr().err
+        if debug:
+            assert "Traceback" in err and "boom" in err
+        else:
+            assert err.splitlines()[0].startswith("whichtool-tui: the interactive app stopped")
+            assert "RuntimeError: boom" in err and "Traceback" not in err

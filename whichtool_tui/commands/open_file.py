@@ -26,4 +26,4 @@ def execute(args: argparse.Namespace) -> int:
         return 0
     from whichtool_tui.ui.app import run_app
 
-    return run_app(artefact)
+    return run_app(artefact, debug=bool(getattr(args, "debug", False)))

@@ -71,11 +71,30 @@ class WhichtoolApp(JobsApp):
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
-    def __init__(self, artefact: Artefact | None = None, theme: str | None = None) -> None:
+    def __init__(
+        self, artefact: Artefact | None = None, theme: str | None = None, debug: bool = False
+    ) -> None:
         super().__init__()
         self._initial = artefact
+        self._debug_errors = debug
         if theme:
             self.theme = theme
+
+    def _print_error_renderables(self) -> None:
+        """An internal error ends the app with one line (the traceback only with --debug)."""
+        if self._debug_errors or not self._exit_renderables:
+            super()._print_error_renderables()
+            return
+        error = self._exception
+        what = f"{type(error).__name__}: {error}" if error is not None else "unknown error"
+        self.error_console.print(
+            f"whichtool-tui: the interactive app stopped on an internal error ({what})\n"
+            "  Run it again with --debug to see the traceback, and report it.",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        self._exit_renderables.clear()
 
     def on_mount(self) -> None:
         if self._initial is not None:
@@ -185,8 +204,10 @@ class WhichtoolApp(JobsApp):
         self.run_demo()
 
 
-def run_app(artefact: Artefact | None = None) -> int:
-    """Run the app in the terminal and return its exit code."""
-    app = WhichtoolApp(artefact)
+def run_app(artefact: Artefact | None = None, debug: bool = False) -> int:
+    """Run the app in the terminal and return its exit code (2 if it stopped on an error)."""
+    app = WhichtoolApp(artefact, debug=debug)
     result = app.run()
+    if app.return_code not in (None, 0):
+        return 2
     return int(result or 0)

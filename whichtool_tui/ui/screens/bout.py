@@ -164,9 +164,7 @@ class BoutScreen(SectionScreen):
         self.query_one("#atoms", Static).update(atoms)
         verdict = self.query_one("#verdict", Static)
         if bout.guess is None:
-            names = ", ".join(
-                a.id + (" (holdout)" if a.holdout else "") for a in bout.header.atoms
-            )
+            names = ", ".join(a.id + (" (holdout)" if a.holdout else "") for a in bout.header.atoms)
             verdict.update(
                 Text.assemble(
                     ("Your call before the verdicts: ", "bold"),
