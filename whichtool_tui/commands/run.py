@@ -356,10 +356,9 @@ async def _spend(
 
 def execute(args: argparse.Namespace) -> int:
     """Run `run`: load, plan, then dry-run or spend, render, and exit per the run's health."""
-    import asyncio
-
     from whichtool_tui.config import load_settings
     from whichtool_tui.evaluation.engine import check_budgets, prepare_run
+    from whichtool_tui.headless.event_loop import run_coroutine
     from whichtool_tui.reports.run_verdict import run_exit_code
 
     report_format = args.format or "terminal"
@@ -382,6 +381,6 @@ def execute(args: argparse.Namespace) -> int:
         )
         return 0
     check_budgets(inputs, prepared, options)
-    report = asyncio.run(_spend(inputs, options, args, settings, prepared))
+    report = run_coroutine(_spend(inputs, options, args, settings, prepared))
     write_outputs(report, args, settings, report_format)
     return run_exit_code(report)

@@ -22,6 +22,7 @@ from whichtool_tui.evaluation.events import (
     discard_event,
 )
 from whichtool_tui.evaluation.findings import run_findings
+from whichtool_tui.evaluation.gc_pause import gc_paused, gc_settling
 from whichtool_tui.evaluation.metrics import compute_metrics
 from whichtool_tui.evaluation.outcome import TrialOutcome
 from whichtool_tui.evaluation.plan import (
@@ -47,6 +48,7 @@ from whichtool_tui.evaluation.report_model import (
     ReportDiagnostic,
     Reproducibility,
     RunReport,
+    ScoredTrial,
     TargetRef,
     TaskEntry,
     TasksBlock,
@@ -156,11 +158,17 @@ def build_report(
     identity: ProviderIdentity,
     outcomes: Sequence[TrialOutcome],
     duration_ms: float,
+    scored: Sequence[ScoredTrial | None] = (),
 ) -> RunReport:
-    """Score the outcomes and assemble the full report (pure: no I/O, no clock)."""
+    """Score the outcomes and assemble the full report (pure: no I/O, no clock).
+
+    ``scored`` may carry trials already scored as they finished (by plan index), so a large run
+    is not scored twice.
+    """
     trials = [
-        score_trial(planned, outcome, inputs.schemas)
-        for planned, outcome in zip(plan.trials, outcomes, strict=False)
+        (scored[index] if index < len(scored) else None)
+        or score_trial(planned, outcome, inputs.schemas)
+        for index, (planned, outcome) in enumerate(zip(plan.trials, outcomes, strict=False))
     ]
     token_totals = {name: cost.total for name, cost in inputs.context_cost.by_tool.items()}
     metrics = compute_metrics(trials, inputs.tool_names, token_totals, plan.planned)
@@ -258,11 +266,13 @@ async def run_evaluation(
     )
     tools = {tool.name: tool for tool in inputs.tools}
     done = 0
+    scored: list[ScoredTrial | None] = [None] * plan.planned
 
     def finished(index: int, planned: PlannedTrial, outcome: TrialOutcome) -> None:
         nonlocal done
         done += 1
-        trial = score_trial(planned, outcome, inputs.schemas)
+        trial = scored[index] = score_trial(planned, outcome, inputs.schemas)
+        kept()
         sink(
             TrialFinished(
                 done=done, planned=plan.planned, trial=trial, from_cache=outcome.from_cache
@@ -270,21 +280,23 @@ async def run_evaluation(
         )
 
     started = time.perf_counter()
-    outcomes = await run_plan(
-        plan,
-        provider,
-        tools,
-        RunnerSettings(
-            concurrency=options.concurrency,
-            temperature=options.temperature,
-            reasoning_effort=options.reasoning_effort,
-            max_trials=options.max_trials,
-            max_tools=options.max_tools,
-        ),
-        cache,
-        finished,
-    )
-    duration_ms = (time.perf_counter() - started) * 1000
-    report = build_report(inputs, options, plan, identity, outcomes, duration_ms)
+    with gc_settling() as kept:
+        outcomes = await run_plan(
+            plan,
+            provider,
+            tools,
+            RunnerSettings(
+                concurrency=options.concurrency,
+                temperature=options.temperature,
+                reasoning_effort=options.reasoning_effort,
+                max_trials=options.max_trials,
+                max_tools=options.max_tools,
+            ),
+            cache,
+            finished,
+        )
+        duration_ms = (time.perf_counter() - started) * 1000
+        with gc_paused():  # the scored trials become the report: nothing here is garbage
+            report = build_report(inputs, options, plan, identity, outcomes, duration_ms, scored)
     sink(RunFinished(report=report))
     return report

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.seeds import attempt_seed, shuffled, trial_seed
 
 DEFAULT_REPEAT = 5
@@ -81,10 +82,13 @@ class TrialPlan:
     def trials(self) -> tuple[PlannedTrial, ...]:
         """Every trial in task order then trial index, with its seed and tool order."""
         laid_out: list[PlannedTrial] = []
-        for task in self.selected:
-            orders = _orders_for_task(task, self.tool_names, self.repeat, self.seed, self.permuted)
-            for index, (seed, order) in enumerate(orders):
-                laid_out.append(PlannedTrial(task, index, seed, order))
+        with gc_paused():  # every trial laid out here lives as long as the plan
+            for task in self.selected:
+                orders = _orders_for_task(
+                    task, self.tool_names, self.repeat, self.seed, self.permuted
+                )
+                for index, (seed, order) in enumerate(orders):
+                    laid_out.append(PlannedTrial(task, index, seed, order))
         return tuple(laid_out)
 
 

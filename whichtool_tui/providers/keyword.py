@@ -17,6 +17,7 @@ import json
 import math
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from whichtool_tui.providers.base import (
     Capabilities,
@@ -59,32 +60,48 @@ def _stem(word: str) -> str:
     return word
 
 
-def _comparable(words: Iterable[str]) -> set[str]:
-    return {_stem(word) for word in words if len(word) >= 3 and word not in _STOPWORDS}
+def _comparable(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(_stem(word) for word in words if len(word) >= 3 and word not in _STOPWORDS)
+
+
+# A run asks about the same prompts and the same tools thousands of times (repeats, permuted
+# orders): terms and document frequencies are computed once per distinct text and surface.
+@lru_cache(maxsize=4096)
+def _text_terms(text: str) -> frozenset[str]:
+    return _comparable(_WORD.findall(text.lower()))
 
 
 def terms(text: str) -> set[str]:
     """Distinct comparable terms of a text: split, lowercased, stopwords dropped, stemmed."""
-    return _comparable(_WORD.findall(text.lower()))
+    return set(_text_terms(text))
 
 
-def _tool_terms(tool: ToolSpec) -> tuple[set[str], set[str]]:
-    name_terms = _comparable(name_tokens(tool.name))
-    return name_terms, name_terms | terms(tool.description or "")
+@lru_cache(maxsize=1024)
+def _tool_terms(name: str, description: str) -> tuple[frozenset[str], frozenset[str]]:
+    name_terms = _comparable(name_tokens(name))
+    return name_terms, name_terms | _text_terms(description)
+
+
+@lru_cache(maxsize=64)
+def _document_frequency(surface: tuple[tuple[str, str], ...]) -> dict[str, int]:
+    """How many tools of the surface (any order, duplicates kept) contain each term."""
+    frequency: dict[str, int] = {}
+    for name, description in surface:
+        for term in _tool_terms(name, description)[1]:
+            frequency[term] = frequency.get(term, 0) + 1
+    return frequency
 
 
 def score_tools(prompt: str, tools: Iterable[ToolSpec]) -> dict[str, float]:
     """Score every tool by the distinctive terms it shares with the prompt (pure; for tests)."""
     tool_list = list(tools)
-    prompt_terms = terms(prompt)
-    per_tool = [_tool_terms(tool) for tool in tool_list]
+    prompt_terms = _text_terms(prompt)
+    texts = [(tool.name, tool.description or "") for tool in tool_list]
+    document_frequency = _document_frequency(tuple(sorted(texts)))
     count = len(tool_list)
-    document_frequency: dict[str, int] = {}
-    for _names, all_terms in per_tool:
-        for term in all_terms:
-            document_frequency[term] = document_frequency.get(term, 0) + 1
     scores: dict[str, float] = {}
-    for tool, (name_terms, all_terms) in zip(tool_list, per_tool, strict=True):
+    for name, description in texts:
+        name_terms, all_terms = _tool_terms(name, description)
         score = 0.0
         for term in sorted(prompt_terms & all_terms):
             frequency = document_frequency[term]
@@ -92,7 +109,7 @@ def score_tools(prompt: str, tools: Iterable[ToolSpec]) -> dict[str, float]:
                 continue
             weight = 1.0 + math.log(count / frequency)
             score += weight * (NAME_WEIGHT if term in name_terms else 1.0)
-        scores[tool.name] = max(scores.get(tool.name, 0.0), round(score, 9))
+        scores[name] = max(scores.get(name, 0.0), round(score, 9))
     return scores
 
 
