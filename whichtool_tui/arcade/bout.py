@@ -292,14 +292,9 @@ async def run_atom(
 
 def _start_zygote(plan: BoutPlan) -> Any:
     """A warm fixture parent for the bundled fixture (POSIX), else None."""
-    return start_fixture_zygote() if plan.kind == "fixture" else None
+    from whichtool_tui.arcade.zygote import start_zygote
 
-
-def start_fixture_zygote() -> Any:
-    """Start the warm fixture parent now, so its imports overlap whatever the caller does next."""
-    from whichtool_tui.arcade import zygote
-
-    return zygote.Zygote() if zygote.available() else None
+    return start_zygote() if plan.kind == "fixture" else None
 
 
 async def _launch(plan: BoutPlan, spec: AtomSpec, warm: Any = None) -> Any:

@@ -209,25 +209,26 @@ def exit_code(receipt: BoutReceipt, strict: bool) -> int:
 def run_bout_command(
     args: argparse.Namespace,
     open_screen: Callable[[str | None, dict[str, Any]], int] | None = None,
+    early: Any = None,
 ) -> int:
     """Plan, run, print the tape, ask, print the call, write the receipt.
 
     With a terminal and without --no-ui, ``open_screen`` (the TUI's receipt screen) takes over
-    after the run: it shows the timeline, takes the guess, then the house call.
+    after the run: it shows the timeline, takes the guess, then the house call. ``early`` is the
+    fixture's warm parent when the caller started it before its imports (closed here if a flag
+    is refused; it has run no server yet).
     """
     import anyio
 
-    from whichtool_tui.arcade.bout import run_bout, start_fixture_zygote
+    from whichtool_tui.arcade.bout import run_bout
     from whichtool_tui.arcade.receipt import receipt_json
     from whichtool_tui.arcade.render import score_panel, write_timeline
     from whichtool_tui.arcade.timeline import TapeView
     from whichtool_tui.cli import wants_ui
+    from whichtool_tui.evaluation.gc_pause import gc_paused
     from whichtool_tui.files import write_atomic
 
     ui = open_screen is not None and wants_ui(args)
-    # The fixture's warm parent starts before validation so its imports overlap ours; it has
-    # run no server yet, and is closed again if a flag is refused.
-    early = start_fixture_zygote() if args.target == "fixture" else None
     try:
         plan = build_plan(args)
     except BaseException:
@@ -237,7 +238,8 @@ def run_bout_command(
     plan.zygote = early
     if ui:
         sys.stderr.write(f"Running {len(plan.atom_ids)} atom(s) against the {plan.kind} target…\n")
-    receipt = anyio.run(run_bout, plan)
+    with gc_paused():  # the SDK import and a short bout: long-lived objects, little garbage
+        receipt = anyio.run(run_bout, plan)
     data = json.loads(receipt_json(receipt))
     if ui and open_screen is not None:
         # The TUI shows the timeline, takes the operator's guess, then the house call.

@@ -11,6 +11,7 @@ shared. POSIX only; the bout falls back to plain spawning elsewhere.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import signal
@@ -18,8 +19,6 @@ import socket
 import subprocess
 import sys
 from typing import Any
-
-import anyio
 
 MAX_REQUEST_BYTES = 1 << 20
 _PID_BYTES = 8
@@ -32,6 +31,7 @@ def available() -> bool:
 
 def serve(control_fd: int) -> int:
     """The zygote loop: one fork per request until the control socket closes."""
+    gc.disable()  # the imports allocate only long-lived objects: no point scanning them
     import mcp.server.lowlevel  # warm-up: the imports are the point
     import mcp.shared.message  # noqa: F401
     import mcp_types  # noqa: F401
@@ -39,6 +39,7 @@ def serve(control_fd: int) -> int:
     from whichtool_tui.arcade import fixture
     from whichtool_tui.mcp_client import framing  # noqa: F401
 
+    gc.freeze()  # children share these pages instead of copying them on the first collection
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     control = socket.socket(fileno=control_fd)
     while True:
@@ -55,6 +56,7 @@ def serve(control_fd: int) -> int:
             code = 1
             try:
                 control.close()
+                gc.enable()
                 os.setsid()
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 for target, fd in zip((0, 1, 2), fds, strict=True):
@@ -83,6 +85,8 @@ class _PipeReader:
 
     async def receive(self, max_bytes: int = 65536) -> bytes:
         """The next chunk; EndOfStream at EOF."""
+        import anyio
+
         while True:
             if self.fd is None:
                 raise anyio.ClosedResourceError
@@ -111,6 +115,8 @@ class _PipeWriter:
 
     async def send(self, data: bytes) -> None:
         """Write everything, waiting when the pipe is full."""
+        import anyio
+
         view = memoryview(data)
         while view:
             if self.fd is None:
@@ -157,7 +163,20 @@ class ForkedProcess:
         return True
 
     async def wait(self) -> int:
-        """Poll until the child is gone (the zygote, its parent, reaps it)."""
+        """Until the child is gone (the zygote, its parent, reaps it): a pidfd, else polling."""
+        import anyio
+
+        if self.returncode is None:
+            try:
+                pidfd = os.pidfd_open(self.pid)
+            except (AttributeError, OSError):
+                pidfd = None
+            if pidfd is not None:
+                try:
+                    await anyio.wait_readable(pidfd)  # readable once the process has exited
+                finally:
+                    os.close(pidfd)
+                self.returncode = 0
         while self.returncode is None:
             if not self._alive():
                 self.returncode = 0
@@ -236,6 +255,11 @@ class Zygote:
             with contextlib.suppress(OSError):
                 os.killpg(self._process.pid, signal.SIGKILL)
             self._process.wait(timeout=3)
+
+
+def start_zygote() -> Zygote | None:
+    """A warm fixture parent where fork and fd passing exist, else None (plain spawning)."""
+    return Zygote() if available() else None
 
 
 def zygote_main(argv: list[str]) -> int | None:
