@@ -35,3 +35,23 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
         return int(value)
 
     return parse
+
+
+def number_between(low: float, high: float) -> Callable[[str], float]:
+    """A finite number in ``[low, high]`` (rates, temperatures)."""
+
+    def parse(text: str) -> float:
+        value = finite_number(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is outside {low:g}-{high:g}")
+        return value
+
+    return parse
+
+
+def non_negative_number(text: str) -> float:
+    """A finite number that is zero or more (durations)."""
+    value = finite_number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return value

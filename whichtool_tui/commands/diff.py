@@ -7,23 +7,13 @@ Exit 2 when the runs cannot be compared, 1 when the head regressed in a way that
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
+from whichtool_tui.commands._argtypes import number_between
 from whichtool_tui.errors import WhichtoolError
 
 DIFF_FORMATS = ("terminal", "json", "markdown")
 USAGE = "Usage: whichtool-tui diff BASE.json HEAD.json [--format F] [--max-accuracy-drop X]"
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not math.isfinite(value) or not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"{text} is outside 0-1")
-    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +23,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="FILE", help="write the diff to FILE instead of stdout")
     parser.add_argument(
         "--max-accuracy-drop",
-        type=_fraction,
+        type=number_between(0, 1),
         default=None,
         metavar="X",
         help="fail when single-call accuracy drops by more than X (0-1) and the paired "

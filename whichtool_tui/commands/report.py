@@ -9,8 +9,7 @@ import argparse
 import sys
 
 from whichtool_tui.errors import WhichtoolError
-
-REPORT_FORMATS = ("terminal", "json", "markdown", "html", "junit", "badge")
+from whichtool_tui.reports.run_formats import RUN_FORMATS as REPORT_FORMATS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -6,14 +6,19 @@ Only flags are declared at import time; the engine, targets and providers load i
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from whichtool_tui.commands._argtypes import (
+    MAX_SAFE_INTEGER,
+    non_negative_number,
+    number_between,
+    whole_number,
+)
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.reports.run_formats import RUN_FORMATS
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
@@ -21,62 +26,6 @@ if TYPE_CHECKING:
     from whichtool_tui.evaluation.report_model import RunReport
 
 T = TypeVar("T")
-RUN_FORMATS = ("terminal", "json", "markdown", "html", "junit", "badge")
-EXTENSIONS = {
-    "terminal": "txt",
-    "json": "json",
-    "markdown": "md",
-    "html": "html",
-    "junit": "xml",
-    "badge": "badge.json",
-}
-# Renderers owned by the reports package, imported only when that format is asked for.
-_RENDERERS = {
-    "markdown": ("whichtool_tui.reports.run_markdown", "render_run_markdown"),
-    "html": ("whichtool_tui.reports.run_html", "render_run_html"),
-    "junit": ("whichtool_tui.reports.run_junit", "render_run_junit"),
-    "badge": ("whichtool_tui.reports.run_badge", "render_run_badge"),
-}
-MAX_SAFE_INTEGER = 2**53 - 1
-
-
-def _number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
-    return value
-
-
-def _integer(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        value = _number(text)
-        if not value.is_integer():
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}")
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is outside {low}-{high}")
-        return int(value)
-
-    return parse
-
-
-def _bounded(low: float, high: float) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        value = _number(text)
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is outside {low:g}-{high:g}")
-        return value
-
-    return parse
-
-
-def _non_negative(text: str) -> float:
-    value = _number(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is negative")
-    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -96,24 +45,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add("--model", help="model name for the provider")
     add("--base-url", dest="base_url", help="override the provider's base URL")
-    add("--repeat", type=_integer(1, 1000), help="trials per task (default 5)")
+    add("--repeat", type=whole_number(1, 1000), help="trials per task (default 5)")
     add(
         "--max-trials",
         dest="max_trials",
-        type=_integer(1, 1000),
+        type=whole_number(1, 1000),
         help="refuse real runs above this many trials (default 50, at most 1000)",
     )
     add(
         "--max-tools",
         dest="max_tools",
-        type=_integer(1, 1000),
+        type=whole_number(1, 1000),
         help="refuse real runs on more tools than this (default 6, at most 1000)",
     )
-    add("--concurrency", type=_integer(1, 64), help="requests in flight (default 4, 1-64)")
-    add("--temperature", type=_bounded(0, 2), help="sampling temperature (default 0)")
+    add("--concurrency", type=whole_number(1, 64), help="requests in flight (default 4, 1-64)")
+    add("--temperature", type=number_between(0, 2), help="sampling temperature (default 0)")
     add(
         "--seed",
-        type=_integer(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
+        type=whole_number(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
         help="run seed for tool orders and provider seeds (default 0)",
     )
     add("--reasoning-effort", dest="reasoning_effort", help="forwarded where the API has it")
@@ -132,29 +81,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="reuse cached answers for identical requests (default on)",
     )
     add("--cache-dir", dest="cache_dir", help="cache folder (default .whichtool-cache)")
-    add("--min-accuracy", dest="min_accuracy", type=_bounded(0, 1), help="gate: accuracy >= F")
+    add(
+        "--min-accuracy", dest="min_accuracy", type=number_between(0, 1), help="gate: accuracy >= F"
+    )
     add(
         "--max-over-trigger",
         dest="max_over_trigger",
-        type=_bounded(0, 1),
+        type=number_between(0, 1),
         help="gate: over-trigger <= F",
     )
     add(
         "--max-context-tokens",
         dest="max_context_tokens",
-        type=_integer(0, MAX_SAFE_INTEGER),
+        type=whole_number(0, MAX_SAFE_INTEGER),
         help="gate: surface tokens <= N",
     )
     add(
         "--max-error-rate",
         dest="max_error_rate",
-        type=_bounded(0, 1),
+        type=number_between(0, 1),
         help="run is invalid above this share of errored trials (default 0.1)",
     )
     add(
         "--min-scored",
         dest="min_scored",
-        type=_integer(1, MAX_SAFE_INTEGER),
+        type=whole_number(1, MAX_SAFE_INTEGER),
         help="run is invalid below this many scored trials (default 1)",
     )
     add("--only", action="append", metavar="TAG", help="keep tasks with this tag (repeatable)")
@@ -163,7 +114,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add(
         "--seconds-per-trial",
         dest="seconds_per_trial",
-        type=_non_negative,
+        type=non_negative_number,
         help="wall-clock guess for --dry-run",
     )
     add("--config", metavar="FILE", help="whichtool.config.json or .yaml")
@@ -245,57 +196,21 @@ def load_inputs(args: argparse.Namespace, settings: Settings, max_tools: int) ->
     return build_run_inputs(listing, surface, loaded, max_tools, approximates=provider_name)
 
 
-def render(report: RunReport, report_format: str, color: bool) -> str:
-    """The report in one of the run formats."""
-    if report_format == "terminal":
-        from whichtool_tui.reports.run_terminal import render_run_terminal
-
-        return render_run_terminal(report, color=color)
-    if report_format == "json":
-        from whichtool_tui.evaluation.report_model import dump_report_json
-
-        return dump_report_json(report)
-    import importlib
-
-    module_name, function_name = _RENDERERS[report_format]
-    try:
-        renderer = getattr(importlib.import_module(module_name), function_name)
-    except (ImportError, AttributeError):
-        raise WhichtoolError(
-            "cli/not-available",
-            f"The {report_format} format is not available yet for run",
-            "Use --format terminal or --format json.",
-        ) from None
-    text: str = renderer(report)
-    return text if text.endswith("\n") else text + "\n"
-
-
-def _check_format_available(report_format: str) -> None:
-    if report_format in _RENDERERS:
-        import importlib.util
-
-        module_name = _RENDERERS[report_format][0]
-        if importlib.util.find_spec(module_name) is None:
-            raise WhichtoolError(
-                "cli/not-available",
-                f"The {report_format} format is not available yet for run",
-                "Use --format terminal or --format json.",
-            )
-
-
 def write_outputs(
     report: RunReport, args: argparse.Namespace, settings: Settings, report_format: str
 ) -> None:
     """stdout or --out, then any config ``report.formats`` as ``<report.out>.<ext>``."""
     from whichtool_tui.files import write_atomic
     from whichtool_tui.redact import redact_paths
+    from whichtool_tui.reports.inspect_json import FORMAT_EXTENSIONS
+    from whichtool_tui.reports.run_formats import render_run
     from whichtool_tui.tasks.terminal import use_colour
 
     if args.out:
-        write_atomic(args.out, render(report, report_format, color=False))
+        write_atomic(args.out, render_run(report, report_format, color=False))
         sys.stderr.write(f"Wrote {report_format} report to {redact_paths(args.out)}\n")
     else:
-        sys.stdout.write(render(report, report_format, use_colour(args.color, sys.stdout)))
+        sys.stdout.write(render_run(report, report_format, use_colour(args.color, sys.stdout)))
         sys.stdout.flush()
     extra_out = settings.report.out
     for extra in settings.report.formats or []:
@@ -303,8 +218,8 @@ def write_outputs(
             break
         if extra == "terminal" and report_format == "terminal" and not args.out:
             continue
-        path = f"{extra_out}.{EXTENSIONS[extra]}"
-        write_atomic(path, render(report, extra, color=False))
+        path = f"{extra_out}.{FORMAT_EXTENSIONS[extra]}"
+        write_atomic(path, render_run(report, extra, color=False))
         sys.stderr.write(f"Wrote {extra} report to {redact_paths(path)}\n")
 
 
@@ -362,7 +277,6 @@ def execute(args: argparse.Namespace) -> int:
     from whichtool_tui.reports.run_verdict import run_exit_code
 
     report_format = args.format or "terminal"
-    _check_format_available(report_format)
     settings = load_settings(args.config)
     options = build_options(args, settings)
     inputs = load_inputs(args, settings, options.max_tools)

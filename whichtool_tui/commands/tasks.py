@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from whichtool_tui.cli import ArgumentParser, add_global_flags, wants_ui
+from whichtool_tui.commands._argtypes import finite_number
 from whichtool_tui.errors import ExitCode, WhichtoolError
 
 if TYPE_CHECKING:
@@ -72,16 +73,6 @@ class _SubcommandAction(argparse._SubParsersAction):  # type: ignore[type-arg]
                 "Subcommands: lint, mutate, generate.",
             )
         super().__call__(parser, namespace, values, option_string)
-
-
-def _finite_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
-    return value
 
 
 def _common(sub: argparse.ArgumentParser) -> None:
@@ -164,7 +155,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     generate.add_argument(
         "--temperature",
-        type=_finite_float,
+        type=finite_number,
         default=0.7,
         metavar="F",
         help="sampling temperature (default 0.7)",

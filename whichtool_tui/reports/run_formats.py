@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from whichtool_tui.evaluation.report_model import RunReport
+if TYPE_CHECKING:  # flag declarations import RUN_FORMATS: keep this module light
+    from whichtool_tui.evaluation.report_model import RunReport
 
 RUN_FORMATS = ("terminal", "json", "markdown", "html", "junit", "badge")
 _RENDERERS = {
