@@ -13,20 +13,23 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from whichtool_tui.surface.bulk import paused_gc
+
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """Disable cyclic collection for the block, restoring the previous state (nests safely)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
+    """The surface's collector pause, plus handing what the block built to the oldest generation.
+
+    Without the hand-off, the first collection after the block scans every object it built
+    (about 0.4 s after reading a 100,000-trial run).
+    """
+    with paused_gc():
+        try:
+            yield
+        finally:
             if gc.get_freeze_count() == 0:  # never thaw objects someone else froze on purpose
                 gc.freeze()
                 gc.unfreeze()
-            gc.enable()
 
 
 @contextmanager
