@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, OptionList, Static
 
-from tests.ui_support import LAB_INSPECT, LAB_TOOLS, lab_report, lab_tools, static_text
+from tests.ui_support import (
+    LAB_INSPECT,
+    LAB_TOOLS,
+    lab_report,
+    lab_tools,
+    live_children,
+    static_text,
+)
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.modals.overlap import OverlapModal
@@ -202,3 +209,39 @@ def test_internal_error_is_one_line_without_debug(capsys: pytest.CaptureFixture[
         else:
             assert err.splitlines()[0].startswith("whichtool-tui: the interactive app stopped")
             assert "RuntimeError: boom" in err and "Traceback" not in err
+
+
+async def test_start_point_opens_a_target_on_a_section() -> None:
+    from whichtool_tui.ui.app import StartPoint
+
+    start = StartPoint(
+        target=("snapshot", str(LAB_TOOLS)),
+        tasks=str(LAB_TOOLS.parent / "lab-run-tasks.yaml"),
+        section="run",
+    )
+    app = WhichtoolApp(start=start)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.current_mode == "run"
+        assert app.session.surface is not None and app.session.tasks is not None
+        plan = static_text(app.screen.query_one("#run-plan", Static))
+        assert "6 tasks × 5 repeats = 30 trials" in plan
+
+
+async def test_stdio_target_from_home_inspects_a_live_server() -> None:
+    import sys
+
+    app = WhichtoolApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.click("#kind-stdio")
+        await pilot.press("o")
+        command = f"{sys.executable} -m whichtool_tui.arcade.fixture"
+        app.screen.query_one("#target-value", Input).value = command
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.current_mode == "surface", [n.message for n in app._notifications]
+        assert app.session.surface is not None and app.session.surface.transport == "stdio"
+        assert app.session.surface.raw_list  # the live tools/list, ready to save
+    assert live_children() == []  # the server was stopped after listing its tools

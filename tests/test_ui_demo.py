@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input
 
+from tests.ui_support import live_children
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 from whichtool_tui.ui.widgets.timeline import RpcTimeline
@@ -51,3 +52,4 @@ async def test_demo_fills_every_section(tmp_path: Path) -> None:
         await pilot.pause()
         saved = json.loads(target.read_text())
         assert saved["operator_call"] == {"recorded": True, "guess": "followed", "skipped": False}
+    assert live_children() == []  # every fixture server of the bout is gone

@@ -39,3 +39,23 @@ def static_text(widget: Any, width: int = 200) -> str:
     console.print(content)
     output = console.file.getvalue()  # type: ignore[attr-defined]
     return str(output)
+
+
+def live_children() -> list[int]:
+    """Pids of this process's children that are still running (Linux /proc)."""
+    import os
+
+    mine = os.getpid()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        state, parent = fields[0], int(fields[1])
+        if parent == mine and state != "Z":
+            found.append(int(entry))
+    return found

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -72,10 +73,15 @@ class WhichtoolApp(JobsApp):
     ]
 
     def __init__(
-        self, artefact: Artefact | None = None, theme: str | None = None, debug: bool = False
+        self,
+        artefact: Artefact | None = None,
+        theme: str | None = None,
+        debug: bool = False,
+        start: StartPoint | None = None,
     ) -> None:
         super().__init__()
         self._initial = artefact
+        self._start = start
         self._debug_errors = debug
         if theme:
             self.theme = theme
@@ -99,6 +105,19 @@ class WhichtoolApp(JobsApp):
     def on_mount(self) -> None:
         if self._initial is not None:
             self.show_artefact(self._initial)
+        start = self._start
+        if start is None:
+            return
+        if start.tasks is not None:
+            try:
+                self.session.tasks = load_tasks_state(start.tasks)
+            except WhichtoolError as error:
+                self.notify(error.message, title="Task set", severity="error", timeout=8)
+        if start.target is not None:
+            kind, value = start.target
+            self.inspect_target(TargetChoice(kind, value), start.section or "surface")
+        elif start.section is not None:
+            self.switch_mode(start.section)
 
     # -- sections -----------------------------------------------------------------------------
 
@@ -204,9 +223,27 @@ class WhichtoolApp(JobsApp):
         self.run_demo()
 
 
-def run_app(artefact: Artefact | None = None, debug: bool = False) -> int:
-    """Run the app in the terminal and return its exit code (2 if it stopped on an error)."""
-    app = WhichtoolApp(artefact, debug=debug)
+@dataclass(frozen=True)
+class StartPoint:
+    """Where a command opens the app: a target to inspect, a task set, and the section to show.
+
+    ``target`` is (kind, value) with kind snapshot, stdio or http, as on the home screen.
+    """
+
+    target: tuple[str, str] | None = None
+    tasks: str | None = None
+    section: str | None = None
+
+
+def run_app(
+    artefact: Artefact | None = None, debug: bool = False, start: StartPoint | None = None
+) -> int:
+    """Run the app in the terminal and return its exit code (2 if it stopped on an error).
+
+    Commands with a screen call this when ``wants_ui(args)``: ``open`` passes the artefact;
+    ``inspect``/``run``/``tasks`` pass a StartPoint (target, task set, section).
+    """
+    app = WhichtoolApp(artefact, debug=debug, start=start)
     result = app.run()
     if app.return_code not in (None, 0):
         return 2

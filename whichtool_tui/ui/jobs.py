@@ -78,7 +78,7 @@ class JobsApp(App[int]):
         self.notify("Demo: surface inspected; the run (3) and the bout (5) are under way.")
 
     @work(exclusive=True, group="inspect", exit_on_error=False)
-    async def inspect_target(self, choice: TargetChoice) -> None:
+    async def inspect_target(self, choice: TargetChoice, section: str = "surface") -> None:
         """Load and inspect a target without blocking the UI, then show the Surface section."""
         self.notify(f"Inspecting {redact_message(choice.label)}…", timeout=2)
         try:
@@ -98,8 +98,8 @@ class JobsApp(App[int]):
         self.session.surface = view
         if choice.kind == "snapshot":
             remember(choice.value, "snapshot", f"{len(view.tools)} tools")
-        if self.current_mode != "surface":
-            self.switch_mode("surface")
+        if self.current_mode != section:
+            self.switch_mode(section)
         self.refresh_sections()
 
     @work(exclusive=True, group="run", exit_on_error=False)
