@@ -245,3 +245,22 @@ async def test_stdio_target_from_home_inspects_a_live_server() -> None:
         assert app.session.surface is not None and app.session.surface.transport == "stdio"
         assert app.session.surface.raw_list  # the live tools/list, ready to save
     assert live_children() == []  # the server was stopped after listing its tools
+
+
+async def test_http_target_from_home_inspects_a_live_server() -> None:
+    from tests.support.mcp_http_server import serve
+
+    with serve() as server:
+        app = WhichtoolApp()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.click("#kind-http")
+            await pilot.press("o")
+            app.screen.query_one("#target-value", Input).value = server.url()
+            await pilot.press("enter")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.current_mode == "surface", [n.message for n in app._notifications]
+            assert app.session.surface is not None
+            assert app.session.surface.transport == "http"
+            assert app.screen.query_one("#tools", DataTable).row_count > 0
+            assert "127.0.0.1" in bar_text(app)
