@@ -214,7 +214,9 @@ async def _run_inputs(
             {"diagnostics": kept, "diagnosticsOmitted": omitted},
         )
     # The full static review travels into the run: an error-level finding fails the run.
-    return build_run_inputs(listing, surface, loaded, options.max_tools, provider_name)
+    return build_run_inputs(
+        listing, surface, loaded, options.max_tools, provider_name, full_review=True
+    )
 
 
 def _check_limits(tool_count: int, planned: int, options: ServerOptions, plan: Any) -> None:
