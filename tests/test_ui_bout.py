@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
-from tests.ui_support import UI_DATA, static_text
+from tests.ui_support import UI_DATA, live_children, static_text
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.widgets.timeline import RpcTimeline
@@ -91,3 +91,28 @@ async def test_tape_opens_score_free_and_shows_facts_after_guess() -> None:
         assert "tape keeps no messages" in screen_text(app, "#message")
         await pilot.press("u")
         assert "what the wire alone says" in screen_text(app, "#verdict")
+
+
+async def test_start_point_runs_a_planned_bout(tmp_path: Path) -> None:
+    from whichtool_tui.arcade.bout import BoutPlan, fixture_argv
+    from whichtool_tui.arcade.seats import NaiveSeat
+    from whichtool_tui.mcp_client.command import child_environment
+    from whichtool_tui.ui.app import StartPoint
+
+    plan = BoutPlan(
+        kind="fixture",
+        argv=fixture_argv(),
+        seat=NaiveSeat(),
+        atom_ids=["inspect.tools_list"],
+        sandbox=tmp_path / "sandbox",
+        base_env=child_environment(),
+    )
+    app = WhichtoolApp(start=StartPoint(bout=plan))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.current_mode == "bout"
+        bout = app.session.bout
+        assert bout is not None and [a.id for a in bout.header.atoms] == ["inspect.tools_list"]
+        assert "PASS" not in screen_text(app, "#atoms")
+    assert live_children() == []

@@ -113,6 +113,8 @@ class WhichtoolApp(JobsApp):
                 self.session.tasks = load_tasks_state(start.tasks)
             except WhichtoolError as error:
                 self.notify(error.message, title="Task set", severity="error", timeout=8)
+        if start.bout is not None:
+            self.run_bout_plan(start.bout, "bout")
         if start.target is not None:
             kind, value = start.target
             self.inspect_target(TargetChoice(kind, value), start.section or "surface")
@@ -233,6 +235,7 @@ class StartPoint:
     target: tuple[str, str] | None = None
     tasks: str | None = None
     section: str | None = None
+    bout: Any = None  # an arcade BoutPlan to run and show on the Bout screen
 
 
 def run_app(
@@ -241,7 +244,8 @@ def run_app(
     """Run the app in the terminal and return its exit code (2 if it stopped on an error).
 
     Commands with a screen call this when ``wants_ui(args)``: ``open`` passes the artefact;
-    ``inspect``/``run``/``tasks`` pass a StartPoint (target, task set, section).
+    ``inspect``/``run``/``tasks`` pass a StartPoint (target, task set, section), ``bout`` its
+    BoutPlan.
     """
     app = WhichtoolApp(artefact, debug=debug, start=start)
     result = app.run()

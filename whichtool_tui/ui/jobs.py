@@ -26,6 +26,7 @@ from whichtool_tui.ui.session import Session, TargetChoice, TaskSetState
 ROW_CHUNK = 10_000  # rows read per step while a big receipt loads in the background
 
 if TYPE_CHECKING:
+    from whichtool_tui.arcade.bout import BoutPlan
     from whichtool_tui.ui.modals.generate import GenerateRequest
     from whichtool_tui.ui.run_control import RunSetup
 
@@ -171,29 +172,42 @@ class JobsApp(App[int]):
         if isinstance(screen, BoutScreen):
             screen.rows_grew()
 
-    @work(exclusive=True, group="bout", exit_on_error=False)
-    async def run_fixture_bout(self, show: bool = True) -> None:
+    def run_fixture_bout(self, show: bool = True) -> None:
         """Every atom against the bundled lab fixture (offline, naive seat) in a temp sandbox."""
-        import tempfile
-
         from whichtool_tui.arcade.atoms import ATOM_IDS
-        from whichtool_tui.arcade.bout import BoutPlan, fixture_argv, run_bout
-        from whichtool_tui.arcade.receipt import receipt_json
+        from whichtool_tui.arcade.bout import BoutPlan, fixture_argv
         from whichtool_tui.arcade.seats import NaiveSeat
         from whichtool_tui.mcp_client.command import child_environment
 
-        self.notify("Running a bout against the lab fixture…", timeout=3)
+        plan = BoutPlan(
+            kind="fixture",
+            argv=fixture_argv(),
+            seat=NaiveSeat(),
+            atom_ids=list(ATOM_IDS),
+            base_env=child_environment(),
+        )
+        self.run_bout_plan(plan, "lab fixture bout", show=show, temp_sandbox=True)
+
+    @work(exclusive=True, group="bout", exit_on_error=False)
+    async def run_bout_plan(
+        self, plan: BoutPlan, label: str, show: bool = True, temp_sandbox: bool = False
+    ) -> None:
+        """Run a planned bout (the ``bout`` command's plan, or the lab fixture's) and show it."""
+        import tempfile
+
+        from whichtool_tui.arcade.bout import run_bout
+        from whichtool_tui.arcade.events import AtomStarted, BoutEvent
+        from whichtool_tui.arcade.receipt import receipt_json
+
+        def sink(event: BoutEvent) -> None:
+            if isinstance(event, AtomStarted):
+                self.notify(f"Bout: {event.atom_id}…", timeout=2)
+
         with tempfile.TemporaryDirectory(prefix="whichtool-bout-") as sandbox:
-            plan = BoutPlan(
-                kind="fixture",
-                argv=fixture_argv(),
-                seat=NaiveSeat(),
-                atom_ids=list(ATOM_IDS),
-                sandbox=Path(sandbox),
-                base_env=child_environment(),
-            )
+            if temp_sandbox:
+                plan.sandbox = Path(sandbox)
             try:
-                receipt = await run_bout(plan)
+                receipt = await run_bout(plan, sink)
             except WhichtoolError as error:
                 self.notify(error.message, title="Bout failed", severity="error", timeout=8)
                 return
@@ -202,11 +216,11 @@ class JobsApp(App[int]):
                 self.notify(message, title="Bout failed", severity="error")
                 return
         data = json.loads(receipt_json(receipt))
-        self.session.bout = view_of_receipt(data, "lab fixture bout")
+        self.session.bout = view_of_receipt(data, label)
         if show and self.current_mode != "bout":
             self.switch_mode("bout")
         elif not show:
-            self.notify("The lab bout finished: press 5 to review it.")
+            self.notify("The bout finished: press 5 to review it.")
         self.refresh_sections()
 
     def save_receipt(self, bout: BoutView) -> None:
