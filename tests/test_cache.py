@@ -24,7 +24,9 @@ from whichtool_tui.evaluation.outcome import TrialOutcome
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.evaluation.report_model import Call, TrialError, TrialUsage
 from whichtool_tui.providers.base import Capabilities, ProviderIdentity, RouteRequest, ToolSpec
+from whichtool_tui.providers.factory import build_provider
 from whichtool_tui.providers.keyword import KeywordProvider
+from whichtool_tui.providers.mock import MockProvider
 
 IDENTITY = ProviderIdentity(
     name="openai-compatible",
@@ -152,17 +154,31 @@ def test_size_formatting() -> None:
 
 
 def test_different_credentials_never_share_entries(tmp_path: Path) -> None:
-    first = TrialCache(tmp_path, credential="key-one-SECRET")
-    second = TrialCache(tmp_path, credential="key-two-SECRET")
-    keys = {first.key_for(IDENTITY, REQUEST), second.key_for(IDENTITY, REQUEST)}
-    keys.add(TrialCache(tmp_path).key_for(IDENTITY, REQUEST))
-    assert len(keys) == 3
-    key = first.key_for(IDENTITY, REQUEST)
+    def identity(env: dict[str, str]) -> ProviderIdentity:
+        return build_provider("openai-compatible", "m", "http://127.0.0.1:1/v1", env=env).identity
+
+    first = identity({"WHICHTOOL_PROVIDER_API_KEY": "key-one-SECRET"})
+    second = identity({"WHICHTOOL_PROVIDER_API_KEY": "key-two-SECRET"})
+    keyless = identity({})
+    assert first.request_fingerprint == second.request_fingerprint  # the report cannot tell
+    cache = TrialCache(tmp_path)
+    keys = {cache.key_for(who, REQUEST) for who in (first, second, keyless)}
+    assert None not in keys and len(keys) == 3
+    key = cache.key_for(first, REQUEST)
     assert key is not None
-    first.put(key, TrialOutcome(text="hello"))
-    assert first.get(key) is not None
-    second_key = second.key_for(IDENTITY, REQUEST)
-    assert second_key is not None and second.get(second_key) is None
+    cache.put(key, TrialOutcome(text="hello"))
+    assert cache.get(key) is not None
+    second_key = cache.key_for(second, REQUEST)
+    assert second_key is not None and cache.get(second_key) is None
+    assert "SECRET" not in repr(first)
     for path in tmp_path.rglob("*"):
         assert "SECRET" not in path.name
         assert not path.is_file() or b"SECRET" not in path.read_bytes()
+
+
+def test_the_plain_mock_is_cached_under_a_fixed_key_and_a_scripted_one_never() -> None:
+    plain = MockProvider().identity
+    assert plain.request_fingerprint is None  # what the report records
+    key = cache_key(plain, REQUEST)
+    assert key is not None and key == cache_key(MockProvider().identity, REQUEST)
+    assert cache_key(MockProvider(sequence=["a"]).identity, REQUEST) is None

@@ -223,17 +223,6 @@ def write_outputs(
         sys.stderr.write(f"Wrote {extra} report to {redact_paths(path)}\n")
 
 
-def _credential(provider_name: str) -> str | None:
-    """The key the provider was built with, so the cache can keep different keys apart."""
-    from whichtool_tui.providers.presets import PRESETS
-
-    preset = PRESETS.get(provider_name)
-    if preset is None or preset.key_env is None:
-        return None
-    value = os.environ.get(preset.key_env, "").strip()
-    return value or None
-
-
 async def _spend(
     inputs: RunInputs,
     options: RunOptions,
@@ -255,10 +244,7 @@ async def _spend(
     )
     cache = None
     if args.cache is not False:
-        cache = TrialCache(
-            Path(args.cache_dir or DEFAULT_CACHE_DIR),
-            credential=_credential(provider.identity.name),
-        )
+        cache = TrialCache(Path(args.cache_dir or DEFAULT_CACHE_DIR))
     progress = RunProgress()
     try:
         return await run_evaluation(

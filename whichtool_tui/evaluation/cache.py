@@ -50,22 +50,21 @@ def canonical_json(value: Any) -> str:
     return json.dumps(js_numbers(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def cache_key(
-    identity: ProviderIdentity, request: RouteRequest, isolation: str | None = None
-) -> str | None:
+def cache_key(identity: ProviderIdentity, request: RouteRequest) -> str | None:
     """The sha256 key of a request, or None when the provider cannot be cached (no fingerprint).
 
-    ``isolation`` is a digest of the credential in use: different keys never share entries,
-    and since only a hash of it enters a hash, the credential cannot be read back from a key.
+    The provider's cache fingerprint already differs per credential (a one-way digest), so
+    different keys never share entries and no key can be read back from a cache file name.
     """
-    if identity.request_fingerprint is None:
+    fingerprint = identity.cache_identity
+    if fingerprint is None:
         return None
     material: dict[str, Any] = {
         "v": CACHE_KEY_VERSION,
         "provider": identity.name,
         "model": identity.model,
         "endpoint": identity.endpoint,
-        "providerFingerprint": identity.request_fingerprint,
+        "providerFingerprint": fingerprint,
         "temperature": request.temperature,
         "seed": request.seed if identity.capabilities.seed else None,
         "prompt": request.prompt,
@@ -76,8 +75,6 @@ def cache_key(
     }
     if request.reasoning_effort is not None:
         material["reasoningEffort"] = request.reasoning_effort
-    if isolation is not None:
-        material["credential"] = isolation
     return hashlib.sha256(canonical_json(material).encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -93,20 +90,13 @@ class CacheStats:
 class TrialCache:
     """Reads and writes cached replies under one directory."""
 
-    def __init__(
-        self, directory: str | Path = DEFAULT_CACHE_DIR, credential: str | None = None
-    ) -> None:
+    def __init__(self, directory: str | Path = DEFAULT_CACHE_DIR) -> None:
         self.directory = Path(directory)
         self.hits = 0
-        self.isolation = (
-            hashlib.sha256(b"whichtool-cache-credential\0" + credential.encode()).hexdigest()
-            if credential
-            else None
-        )
 
     def key_for(self, identity: ProviderIdentity, request: RouteRequest) -> str | None:
-        """The key of a request under this cache's credential isolation."""
-        return cache_key(identity, request, self.isolation)
+        """The key of a request (None: this provider's answers are not cached)."""
+        return cache_key(identity, request)
 
     def _path(self, key: str) -> Path:
         return self.directory / "trials" / key[:2] / f"{key}.json"

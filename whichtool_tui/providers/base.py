@@ -7,6 +7,7 @@ calls the model proposed, its text and usage. It never executes a tool. Failures
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -120,6 +121,23 @@ class ProviderIdentity:
     request_fingerprint: str | None
     capabilities: Capabilities = field(default_factory=Capabilities)
     is_baseline: bool = False  # the offline keyword provider: a baseline, never "a model"
+    # What keeps cache entries apart: the request fingerprint mixed with a digest of the credential
+    # in use (never the credential itself). "" means "the request fingerprint"; None keeps this
+    # provider out of the cache (a scripted mock's answers depend on its script).
+    cache_fingerprint: str | None = field(default="", repr=False)
+
+    @property
+    def cache_identity(self) -> str | None:
+        """The fingerprint the trial cache keys on, or None when answers must not be cached."""
+        return self.request_fingerprint if self.cache_fingerprint == "" else self.cache_fingerprint
+
+
+def credential_fingerprint(request_fingerprint: str, credential: str | None) -> str:
+    """A cache fingerprint that differs per credential; one-way, so no key can be read back."""
+    if not credential:
+        return request_fingerprint
+    material = b"whichtool-cache-credential\0" + request_fingerprint.encode() + b"\0"
+    return hashlib.sha256(material + credential.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Provider(Protocol):

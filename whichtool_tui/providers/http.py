@@ -19,7 +19,13 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from whichtool_tui.providers.base import Capabilities, ProviderError, ProviderIdentity, Usage
+from whichtool_tui.providers.base import (
+    Capabilities,
+    ProviderError,
+    ProviderIdentity,
+    Usage,
+    credential_fingerprint,
+)
 from whichtool_tui.redact import redact_message, redact_url
 
 DEFAULT_TIMEOUT_SECONDS = 300.0
@@ -57,6 +63,13 @@ class HttpProviderOptions:
     max_output_tokens: int | None = None
     capabilities: Capabilities = field(default_factory=Capabilities)
     request_fingerprint: str | None = None
+
+    @property
+    def cache_fingerprint(self) -> str | None:
+        """The request fingerprint mixed with the key in use (see credential_fingerprint)."""
+        if self.request_fingerprint is None:
+            return None
+        return credential_fingerprint(self.request_fingerprint, self.api_key)
 
 
 class JsonPoster:
@@ -242,6 +255,7 @@ class HttpProvider:
             endpoint=redact_url(self.url),
             request_fingerprint=options.request_fingerprint,
             capabilities=options.capabilities,
+            cache_fingerprint=options.cache_fingerprint,
         )
 
     @property

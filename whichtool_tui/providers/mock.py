@@ -8,7 +8,9 @@ per-(task, trial) scripts, a computed responder, and an optional fixed delay.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -82,6 +84,12 @@ def _as_step(entry: ScriptEntry) -> MockStep:
     return MockStep.pick(entry)
 
 
+def _fixed_fingerprint(model: str) -> str:
+    options = {"provider": "mock", "model": model, "version": 1}
+    text = json.dumps(options, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 class MockProvider:
     """A deterministic provider; without a script it abstains with the upstream text.
 
@@ -106,9 +114,11 @@ class MockProvider:
             name="mock",
             model=model,
             endpoint=None,
-            # A script is dynamic state: a null fingerprint keeps such runs out of the cache.
-            request_fingerprint=None,
+            request_fingerprint=None,  # the report records none (reference item 86)
             capabilities=MOCK_CAPABILITIES,
+            # The plain mock always answers the same, so its cache key is fixed; a script is
+            # dynamic state, and a null fingerprint keeps such runs out of the cache.
+            cache_fingerprint=None if scripted else _fixed_fingerprint(model),
         )
         self.scripted = scripted
         self._sequence = [_as_step(entry) for entry in sequence]

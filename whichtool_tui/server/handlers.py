@@ -305,7 +305,6 @@ async def _spend(
     from whichtool_tui.evaluation.cache import TrialCache
     from whichtool_tui.evaluation.engine import run_evaluation
     from whichtool_tui.providers.factory import build_provider
-    from whichtool_tui.providers.presets import PRESETS
 
     paid = is_paid_provider(provider_name)
     if paid and state.paid_run_active:
@@ -322,12 +321,7 @@ async def _spend(
     try:
         cache = None
         if state.options.cache:
-            preset = PRESETS.get(provider.identity.name)
-            key_env = preset.key_env if preset else None
-            cache = TrialCache(
-                Path(state.options.cache_dir),
-                credential=(os.environ.get(key_env) or None) if key_env else None,
-            )
+            cache = TrialCache(Path(state.options.cache_dir))
         return await run_evaluation(inputs, run_options, provider, prepared=prepared, cache=cache)
     finally:
         if paid:
