@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -74,6 +75,18 @@ async def test_env_credential_reaches_its_exact_origin(
     monkeypatch.setenv(ORIGIN_ENV, f"http://127.0.0.1:{server.port}")
     listing = await fetch_listing(resolve_target(server.url("/auth/mcp"), None, Settings()))
     assert len(listing.raw_tools) == TOOL_COUNT
+
+
+async def test_a_target_without_env_credential_never_sends_it(
+    server: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(AUTH_ENV, TOKEN)
+    monkeypatch.setenv(ORIGIN_ENV, f"http://127.0.0.1:{server.port}")
+    spec = replace(resolve_target(server.url("/auth/mcp"), None, Settings()), env_credential=False)
+    with pytest.raises(WhichtoolError) as caught:
+        await fetch_listing(spec, timeout=10)
+    assert "401" in caught.value.message
+    assert TOKEN.split()[-1] not in f"{caught.value.message} {caught.value.hint}"
 
 
 async def test_missing_credential_gets_401_with_hint(server: RunningServer) -> None:

@@ -41,6 +41,9 @@ class TargetSpec:
     cwd: str | None = None
     headers: dict[str, str] = field(default_factory=dict, repr=False)
     env: dict[str, str] = field(default_factory=dict, repr=False)
+    # Whether the environment credential (WHICHTOOL_HTTP_AUTHORIZATION, origin-bound) may be
+    # sent; off for targets someone else named, such as an agent talking to our MCP server.
+    env_credential: bool = True
 
 
 def normalize_transport(name: str) -> Transport:

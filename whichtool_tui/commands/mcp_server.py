@@ -75,7 +75,7 @@ def execute(args: argparse.Namespace) -> int:
     from whichtool_tui.evaluation.cache import DEFAULT_CACHE_DIR
     from whichtool_tui.evaluation.plan import DEFAULT_MAX_TOOLS, DEFAULT_MAX_TRIALS
     from whichtool_tui.server.app import serve_stdio
-    from whichtool_tui.server.options import ServerOptions, take_http_credentials
+    from whichtool_tui.server.options import ServerOptions
 
     settings = Settings()
     if args.config is not None:
@@ -98,7 +98,6 @@ def execute(args: argparse.Namespace) -> int:
         cache_dir=args.cache_dir or DEFAULT_CACHE_DIR,
         result_file=args.result_file,
         workspace=Path.cwd(),
-        http_credentials=take_http_credentials(),
     )
     anyio.run(serve_stdio, options)
     return 0

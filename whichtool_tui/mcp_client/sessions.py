@@ -109,7 +109,7 @@ class McpSession:
             return
         assert spec.url is not None
         check_http_url(spec.url)
-        headers = authorization_headers(spec.url, spec.headers)
+        headers = authorization_headers(spec.url, spec.headers, None if spec.env_credential else {})
         self.observer = HttpObserver()
         opener = (
             legacy_sse_transport if spec.transport == "legacy-sse" else streamable_http_transport
