@@ -22,7 +22,8 @@ class AnthropicProvider(HttpProvider):
 
     endpoint_path = "/v1/messages"
 
-    def _headers(self) -> dict[str, str]:
+    def headers(self) -> dict[str, str]:
+        """JSON, the API version, and the key as ``x-api-key``."""
         headers = {"content-type": "application/json", "anthropic-version": ANTHROPIC_VERSION}
         if self.options.api_key:
             headers["x-api-key"] = self.options.api_key
@@ -107,22 +108,12 @@ class AnthropicProvider(HttpProvider):
             stop_reason=str(stop),
         )
 
-    async def route(self, request: RouteRequest) -> RouteReply:
-        """One bare user message with the tools in the given order."""
-        answer, latency = await self.post_timed(self.build_body(request), self._headers())
-        return self.parse(answer, latency)
-
-    async def generate(
-        self, prompt: str, temperature: float, max_output_tokens: int | None = None
-    ) -> str:
-        """Free text without tools (temperature is not sent); empty text is an error."""
-        body: dict[str, Any] = {
+    def text_body(
+        self, prompt: str, temperature: float, max_output_tokens: int | None
+    ) -> dict[str, Any]:
+        """Free text without tools; temperature is not sent (the API's default applies)."""
+        return {
             "model": self.options.model,
             "max_tokens": self._max_tokens(max_output_tokens),
             "messages": [{"role": "user", "content": prompt}],
         }
-        answer, latency = await self.post_timed(body, self._headers())
-        reply = self.parse(answer, latency)
-        if not reply.text.strip():
-            raise self.fail("provider/empty-text", "the model returned no text")
-        return reply.text

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest
-from whichtool_tui.providers.http import HintFor, HttpProvider, bearer_headers, read_usage
+from whichtool_tui.providers.http import HintFor, HttpProvider, read_usage
 
 OPENAI_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
@@ -22,9 +22,6 @@ class ChatCompletionsProvider(HttpProvider):
     """Every preset that speaks Chat Completions."""
 
     endpoint_path = "/chat/completions"
-
-    def _headers(self) -> dict[str, str]:
-        return bearer_headers(self.options.api_key)
 
     def build_body(self, request: RouteRequest) -> dict[str, Any]:
         """The exact request body for one routing request."""
@@ -51,8 +48,9 @@ class ChatCompletionsProvider(HttpProvider):
             body["max_tokens"] = self.options.max_output_tokens
         return body
 
-    @staticmethod
-    def _hint_for_400(request: RouteRequest | None) -> HintFor:
+    def hint_for_400(self, request: RouteRequest | None) -> HintFor:
+        """Name the likely cause of a 400: reasoning effort, or tool names the API may refuse."""
+
         def hint(status: int, text: str) -> str | None:
             if status != 400:
                 return None
@@ -133,17 +131,10 @@ class ChatCompletionsProvider(HttpProvider):
             stop_reason=str(finish),
         )
 
-    async def route(self, request: RouteRequest) -> RouteReply:
-        """One bare user message with the tools in the given order."""
-        answer, latency = await self.post_timed(
-            self.build_body(request), self._headers(), self._hint_for_400(request)
-        )
-        return self.parse(answer, latency)
-
-    async def generate(
-        self, prompt: str, temperature: float, max_output_tokens: int | None = None
-    ) -> str:
-        """Free text without tools; tool calls or empty text are errors."""
+    def text_body(
+        self, prompt: str, temperature: float, max_output_tokens: int | None
+    ) -> dict[str, Any]:
+        """Free text without tools."""
         body: dict[str, Any] = {
             "model": self.options.model,
             "messages": [{"role": "user", "content": prompt}],
@@ -152,10 +143,4 @@ class ChatCompletionsProvider(HttpProvider):
         limit = max_output_tokens or self.options.max_output_tokens
         if limit:
             body["max_tokens"] = limit
-        answer, latency = await self.post_timed(body, self._headers(), self._hint_for_400(None))
-        reply = self.parse(answer, latency)
-        if reply.calls:
-            raise self.fail("provider/unexpected-calls", "the model proposed tool calls")
-        if not reply.text.strip():
-            raise self.fail("provider/empty-text", "the model returned no text")
-        return reply.text
+        return body

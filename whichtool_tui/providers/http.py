@@ -12,6 +12,7 @@ import asyncio
 import ipaddress
 import json
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,8 @@ from whichtool_tui.providers.base import (
     Capabilities,
     ProviderError,
     ProviderIdentity,
+    RouteReply,
+    RouteRequest,
     Usage,
     credential_fingerprint,
 )
@@ -233,7 +236,7 @@ class JsonPoster:
             await client.aclose()
 
 
-class HttpProvider:
+class HttpProvider(ABC):
     """What the three HTTP families share: options, identity, poster, timing, closing."""
 
     endpoint_path = ""
@@ -274,6 +277,47 @@ class HttpProvider:
         started = time.perf_counter()
         answer = await self.poster.post(self.url, body, headers, hint_for)
         return answer, (time.perf_counter() - started) * 1000.0
+
+    def headers(self) -> dict[str, str]:
+        """Request headers; the OpenAI shapes send the key as a bearer token."""
+        return bearer_headers(self.options.api_key)
+
+    def hint_for_400(self, request: RouteRequest | None) -> HintFor | None:
+        """An extra hint for refused requests (``request`` is None for free text)."""
+        return None
+
+    @abstractmethod
+    def build_body(self, request: RouteRequest) -> dict[str, Any]:
+        """The exact request body for one routing request."""
+
+    @abstractmethod
+    def text_body(
+        self, prompt: str, temperature: float, max_output_tokens: int | None
+    ) -> dict[str, Any]:
+        """The request body for free text without tools (task drafting)."""
+
+    @abstractmethod
+    def parse(self, answer: dict[str, Any], latency_ms: float) -> RouteReply:
+        """The API's answer as a reply; raise ProviderError when it is not a clean one."""
+
+    async def route(self, request: RouteRequest) -> RouteReply:
+        """One bare user message with the tools in the given order."""
+        body = self.build_body(request)
+        answer, latency = await self.post_timed(body, self.headers(), self.hint_for_400(request))
+        return self.parse(answer, latency)
+
+    async def generate(
+        self, prompt: str, temperature: float, max_output_tokens: int | None = None
+    ) -> str:
+        """Free text without tools; tool calls or empty text are errors."""
+        body = self.text_body(prompt, temperature, max_output_tokens)
+        answer, latency = await self.post_timed(body, self.headers(), self.hint_for_400(None))
+        reply = self.parse(answer, latency)
+        if reply.calls:
+            raise self.fail("provider/unexpected-calls", "the model proposed tool calls")
+        if not reply.text.strip():
+            raise self.fail("provider/empty-text", "the model returned no text")
+        return reply.text
 
     async def aclose(self) -> None:
         """Release the shared HTTP client."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest
-from whichtool_tui.providers.http import HttpProvider, bearer_headers, read_usage
+from whichtool_tui.providers.http import HttpProvider, read_usage
 
 _TERMINAL_ITEMS = ("message", "function_call")
 
@@ -18,9 +18,6 @@ class ResponsesProvider(HttpProvider):
     """The ``openai`` preset."""
 
     endpoint_path = "/responses"
-
-    def _headers(self) -> dict[str, str]:
-        return bearer_headers(self.options.api_key)
 
     def build_body(self, request: RouteRequest) -> dict[str, Any]:
         """The exact request body for one routing request."""
@@ -114,15 +111,10 @@ class ResponsesProvider(HttpProvider):
                 parts.append(part["text"])
         return parts
 
-    async def route(self, request: RouteRequest) -> RouteReply:
-        """One bare input with the tools in the given order, tool_choice auto."""
-        answer, latency = await self.post_timed(self.build_body(request), self._headers())
-        return self.parse(answer, latency)
-
-    async def generate(
-        self, prompt: str, temperature: float, max_output_tokens: int | None = None
-    ) -> str:
-        """Free text without tools; tool calls or empty text are errors."""
+    def text_body(
+        self, prompt: str, temperature: float, max_output_tokens: int | None
+    ) -> dict[str, Any]:
+        """Free text without tools."""
         body: dict[str, Any] = {
             "model": self.options.model,
             "store": False,
@@ -132,13 +124,7 @@ class ResponsesProvider(HttpProvider):
         limit = max_output_tokens or self.options.max_output_tokens
         if limit:
             body["max_output_tokens"] = limit
-        answer, latency = await self.post_timed(body, self._headers())
-        reply = self.parse(answer, latency)
-        if reply.calls:
-            raise self.fail("provider/unexpected-calls", "the model proposed tool calls")
-        if not reply.text.strip():
-            raise self.fail("provider/empty-text", "the model returned no text")
-        return reply.text
+        return body
 
 
 def _reasoning_chars(item: dict[str, Any]) -> int:
