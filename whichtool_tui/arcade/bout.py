@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import anyio
+
 from whichtool_tui.arcade import events
 from whichtool_tui.arcade.atoms import HOLDOUT_IDS, AtomSpec, spec_for
 from whichtool_tui.arcade.atoms.common import AtomContext, Seat
@@ -64,6 +66,7 @@ class BoutPlan:
     recorded_command: list[str] | None = None
     docker: Any = None  # a docker.DockerPlan on the docker target
     zygote: Any = None  # a warm fixture parent started early by the caller (closed by the bout)
+    parallel_atoms: bool = True  # fixture + scripted seat: atoms side by side, same receipt
 
     @property
     def fixture(self) -> bool:
@@ -313,6 +316,15 @@ async def _launch(plan: BoutPlan, spec: AtomSpec, warm: Any = None) -> Any:
         return exc
 
 
+def _scripted(plan: BoutPlan) -> bool:
+    """The bundled fixture played by a scripted seat: nothing shared between atoms but the plan.
+
+    Live servers and model seats keep upstream's one-after-another order: a server we did not
+    write may share state between instances, and a model server may batch concurrent requests.
+    """
+    return plan.kind == "fixture" and getattr(plan.seat, "info", None) is None
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -342,12 +354,31 @@ async def run_bout(
     zygote = plan.zygote or (_start_zygote(plan) if prestart else None)
     plan.zygote = None
     launched: list[Any] = [await _launch(plan, spec, zygote) for spec in specs] if prestart else []
+    outcomes: list[Any] = [None] * len(specs)
+
+    async def one(index: int, atom_sink: events.EventSink) -> None:
+        current = launched[index] if prestart else None
+        if prestart:
+            launched[index] = None
+        outcomes[index] = await run_atom(plan, specs[index], bout_id, atom_sink, current)
+
     try:
-        for index, spec in enumerate(specs):
-            current = launched[index] if prestart else None
-            if prestart:
-                launched[index] = None
-            atom, atom_wire, atom_requests = await run_atom(plan, spec, bout_id, sink, current)
+        if prestart and plan.parallel_atoms and _scripted(plan):
+            # Each atom has its own process and sandbox folder: run them side by side, then
+            # report and assemble in plan order, exactly as a sequential run would.
+            ordered = events.OrderedSinks(sink, len(specs))
+
+            async def side_by_side(index: int) -> None:
+                await one(index, ordered.for_atom(index))
+                ordered.finish(index)
+
+            async with anyio.create_task_group() as group:
+                for index in range(len(specs)):
+                    group.start_soon(side_by_side, index)
+        else:
+            for index in range(len(specs)):
+                await one(index, sink)
+        for atom, atom_wire, atom_requests in outcomes:
             atoms.append(atom)
             wire.extend(atom_wire)
             server_requests.extend(atom_requests)

@@ -206,6 +206,18 @@ def exit_code(receipt: BoutReceipt, strict: bool) -> int:
     return int(ExitCode.OK)
 
 
+def _forked_fixture_parent(plan: BoutPlan) -> Any:
+    """For the fixture: import the SDK now, then fork the fixtures' warm parent from here."""
+    from whichtool_tui.arcade import zygote
+
+    if plan.kind != "fixture" or not zygote.can_fork_here():
+        return None
+    import mcp.client.session  # noqa: F401  (the client needs it anyway; the fork shares it)
+
+    zygote.warm_imports()
+    return zygote.start_zygote(fork_here=True)
+
+
 def run_bout_command(
     args: argparse.Namespace,
     open_screen: Callable[[str | None, dict[str, Any]], int] | None = None,
@@ -235,7 +247,7 @@ def run_bout_command(
         if early is not None:
             early.close()
         raise
-    plan.zygote = early
+    plan.zygote = early or _forked_fixture_parent(plan)
     if ui:
         sys.stderr.write(f"Running {len(plan.atom_ids)} atom(s) against the {plan.kind} target…\n")
     with gc_paused():  # the SDK import and a short bout: long-lived objects, little garbage

@@ -29,16 +29,34 @@ def available() -> bool:
     return hasattr(os, "fork") and hasattr(socket, "send_fds")
 
 
-def serve(control_fd: int) -> int:
-    """The zygote loop: one fork per request until the control socket closes."""
-    gc.disable()  # the imports allocate only long-lived objects: no point scanning them
-    import mcp.server.lowlevel  # warm-up: the imports are the point
+def warm_imports() -> None:
+    """Import what a fixture child needs, so forked children start with it loaded."""
+    import anyio._backends._asyncio
+    import anyio.streams.stapled
+    import anyio.streams.tls  # noqa: F401
+    import mcp.server.lowlevel
     import mcp.shared.message  # noqa: F401
     import mcp_types  # noqa: F401
 
-    from whichtool_tui.arcade import fixture
+    from whichtool_tui.arcade import fixture  # noqa: F401
     from whichtool_tui.mcp_client import framing  # noqa: F401
 
+
+def _std_streams() -> None:
+    """Fresh sys.stdin/stdout/stderr over fds 0-2 (a forking host may have replaced them)."""
+    import io
+
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)))
+    sys.stderr = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)))
+
+
+def serve(control_fd: int) -> int:
+    """The zygote loop: one fork per request until the control socket closes."""
+    from whichtool_tui.arcade import fixture
+
+    gc.disable()  # the imports allocate only long-lived objects: no point scanning them
+    warm_imports()
     gc.freeze()  # children share these pages instead of copying them on the first collection
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     control = socket.socket(fileno=control_fd)
@@ -63,6 +81,7 @@ def serve(control_fd: int) -> int:
                     os.dup2(fd, target)
                 for fd in fds:
                     os.close(fd)
+                _std_streams()
                 os.environ.clear()
                 os.environ.update(request["env"])
                 code = fixture.main(request["args"])
@@ -190,26 +209,92 @@ class ForkedProcess:
             await stream.aclose()
 
 
-class Zygote:
-    """The bout's handle on one warm fixture parent."""
+class _ForkedParent:
+    """The zygote forked from this process: the parts of Popen that Zygote uses."""
 
-    def __init__(self) -> None:
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def wait(self, timeout: float) -> int:
+        """Reap the zygote, or raise TimeoutExpired after ``timeout`` seconds."""
+        _await_exit(self.pid, timeout)
+        done, status = os.waitpid(self.pid, os.WNOHANG)
+        if done == 0:
+            raise subprocess.TimeoutExpired(["zygote"], timeout)
+        return os.waitstatus_to_exitcode(status)
+
+
+def can_fork_here() -> bool:
+    """This process may fork a zygote itself: POSIX, and no other thread that could hold a lock."""
+    import threading
+
+    return available() and threading.active_count() == 1
+
+
+def _close_all_but(keep: int) -> None:
+    """Close every fd above 2 except ``keep`` (listed from /proc where it exists)."""
+    try:
+        open_fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        os.closerange(3, keep)
+        os.closerange(keep + 1, os.sysconf("SC_OPEN_MAX"))
+        return
+    for fd in open_fds:
+        if fd > 2 and fd != keep:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _fork_zygote(ours: socket.socket, theirs: socket.socket) -> _ForkedParent:
+    """Fork this process (its imports already done) into the zygote serving ``theirs``."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    pid = os.fork()
+    if pid == 0:  # the zygote: never return into the caller's code
+        try:
+            os.setsid()
+            ours.close()
+            keep = theirs.fileno()
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(devnull, fd)
+            _close_all_but(keep)  # nothing of the host's (files, pipes, sockets) stays open
+            serve(keep)
+        finally:
+            os._exit(1)
+    return _ForkedParent(pid)
+
+
+class Zygote:
+    """The bout's handle on one warm fixture parent.
+
+    By default a fresh interpreter that imports the SDK itself (started early, its imports
+    overlap ours); with ``fork_here`` a fork of this process after its own SDK import, so the
+    SDK is imported once per bout instead of twice.
+    """
+
+    def __init__(self, fork_here: bool = False) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._control = ours
-        self._process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "whichtool_tui.arcade.fixture",
-                "--zygote-fd",
-                str(theirs.fileno()),
-            ],
-            pass_fds=(theirs.fileno(),),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        self._process: Any
+        if fork_here:
+            self._process = _fork_zygote(ours, theirs)
+        else:
+            self._process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "whichtool_tui.arcade.fixture",
+                    "--zygote-fd",
+                    str(theirs.fileno()),
+                ],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         theirs.close()
         self._pids: list[int] = []
         self._requests = 0
@@ -249,6 +334,7 @@ class Zygote:
         """Close the control socket (the zygote exits), then make sure it did."""
         with contextlib.suppress(OSError):
             self._control.close()
+        _await_exit(self._process.pid, 3.0)  # Popen.wait(timeout) would poll in sleeps
         try:
             self._process.wait(timeout=3)
         except subprocess.TimeoutExpired:
@@ -257,9 +343,23 @@ class Zygote:
             self._process.wait(timeout=3)
 
 
-def start_zygote() -> Zygote | None:
+def _await_exit(pid: int, timeout: float) -> None:
+    """Block until ``pid`` exits or ``timeout`` passes, woken by a pidfd where there is one."""
+    import select
+
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return
+    try:
+        select.select([pidfd], [], [], timeout)
+    finally:
+        os.close(pidfd)
+
+
+def start_zygote(fork_here: bool = False) -> Zygote | None:
     """A warm fixture parent where fork and fd passing exist, else None (plain spawning)."""
-    return Zygote() if available() else None
+    return Zygote(fork_here) if available() else None
 
 
 def zygote_main(argv: list[str]) -> int | None:

@@ -77,9 +77,13 @@ def _freeze_before_exit() -> None:
 
 
 def _early_fixture(args: argparse.Namespace) -> object:
-    """The fixture's warm parent, started before our own imports so the two overlap."""
+    """The fixture's warm parent, started before our own imports so the two overlap.
+
+    None when this process will fork the parent itself after its own SDK import (see
+    ``run_bout_command``): one import per bout beats two that compete for the same cores.
+    """
     if args.target != "fixture":
         return None
-    from whichtool_tui.arcade.zygote import start_zygote
+    from whichtool_tui.arcade.zygote import can_fork_here, start_zygote
 
-    return start_zygote()
+    return None if can_fork_here() else start_zygote()
