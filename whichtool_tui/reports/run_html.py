@@ -13,11 +13,11 @@ from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.evaluation.stats import Proportion
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.rates import interval, percent
+from whichtool_tui.reports.run_rows import COLUMN_LABELS, reproducibility_rows
 from whichtool_tui.reports.run_verdict import run_verdict
 
 # Up to this many tools the heatmap shows every expected x picked cell, even empty ones.
 FULL_GRID_MAX_TOOLS = 30
-_COLUMN_LABELS = {"(none)": "no call", "(phantom)": "phantom", "(multiple calls)": "multiple"}
 _BANNER_CLASS = {
     "invalid": "fail",
     "thresholds": "fail",
@@ -87,7 +87,7 @@ def _heatmap(report: RunReport) -> str:
         columns = [column for column in columns if column in used]
     peak = max((count for cells in matrix.values() for count in cells.values()), default=0)
     head = "".join(
-        f'<th scope="col" class="col">{_text(_COLUMN_LABELS.get(c, c))}</th>' for c in columns
+        f'<th scope="col" class="col">{_text(COLUMN_LABELS.get(c, c))}</th>' for c in columns
     )
     body: list[str] = []
     first = True
@@ -98,7 +98,7 @@ def _heatmap(report: RunReport) -> str:
             count = matrix.get(row, {}).get(col, 0)
             alpha = 0.0 if peak == 0 else 0.12 + 0.78 * count / peak if count else 0.0
             classes = [name for name, on in (("diag", row == col), ("zero", not count)) if on]
-            col_label = _COLUMN_LABELS.get(col, col)
+            col_label = COLUMN_LABELS.get(col, col)
             aria = f"expected {label}, picked {col_label}: {count} trials"
             cells.append(
                 f'<td><button type="button" class="{" ".join(classes)}" '
@@ -187,28 +187,10 @@ def _thresholds(report: RunReport) -> str:
 
 
 def _reproducibility(report: RunReport) -> str:
-    repro = report.reproducibility
-    caps = repro.provider_capabilities
-    items = [
-        ("whichtool version", repro.whichtool_version),
-        ("provider / model", f"{repro.provider} / {repro.model}"),
-        ("endpoint", repro.endpoint or "(default)"),
-        ("request fingerprint", repro.request_fingerprint or "(none)"),
-        ("target", f"{report.target.transport} {report.target.ref}"),
-        ("surface hash", repro.surface_hash),
-        ("task set", f"{repro.task_set_source} (version {repro.task_set_version})"),
-        ("temperature", f"{repro.temperature:g}"),
-        ("reasoning effort", repro.reasoning_effort or "(unset)"),
-        ("seed / repeat", f"{repro.seed} / {repro.repeat}"),
-        ("permuted", "yes" if repro.permuted else "no"),
-        ("concurrency", str(repro.concurrency)),
-        (
-            "capabilities",
-            f"seed={caps.seed} temperatureZero={caps.temperature_zero} "
-            f"logprobs={caps.logprobs} disableThinking={caps.disable_thinking}",
-        ),
-    ]
-    rows = "".join(f"<tr><th>{k}</th><td class='mono'>{_text(v)}</td></tr>" for k, v in items)
+    rows = "".join(
+        f"<tr><th>{k}</th><td class='mono'>{_text(v)}</td></tr>"
+        for k, v in reproducibility_rows(report)
+    )
     return f"<table><tbody>{rows}</tbody></table>"
 
 

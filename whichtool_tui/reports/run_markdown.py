@@ -6,6 +6,7 @@ from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.evaluation.stats import Proportion
 from whichtool_tui.reports.escape import markdown_cell, markdown_code
 from whichtool_tui.reports.rates import interval, percent
+from whichtool_tui.reports.run_rows import COLUMN_LABELS, reproducibility_rows
 from whichtool_tui.reports.run_verdict import run_verdict
 
 _ICONS = {
@@ -15,7 +16,6 @@ _ICONS = {
     "unconfigured": "ℹ️",
     "passed": "✅",
 }
-_SPECIAL_COLUMNS = {"(none)": "no call", "(phantom)": "phantom", "(multiple calls)": "multiple"}
 
 
 def _rate_row(label: str, rate: Proportion) -> str:
@@ -87,7 +87,7 @@ def _matrix(report: RunReport) -> list[str]:
     rows = [*tools, "(none)"]
     columns = [*tools, "(none)", "(phantom)", "(multiple calls)"]
     used_columns = [c for c in columns if any(c in matrix.get(r, {}) for r in rows)]
-    header = " | ".join(markdown_cell(_SPECIAL_COLUMNS.get(c, c)) for c in used_columns)
+    header = " | ".join(markdown_cell(COLUMN_LABELS.get(c, c)) for c in used_columns)
     lines = [
         f"| expected ↓ / picked → | {header} |",
         "|---|" + "---|" * len(used_columns),
@@ -134,38 +134,7 @@ def _findings(report: RunReport) -> list[str]:
 
 
 def _reproducibility(report: RunReport) -> list[str]:
-    repro = report.reproducibility
-    capabilities = repro.provider_capabilities
-    rows = [
-        ("whichtool version", repro.whichtool_version),
-        ("provider", repro.provider),
-        ("model", repro.model),
-        ("endpoint", repro.endpoint or "(default)"),
-        ("request fingerprint", repro.request_fingerprint or "(none)"),
-        ("target", f"{report.target.transport} {report.target.ref}"),
-        ("surface hash", repro.surface_hash),
-        ("task set", f"{repro.task_set_source} (version {repro.task_set_version})"),
-        ("temperature", f"{repro.temperature:g}"),
-        ("reasoning effort", repro.reasoning_effort or "(unset)"),
-        ("seed", str(repro.seed)),
-        ("repeat", str(repro.repeat)),
-        ("permuted", "yes" if repro.permuted else "no"),
-        ("concurrency", str(repro.concurrency)),
-        (
-            "provider honours",
-            ", ".join(
-                name
-                for name, on in (
-                    ("seed", capabilities.seed),
-                    ("temperature 0", capabilities.temperature_zero),
-                    ("logprobs", capabilities.logprobs),
-                    ("disable thinking", capabilities.disable_thinking),
-                )
-                if on
-            )
-            or "(none declared)",
-        ),
-    ]
+    rows = reproducibility_rows(report)
     return ["| | |", "|---|---|", *(f"| {k} | {markdown_cell(v)} |" for k, v in rows)]
 
 
