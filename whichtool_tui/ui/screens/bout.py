@@ -174,7 +174,7 @@ class BoutScreen(SectionScreen):
                 )
             )
             return
-        shown = Text(f"You said: {bout.guess}\n", style="bold")
+        shown = Text.assemble((f"You said: {bout.guess}\n", "bold"))
         if bout.pending:
             shown.append("checking the receipt before showing its verdicts…", style="dim")
         elif bout.invalid is not None:

@@ -31,7 +31,7 @@ BAR_WIDTH = 8
 def cost_bar(share: float, biggest: float) -> Text:
     """A bar scaled to the most expensive tool, plus the share of the whole surface."""
     filled = round(BAR_WIDTH * share / biggest) if biggest > 0 else 0
-    bar = Text("█" * filled, style="cyan")
+    bar = Text.assemble(("█" * filled, "cyan"))
     bar.append("░" * (BAR_WIDTH - filled), style="dim")
     bar.append(f" {share:>4.0%}")
     return bar

@@ -115,7 +115,8 @@ class TasksScreen(SectionScreen):
         findings = lint_task_set(
             state.as_task_set(), tools, surface.surface_hash if surface else None
         )
-        lint = Text("Lint: ", style="bold")
+        lint = Text()
+        lint.append("Lint: ", style="bold")
         if not findings:
             lint.append("clean", style="green")
         for finding in findings:

@@ -52,21 +52,21 @@ def details(report: RunReport) -> RenderableType:
     """Pairs, position sensitivity and thresholds in a few lines."""
     metrics = report.metrics
     lines: list[RenderableType] = []
-    pairs = Text("Pairs: ", style="bold")
+    pairs = Text.assemble(("Pairs: ", "bold"))
     for pair in metrics.confusion_pairs[:4]:
         pairs.append(f"{pair.tools[0]} ↔ {pair.tools[1]} {pair.swaps} swaps ({pair.rate:.0%})  ")
     if not metrics.confusion_pairs:
         pairs.append("none", style="dim")
     lines.append(pairs)
     spread = metrics.position.spread
-    position = Text("Position: ", style="bold")
+    position = Text.assemble(("Position: ", "bold"))
     position.append(
         f"spread {spread:.2f} over {metrics.position.comparable_tasks} comparable tasks"
         if spread is not None
         else "not enough comparable tasks"
     )
     lines.append(position)
-    thresholds = Text("Thresholds: ", style="bold")
+    thresholds = Text.assemble(("Thresholds: ", "bold"))
     for item in report.thresholds:
         mark = "✓" if item.ok else "✖"
         thresholds.append(
@@ -128,7 +128,7 @@ def diff_view(data: dict[str, Any]) -> RenderableType:
         )
     parts.append(table)
     for key, label in (("newConfusions", "New confusions"), ("resolvedConfusions", "Resolved")):
-        confusions = Text(f"{label}: ", style="bold")
+        confusions = Text.assemble((f"{label}: ", "bold"))
         for item in data.get(key) or []:
             tools = " ↔ ".join(sanitize_text(str(t)) for t in item.get("tools") or [])
             confusions.append(

@@ -61,7 +61,7 @@ def schema_table(schema: dict[str, Any]) -> RenderableType:
 
 def annotations_line(tool: ToolRow) -> Text:
     """``readOnly ✓ destructive ✗ …`` with absent hints dimmed."""
-    line = Text("annotations  ", style="bold")
+    line = Text.assemble(("annotations  ", "bold"))
     for hint in HINTS:
         label = hint.removesuffix("Hint")
         value = tool.annotations.get(hint)
