@@ -87,6 +87,34 @@ def _by_expected(trials: Iterable[ScoredTrial]) -> dict[str | None, list[ScoredT
     return groups
 
 
+@dataclass
+class _Flips:
+    """Matched pairs, and how many turned a property on (gained) or off (lost)."""
+
+    matched: int = 0
+    gained: int = 0
+    lost: int = 0
+    excluded: int = 0
+
+
+def _count_flips(
+    pairs: Iterable[tuple[ScoredTrial | None, ScoredTrial | None]], holds: Passes
+) -> _Flips:
+    """Count (before, after) pairs by change of ``holds``; an error or missing side excludes."""
+    flips = _Flips()
+    for before, after in pairs:
+        if before is None or after is None or "error" in (before.verdict, after.verdict):
+            flips.excluded += 1
+            continue
+        flips.matched += 1
+        was, now = holds(before), holds(after)
+        if now and not was:
+            flips.gained += 1
+        elif was and not now:
+            flips.lost += 1
+    return flips
+
+
 def paired_comparison(
     base: Iterable[ScoredTrial],
     head_by_key: dict[TrialKey, ScoredTrial],
@@ -94,28 +122,17 @@ def paired_comparison(
     passes: Passes,
 ) -> PairedComparison:
     """Match eligible base trials to head trials; errors or a missing partner are excluded."""
-    matched = improved = regressed = excluded = 0
-    for before in base:
-        if not eligible(before):
-            continue
-        after = head_by_key.get((before.task_id, before.trial_index))
-        if after is None or before.verdict == "error" or after.verdict == "error":
-            excluded += 1
-            continue
-        matched += 1
-        was, now = passes(before), passes(after)
-        if now and not was:
-            improved += 1
-        elif was and not now:
-            regressed += 1
-    p_value = sign_test_p_value(improved, regressed)
+    flips = _count_flips(
+        ((t, head_by_key.get((t.task_id, t.trial_index))) for t in base if eligible(t)), passes
+    )
+    p_value = sign_test_p_value(flips.gained, flips.lost)
     return PairedComparison(
-        matched=matched,
-        improved=improved,
-        regressed=regressed,
-        excluded=excluded,
+        matched=flips.matched,
+        improved=flips.gained,
+        regressed=flips.lost,
+        excluded=flips.excluded,
         p_value=p_value,
-        distinguishable=is_distinguishable(improved, regressed, p_value),
+        distinguishable=is_distinguishable(flips.gained, flips.lost, p_value),
     )
 
 
@@ -146,29 +163,24 @@ def _confusion_delta(
     head_by_expected: dict[str | None, list[ScoredTrial]],
     base_by_key: dict[TrialKey, ScoredTrial],
 ) -> ConfusionDelta:
-    introduced = resolved = matched = 0
     head = [*head_by_expected.get(pair[0], []), *head_by_expected.get(pair[1], [])]
-    for after in head:
-        if after.verdict == "error":
-            continue
-        before = base_by_key.get((after.task_id, after.trial_index))
-        if before is None or before.verdict == "error":
-            continue
-        matched += 1
-        now, was = _is_confusion(after, pair), _is_confusion(before, pair)
-        if now and not was:
-            introduced += 1
-        elif was and not now:
-            resolved += 1
-    p_value = sign_test_p_value(introduced, resolved)
+    flips = _count_flips(
+        (
+            (base_by_key.get((after.task_id, after.trial_index)), after)
+            for after in head
+            if after.verdict != "error"
+        ),
+        lambda trial: _is_confusion(trial, pair),
+    )
+    p_value = sign_test_p_value(flips.gained, flips.lost)
     return ConfusionDelta(
         tools=pair,
         swaps=swaps,
-        denominator=min(rate_denominator, matched),
-        introduced=introduced,
-        resolved=resolved,
+        denominator=min(rate_denominator, flips.matched),
+        introduced=flips.gained,
+        resolved=flips.lost,
         p_value=p_value,
-        distinguishable=is_distinguishable(introduced, resolved, p_value),
+        distinguishable=is_distinguishable(flips.gained, flips.lost, p_value),
     )
 
 
