@@ -233,14 +233,10 @@ async def _spend(
     from whichtool_tui.evaluation.cache import DEFAULT_CACHE_DIR, TrialCache
     from whichtool_tui.evaluation.engine import run_evaluation
     from whichtool_tui.headless.progress import RunProgress
-    from whichtool_tui.providers.factory import build_provider
+    from whichtool_tui.providers.factory import build_flagged_provider
 
-    provider_config = settings.provider
-    provider = build_provider(
-        args.provider or (provider_config.name if provider_config else None),
-        args.model or (provider_config.model if provider_config else None),
-        args.base_url or (provider_config.base_url if provider_config else None),
-        env=os.environ,
+    provider = build_flagged_provider(
+        args.provider, args.model, args.base_url, settings.provider, env=os.environ
     )
     cache = None
     if args.cache is not False:

@@ -300,7 +300,7 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
     import asyncio
     import os
 
-    from whichtool_tui.providers.factory import build_provider
+    from whichtool_tui.providers.factory import build_flagged_provider
     from whichtool_tui.tasks.generate import (
         DEFAULT_MAX_TOOLS,
         check_tool_limit,
@@ -319,12 +319,8 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
     if max_tools is None:
         max_tools = settings.trials.max_tools or DEFAULT_MAX_TOOLS
     check_tool_limit(len(surface.tools), max_tools)
-    configured = settings.provider
-    provider = build_provider(
-        args.provider or (configured.name if configured else None),
-        args.model or (configured.model if configured else None),
-        args.base_url or (configured.base_url if configured else None),
-        env=os.environ,
+    provider = build_flagged_provider(
+        args.provider, args.model, args.base_url, settings.provider, env=os.environ
     )
     identity = provider.identity
     sys.stderr.write(

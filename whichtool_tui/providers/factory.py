@@ -5,12 +5,16 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from whichtool_tui.providers.base import Provider, ProviderError
 from whichtool_tui.providers.http import DEFAULT_TIMEOUT_SECONDS, HttpProviderOptions
 from whichtool_tui.providers.presets import PRESETS, PROVIDER_NAMES, Preset
 from whichtool_tui.redact import redact_url
+
+if TYPE_CHECKING:
+    from whichtool_tui.config import ProviderConfig
 
 
 def request_fingerprint(
@@ -141,3 +145,20 @@ def build_provider(
     from whichtool_tui.providers.chat_completions import ChatCompletionsProvider
 
     return ChatCompletionsProvider(options)
+
+
+def build_flagged_provider(
+    name: str | None,
+    model: str | None,
+    base_url: str | None,
+    configured: ProviderConfig | None,
+    *,
+    env: Mapping[str, str],
+) -> Provider:
+    """``build_provider`` with each of name, model and base URL falling back to the config."""
+    return build_provider(
+        name or (configured.name if configured else None),
+        model or (configured.model if configured else None),
+        base_url or (configured.base_url if configured else None),
+        env=env,
+    )
