@@ -43,11 +43,10 @@ def execute(args: argparse.Namespace) -> int:
     from whichtool_tui.evaluation.diff import DiffInput, diff_exit_code, diff_runs
     from whichtool_tui.evaluation.diff_model import dump_diff_json
     from whichtool_tui.evaluation.reader import load_run_report
-    from whichtool_tui.files import write_atomic
+    from whichtool_tui.headless.output import deliver
     from whichtool_tui.redact import redact_paths
     from whichtool_tui.reports.diff_markdown import render_diff_markdown
     from whichtool_tui.reports.diff_terminal import render_diff_terminal
-    from whichtool_tui.tasks.terminal import use_colour
 
     base_path, head_path = args.runs
     base = DiffInput(load_run_report(base_path), redact_paths(base_path))
@@ -61,12 +60,7 @@ def execute(args: argparse.Namespace) -> int:
             return render_diff_markdown(report)
         return render_diff_terminal(report, color=colour)
 
-    if args.out:
-        write_atomic(args.out, render(False))
-        sys.stderr.write(f"Wrote {args.format} diff to {redact_paths(args.out)}\n")
-    else:
-        sys.stdout.write(render(args.format == "terminal" and use_colour(args.color, sys.stdout)))
-        sys.stdout.flush()
+    deliver(render, args.out, f"{args.format} diff", args.color)
     if not report.comparable:
         sys.stderr.write("whichtool-tui: the runs are not comparable\n")
         for reason in report.incomparable:

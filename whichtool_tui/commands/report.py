@@ -6,7 +6,6 @@ It calls no model and reads no server; its exit code is the run's own verdict.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.reports.run_formats import RUN_FORMATS as REPORT_FORMATS
@@ -46,11 +45,9 @@ def execute(args: argparse.Namespace) -> int:
             "Usage: whichtool-tui report RUN.json [--format F] [--out FILE]",
         )
     from whichtool_tui.evaluation.reader import load_run_report
-    from whichtool_tui.files import write_atomic
-    from whichtool_tui.redact import redact_paths
+    from whichtool_tui.headless.output import deliver
     from whichtool_tui.reports.run_formats import render_run
     from whichtool_tui.reports.run_verdict import run_exit_code
-    from whichtool_tui.tasks.terminal import use_colour
 
     report = load_run_report(args.run[0])
     report_format = args.format or "terminal"
@@ -61,11 +58,10 @@ def execute(args: argparse.Namespace) -> int:
 
         run_app(load_artefact(args.run[0]))
         return run_exit_code(report)
-    if args.out:
-        write_atomic(args.out, render_run(report, report_format, color=False))
-        sys.stderr.write(f"Wrote {report_format} report to {redact_paths(args.out)}\n")
-    else:
-        colour = report_format == "terminal" and use_colour(args.color, sys.stdout)
-        sys.stdout.write(render_run(report, report_format, color=colour))
-        sys.stdout.flush()
+    deliver(
+        lambda colour: render_run(report, report_format, color=colour),
+        args.out,
+        f"{report_format} report",
+        args.color,
+    )
     return run_exit_code(report)

@@ -200,27 +200,23 @@ def write_outputs(
     report: RunReport, args: argparse.Namespace, settings: Settings, report_format: str
 ) -> None:
     """stdout or --out, then any config ``report.formats`` as ``<report.out>.<ext>``."""
-    from whichtool_tui.files import write_atomic
-    from whichtool_tui.redact import redact_paths
-    from whichtool_tui.reports.inspect_json import FORMAT_EXTENSIONS
+    from whichtool_tui.headless.output import deliver, deliver_extra_formats
     from whichtool_tui.reports.run_formats import render_run
-    from whichtool_tui.tasks.terminal import use_colour
 
-    if args.out:
-        write_atomic(args.out, render_run(report, report_format, color=False))
-        sys.stderr.write(f"Wrote {report_format} report to {redact_paths(args.out)}\n")
-    else:
-        sys.stdout.write(render_run(report, report_format, use_colour(args.color, sys.stdout)))
-        sys.stdout.flush()
-    extra_out = settings.report.out
-    for extra in settings.report.formats or []:
-        if extra_out is None:
-            break
-        if extra == "terminal" and report_format == "terminal" and not args.out:
-            continue
-        path = f"{extra_out}.{FORMAT_EXTENSIONS[extra]}"
-        write_atomic(path, render_run(report, extra, color=False))
-        sys.stderr.write(f"Wrote {extra} report to {redact_paths(path)}\n")
+    deliver(
+        lambda colour: render_run(report, report_format, colour),
+        args.out,
+        f"{report_format} report",
+        args.color,
+    )
+    # A terminal report already printed to stdout is not written again as a file.
+    terminal_printed = report_format == "terminal" and not args.out
+    deliver_extra_formats(
+        lambda extra: render_run(report, extra),
+        settings.report.out,
+        [f for f in settings.report.formats or [] if not (terminal_printed and f == "terminal")],
+        "report",
+    )
 
 
 async def _spend(
