@@ -120,7 +120,7 @@ def launch_figures(state: Path, receipt: Path) -> None:
     )
     timeline_times = []
     peaks = []
-    for _ in range(2):
+    for _ in range(3):
         term = Tmux(f"{env} {BINARY} open {receipt}")
         try:
             timeline_times.append(term.wait_for(f"Wire ({EVENTS:,} events", timeout=60))
@@ -171,6 +171,7 @@ async def filter_figure(receipt: Path) -> None:
 
     app = WhichtoolApp(load_artefact(receipt))
     async with app.run_test(size=(120, 40)) as pilot:
+        await asyncio.sleep(1.0)  # the loader starts after the first frame
         await app.workers.wait_for_complete()  # steady state: every row read, receipt checked
         await pilot.pause()
         timeline = app.screen.query_one(RpcTimeline)

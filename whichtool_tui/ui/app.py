@@ -40,6 +40,7 @@ def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
 
 
 FIRST_ROWS = 2_000  # timeline rows built before the first frame; the rest load in a thread
+FIRST_FRAME_GRACE = 0.8  # seconds before the loader thread starts
 SECTION_NAMES = {section: label for _key, section, label in SECTIONS}
 
 
@@ -216,7 +217,9 @@ class WhichtoolApp(JobsApp):
             session.bout = view_of_receipt(
                 artefact.data, redact_paths(artefact.path), validate=False, first_rows=FIRST_ROWS
             )
-            self.finish_bout(session.bout)
+            bout = session.bout
+            # Start reading the rest once the first frame is up: the thread competes for the GIL.
+            self.set_timer(FIRST_FRAME_GRACE, lambda: self.finish_bout(bout))
         else:
             session.bout = view_of_tape(artefact.data, redact_paths(artefact.path))
 
