@@ -15,7 +15,7 @@ from whichtool_tui.evaluation.report_model import (
     ToolMetrics,
     TrialCounts,
 )
-from whichtool_tui.evaluation.stats import Proportion, proportion
+from whichtool_tui.evaluation.stats import proportion
 from whichtool_tui.evaluation.verdicts import argument_check_valid
 
 MIN_TRIALS_PER_TOOL = 5
@@ -36,34 +36,42 @@ def picked_column(trial: ScoredTrial, surface: set[str]) -> str:
     return trial.pick
 
 
-def _rate(trials: Sequence[ScoredTrial], verdict: str) -> Proportion:
-    return proportion(sum(1 for t in trials if t.verdict == verdict), len(trials))
-
-
 def _tool_metrics(tool: str, expecting: Sequence[ScoredTrial], context_tokens: int) -> ToolMetrics:
-    """The per-tool row, from the trials (errored included) that expected this tool."""
-    scored = [t for t in expecting if t.verdict != "error"]
-    confused = Counter(t.pick for t in scored if t.verdict == "wrong-tool" and t.pick is not None)
-    checked = [
-        t
-        for t in scored
-        if t.verdict == "correct" and t.argument_check is not None and not t.argument_check.vacuous
-    ]
-    valid = sum(1 for t in checked if t.argument_check and argument_check_valid(t.argument_check))
+    """The per-tool row, from the trials (errored included) that expected this tool, in one pass."""
+    scored = correct = abstained = phantom = checked = valid = hallucinated = 0
+    confused: Counter[str] = Counter()
+    for trial in expecting:
+        check = trial.argument_check
+        if check is not None:
+            hallucinated += len(check.hallucinated)
+        verdict = trial.verdict
+        if verdict == "error":
+            continue
+        scored += 1
+        if verdict == "correct":
+            correct += 1
+            if check is not None and not check.vacuous:
+                checked += 1
+                valid += argument_check_valid(check)
+        elif verdict == "wrong-tool":
+            if trial.pick is not None:
+                confused[trial.pick] += 1
+        elif verdict == "abstained":
+            abstained += 1
+        elif verdict == "phantom":
+            phantom += 1
     return ToolMetrics(
         tool=tool,
-        accuracy=_rate(scored, "correct"),
+        accuracy=proportion(correct, scored),
         confused_with=[
             ToolCount(tool=name, count=count)
             for name, count in sorted(confused.items(), key=lambda item: (-item[1], item[0]))
         ],
-        abstained=sum(1 for t in scored if t.verdict == "abstained"),
-        phantom=sum(1 for t in scored if t.verdict == "phantom"),
-        errors=len(expecting) - len(scored),
-        argument_accuracy=proportion(valid, len(checked)),
-        hallucinated_parameters=sum(
-            len(t.argument_check.hallucinated) for t in expecting if t.argument_check is not None
-        ),
+        abstained=abstained,
+        phantom=phantom,
+        errors=len(expecting) - scored,
+        argument_accuracy=proportion(valid, checked),
+        hallucinated_parameters=hallucinated,
         context_tokens=context_tokens,
     )
 
@@ -94,21 +102,26 @@ def _confusion_pairs(scored: Sequence[ScoredTrial]) -> list[ConfusionPair]:
 
 
 def _position(scored: Sequence[ScoredTrial]) -> PositionSensitivity:
-    measured = [t for t in scored if t.expected is not None and t.expected_position >= 0]
-    pooled: dict[int, list[ScoredTrial]] = defaultdict(list)
-    per_task: dict[str, dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
-    for trial in measured:
-        pooled[trial.expected_position].append(trial)
-        per_task[trial.task_id][trial.expected_position].append(trial.verdict == "correct")
+    # [correct, total] per expected position, pooled and per task (insertion order kept).
+    pooled: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    per_task: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for trial in scored:
+        position = trial.expected_position
+        if trial.expected is None or position < 0:
+            continue
+        hit = trial.verdict == "correct"
+        for counts in (pooled[position], per_task[trial.task_id][position]):
+            counts[0] += hit
+            counts[1] += 1
     ranges = []
     for positions in per_task.values():
         if len(positions) < 2:
             continue
-        rates = [sum(hits) / len(hits) for hits in positions.values()]
+        rates = [correct / total for correct, total in positions.values()]
         ranges.append(max(rates) - min(rates))
     return PositionSensitivity(
         buckets=[
-            PositionBucket(position=position, accuracy=_rate(pooled[position], "correct"))
+            PositionBucket(position=position, accuracy=proportion(*pooled[position]))
             for position in sorted(pooled)
         ],
         spread=sum(ranges) / len(ranges) if ranges else None,

@@ -162,34 +162,39 @@ def _check_context_cost(source: str, report: RunReport, tools: list[str]) -> Non
 def _check_trial(
     source: str, trial: ScoredTrial, surface: set[str], expected_by_id: dict[str, str | None]
 ) -> None:
-    where = _where(trial)
     if trial.task_id not in expected_by_id:
-        raise InconsistentRunError(source, "unknown-task", f"{where} names no selected task")
+        raise InconsistentRunError(
+            source, "unknown-task", f"{_where(trial)} names no selected task"
+        )
     if trial.expected != expected_by_id[trial.task_id]:
         raise InconsistentRunError(
-            source, "expected-mismatch", f"{where} expects a different tool than its task"
+            source, "expected-mismatch", f"{_where(trial)} expects a different tool than its task"
         )
     calls = trial.calls
     if len(calls) > MAX_CALLS_PER_TRIAL:
-        raise InconsistentRunError(source, "limits", f"{where} has more than 1000 calls")
+        raise InconsistentRunError(source, "limits", f"{_where(trial)} has more than 1000 calls")
     if trial.call_count != len(calls):
         raise InconsistentRunError(
-            source, "call-count", f"{where} callCount {trial.call_count} != {len(calls)} calls"
+            source,
+            "call-count",
+            f"{_where(trial)} callCount {trial.call_count} != {len(calls)} calls",
         )
     if trial.unexpected_additional_calls != (len(calls) > 1):
         raise InconsistentRunError(
-            source, "additional-calls-flag", f"{where} unexpectedAdditionalCalls is wrong"
+            source, "additional-calls-flag", f"{_where(trial)} unexpectedAdditionalCalls is wrong"
         )
     first = calls[0] if calls else None
     projection = (first.name, first.arguments, first.raw_arguments) if first else (None, None, None)
     if (trial.pick, trial.arguments, trial.raw_arguments) != projection:
         raise InconsistentRunError(
-            source, "trial-projection", f"{where} pick/arguments are not its first call"
+            source, "trial-projection", f"{_where(trial)} pick/arguments are not its first call"
         )
     errored = trial.error is not None
     if errored != (trial.verdict == "error"):
         raise InconsistentRunError(
-            source, "error-trial", f"{where} has verdict {trial.verdict} but error is {errored}"
+            source,
+            "error-trial",
+            f"{_where(trial)} has verdict {trial.verdict} but error is {errored}",
         )
     if errored and (
         calls
@@ -200,18 +205,22 @@ def _check_trial(
         or trial.asked_for_clarification
     ):
         raise InconsistentRunError(
-            source, "error-trial", f"{where} errored but records calls, text, latency or usage"
+            source,
+            "error-trial",
+            f"{_where(trial)} errored but records calls, text, latency or usage",
         )
     verdict = judge(trial.expected, calls, errored, surface)
     if verdict != trial.verdict:
         raise InconsistentRunError(
             source,
             "verdict-mismatch",
-            f"{where} says {trial.verdict} but its calls give {verdict}",
+            f"{_where(trial)} says {trial.verdict} but its calls give {verdict}",
         )
     if len(trial.order) != len(surface) or set(trial.order) != surface:
         raise InconsistentRunError(
-            source, "order-not-permutation", f"{where} order is not a permutation of the tools"
+            source,
+            "order-not-permutation",
+            f"{_where(trial)} order is not a permutation of the tools",
         )
     position = trial.order.index(trial.expected) if trial.expected in surface else -1
     if trial.expected is not None and trial.expected not in surface:
@@ -220,7 +229,7 @@ def _check_trial(
         raise InconsistentRunError(
             source,
             "expected-position",
-            f"{where} expectedPosition {trial.expected_position} should be {position}",
+            f"{_where(trial)} expectedPosition {trial.expected_position} should be {position}",
         )
 
 
