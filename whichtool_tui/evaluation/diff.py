@@ -25,7 +25,8 @@ from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport, S
 from whichtool_tui.evaluation.signtest import is_distinguishable, sign_test_p_value
 
 TrialKey = tuple[str, int]
-Eligible = Callable[[ScoredTrial], bool]
+# A base trial and its head partner (either side may be missing).
+Paired = tuple[ScoredTrial | None, ScoredTrial | None]
 Passes = Callable[[ScoredTrial], bool]
 
 
@@ -97,9 +98,7 @@ class _Flips:
     excluded: int = 0
 
 
-def _count_flips(
-    pairs: Iterable[tuple[ScoredTrial | None, ScoredTrial | None]], holds: Passes
-) -> _Flips:
+def _count_flips(pairs: Iterable[Paired], holds: Passes) -> _Flips:
     """Count (before, after) pairs by change of ``holds``; an error or missing side excludes."""
     flips = _Flips()
     for before, after in pairs:
@@ -115,16 +114,9 @@ def _count_flips(
     return flips
 
 
-def paired_comparison(
-    base: Iterable[ScoredTrial],
-    head_by_key: dict[TrialKey, ScoredTrial],
-    eligible: Eligible,
-    passes: Passes,
-) -> PairedComparison:
-    """Match eligible base trials to head trials; errors or a missing partner are excluded."""
-    flips = _count_flips(
-        ((t, head_by_key.get((t.task_id, t.trial_index))) for t in base if eligible(t)), passes
-    )
+def paired_comparison(pairs: Iterable[Paired], passes: Passes) -> PairedComparison:
+    """Sign-test the (base, head) pairs; an error or a missing head partner is excluded."""
+    flips = _count_flips(pairs, passes)
     p_value = sign_test_p_value(flips.gained, flips.lost)
     return PairedComparison(
         matched=flips.matched,
@@ -134,6 +126,17 @@ def paired_comparison(
         p_value=p_value,
         distinguishable=is_distinguishable(flips.gained, flips.lost, p_value),
     )
+
+
+def _pairs_by_expected(
+    base: Iterable[ScoredTrial], head_by_key: dict[TrialKey, ScoredTrial]
+) -> dict[str | None, list[Paired]]:
+    """Every base trial with its head partner (or None), by expected tool; one lookup each."""
+    groups: dict[str | None, list[Paired]] = defaultdict(list)
+    for before in base:
+        after = head_by_key.get((before.task_id, before.trial_index))
+        groups[before.expected].append((before, after))
+    return groups
 
 
 def _delta(before: float | None, after: float | None) -> float | None:
@@ -198,18 +201,17 @@ def _pair_denominators(report: RunReport) -> dict[tuple[str, str], tuple[int, in
     }
 
 
+def _correct(trial: ScoredTrial) -> bool:
+    return trial.verdict == "correct"
+
+
 def _trials(count: int) -> str:
     return f"{count} paired trial" + ("" if count == 1 else "s")
 
 
-def _expects(tool: str) -> Eligible:
-    return lambda trial: trial.expected == tool
-
-
 def _tool_deltas(
-    base: RunReport, head: RunReport, head_by_key: dict[TrialKey, ScoredTrial]
+    base: RunReport, head: RunReport, pairs_by_expected: dict[str | None, list[Paired]]
 ) -> tuple[list[ToolDelta], list[Diagnostic]]:
-    base_by_expected = _by_expected(base.trials)
     before = {row.tool: row.accuracy.value for row in base.metrics.by_tool}
     after = {row.tool: row.accuracy.value for row in head.metrics.by_tool}
     notes: list[Diagnostic] = []
@@ -233,12 +235,7 @@ def _tool_deltas(
                     message=f"`{tool}` is new on the surface.",
                 )
             )
-        paired = paired_comparison(
-            base_by_expected.get(tool, []),
-            head_by_key,
-            _expects(tool),
-            lambda t: t.verdict == "correct",
-        )
+        paired = paired_comparison(pairs_by_expected.get(tool, []), _correct)
         delta = ToolDelta(
             tool=tool,
             before=before.get(tool),
@@ -285,36 +282,30 @@ def _diff_runs(base: DiffInput, head: DiffInput, max_accuracy_drop: float | None
                 "or provider drift.",
             )
         )
-    head_by_key = _index(h.trials)
     base_by_key = _index(b.trials)
+    pairs_by_expected = _pairs_by_expected(b.trials, _index(h.trials))
+    targeted = [
+        pair for tool, group in pairs_by_expected.items() if tool is not None for pair in group
+    ]
     accuracy = _metric(
         b.metrics.accuracy.value,
         h.metrics.accuracy.value,
-        paired_comparison(
-            b.trials,
-            head_by_key,
-            lambda t: t.expected is not None,
-            lambda t: t.verdict == "correct",
-        ),
+        paired_comparison(targeted, _correct),
     )
     over_trigger = _metric(
         b.metrics.over_trigger.value,
         h.metrics.over_trigger.value,
-        paired_comparison(
-            b.trials,
-            head_by_key,
-            lambda t: t.expected is None,
-            lambda t: t.verdict != "over-triggered",
-        ),
+        paired_comparison(pairs_by_expected.get(None, []), lambda t: t.verdict != "over-triggered"),
     )
     multi_call = _metric(
         b.metrics.multi_call_rate.value,
         h.metrics.multi_call_rate.value,
         paired_comparison(
-            b.trials, head_by_key, lambda t: True, lambda t: not t.unexpected_additional_calls
+            (pair for group in pairs_by_expected.values() for pair in group),
+            lambda t: not t.unexpected_additional_calls,
         ),
     )
-    by_tool, tool_notes = _tool_deltas(b, h, head_by_key)
+    by_tool, tool_notes = _tool_deltas(b, h, pairs_by_expected)
     diagnostics += tool_notes
     base_pairs, head_pairs = _pair_denominators(b), _pair_denominators(h)
     head_by_expected = _by_expected(h.trials)
