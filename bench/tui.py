@@ -9,8 +9,6 @@ while paging <= 50 ms; peak RSS <= 400 MB.
 from __future__ import annotations
 
 import asyncio
-import copy
-import json
 import os
 import shutil
 import statistics
@@ -19,35 +17,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 BINARY = Path(sys.executable).parent / "whichtool-tui"
-LAB_RECEIPT = REPO / "tests" / "ui_data" / "lab-receipt.json"
 EVENTS = 100_000
 
-
-def big_receipt(path: Path, events: int = EVENTS) -> None:
-    """The lab receipt with its poison atom's call/response pair repeated to ``events`` events."""
-    data: dict[str, Any] = json.loads(LAB_RECEIPT.read_text(encoding="utf-8"))
-    wire: list[dict[str, Any]] = data["wire"]
-    template = [w for w in wire if w.get("atom_id") == "poison.follow_through"][-2:]
-    head = [w for w in wire if w.get("atom_id") != "protocol.unlisted_call"]
-    tail = [w for w in wire if w.get("atom_id") == "protocol.unlisted_call"]
-    grown = list(head)
-    rpc = 1000
-    while len(grown) + len(tail) < events:
-        rpc += 1
-        for event in template:
-            clone = copy.deepcopy(event)
-            clone["rpc_id"] = rpc
-            clone["message"]["id"] = rpc
-            grown.append(clone)
-    grown.extend(tail)
-    for seq, event in enumerate(grown, start=1):
-        event["seq"] = seq
-    data["wire"] = grown[:events]
-    path.write_text(json.dumps(data), encoding="utf-8")
+from tests.ui_support import big_receipt  # noqa: E402 - needs the repository on sys.path
 
 
 class Tmux:
@@ -187,7 +163,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="wt-bench-") as folder:
         receipt = Path(folder) / "big-receipt.json"
         started = time.perf_counter()
-        big_receipt(receipt)
+        big_receipt(receipt, EVENTS)
         size_mb = receipt.stat().st_size / 1e6
         print(
             f"synthetic receipt: {EVENTS:,} wire events, {size_mb:.1f} MB "

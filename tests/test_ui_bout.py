@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
-from tests.ui_support import UI_DATA, live_children, static_text
+from tests.ui_support import UI_DATA, big_receipt, live_children, static_text
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.widgets.timeline import RpcTimeline
@@ -116,3 +116,25 @@ async def test_start_point_runs_a_planned_bout(tmp_path: Path) -> None:
         assert bout is not None and [a.id for a in bout.header.atoms] == ["inspect.tools_list"]
         assert "PASS" not in screen_text(app, "#atoms")
     assert live_children() == []
+
+
+async def test_big_receipt_streams_rows_then_validates(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    big_receipt(path, 6_000)
+    app = WhichtoolApp(load_artefact(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        bout = app.session.bout
+        assert bout is not None and bout.total == 6_000
+        timeline = app.screen.query_one(RpcTimeline)
+        assert len(timeline.rows) < 6_000  # the first screenful did not wait for the rest
+        assert "read so far" in str(app.screen.query_one("#wire-pane").border_title)
+        await pilot.press("h")
+        assert "checking the receipt" in screen_text(app, "#verdict")
+        await pilot.pause(1.2)  # the loader starts after the first frame
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(timeline.rows) == 6_000 and len(timeline.shown_rows) == 6_000
+        assert bout.receipt is not None
+        assert "NRP" in screen_text(app, "#verdict")
+        assert str(app.screen.query_one("#wire-pane").border_title) == "Wire (6,000 events)"

@@ -59,3 +59,28 @@ def live_children() -> list[int]:
         if parent == mine and state != "Z":
             found.append(int(entry))
     return found
+
+
+def big_receipt(path: Path, events: int) -> None:
+    """The lab receipt with its poison atom's call/response pair repeated to ``events`` events."""
+    import copy
+
+    data: dict[str, Any] = json.loads((UI_DATA / "lab-receipt.json").read_text(encoding="utf-8"))
+    wire: list[dict[str, Any]] = data["wire"]
+    template = [w for w in wire if w.get("atom_id") == "poison.follow_through"][-2:]
+    head = [w for w in wire if w.get("atom_id") != "protocol.unlisted_call"]
+    tail = [w for w in wire if w.get("atom_id") == "protocol.unlisted_call"]
+    grown = list(head)
+    rpc = 1000
+    while len(grown) + len(tail) < events:
+        rpc += 1
+        for event in template:
+            clone = copy.deepcopy(event)
+            clone["rpc_id"] = rpc
+            clone["message"]["id"] = rpc
+            grown.append(clone)
+    grown.extend(tail)
+    for seq, event in enumerate(grown, start=1):
+        event["seq"] = seq
+    data["wire"] = grown[:events]
+    path.write_text(json.dumps(data), encoding="utf-8")

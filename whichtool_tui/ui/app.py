@@ -218,8 +218,14 @@ class WhichtoolApp(JobsApp):
                 artefact.data, redact_paths(artefact.path), validate=False, first_rows=FIRST_ROWS
             )
             bout = session.bout
-            # Start reading the rest once the first frame is up: the thread competes for the GIL.
-            self.set_timer(FIRST_FRAME_GRACE, lambda: self.finish_bout(bout))
+            if bout.total <= FIRST_ROWS:
+                bout.load_more(FIRST_ROWS)
+                bout.validate()
+                if bout.invalid is not None:
+                    raise WhichtoolError("receipt/invalid", bout.invalid)
+            else:
+                # Read the rest once the first frame is up: the thread competes for the GIL.
+                self.set_timer(FIRST_FRAME_GRACE, lambda: self.finish_bout(bout))
         else:
             session.bout = view_of_tape(artefact.data, redact_paths(artefact.path))
 
