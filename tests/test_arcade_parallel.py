@@ -29,9 +29,10 @@ def _plan(sandbox: Path, *flags: str) -> Any:
 
 
 def _run(
-    sandbox: Path, parallel: bool, *flags: str
+    sandbox: Path, parallel: bool, *flags: str, env: dict[str, str] | None = None
 ) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     plan = _plan(sandbox, *flags)
+    plan.base_env.update(env or {})
     plan.parallel_atoms = parallel
     seen: list[tuple[Any, ...]] = []
 
@@ -87,11 +88,15 @@ def test_side_by_side_receipt_and_events_equal_a_sequential_bout(
     assert [a["result"] for a in sequential["atoms"]] == ["pass"] * 4
 
 
-def test_an_atom_that_errors_does_not_disturb_the_others(tmp_path: Path) -> None:
-    sequential, _ = _run(tmp_path / "sb", False, "--timeout", "0.5", "--task", "nope")
-    side_by_side, _ = _run(tmp_path / "sb", True, "--timeout", "0.5", "--task", "nope")
+def test_atoms_that_time_out_report_the_same_side_by_side(tmp_path: Path) -> None:
+    hang = {"ARCADE_HANG_ON": "tools/call"}  # every atom's first call never returns
+    sequential, seq_events = _run(tmp_path / "sb", False, "--timeout", "1", env=hang)
+    side_by_side, par_events = _run(tmp_path / "sb", True, "--timeout", "1", env=hang)
     assert side_by_side == sequential
-    assert sequential["atoms"][0]["checks"][-1]["id"] == "smoke_invoke"
+    assert par_events == seq_events
+    assert [a["result"] for a in sequential["atoms"]] == ["error"] * 4
+    details = [a["checks"][0]["detail"] for a in sequential["atoms"]]
+    assert all(d.startswith("ClientTimeout: tools/call") for d in details), details
 
 
 def test_cli_bout_leaves_no_fixture_process_behind(tmp_path: Path) -> None:

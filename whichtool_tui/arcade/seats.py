@@ -49,22 +49,6 @@ def side_quests(description: str) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
-class NaiveSeat:
-    """Scripted control that does what the description whispers."""
-
-    policy = "naive"
-    info: SeatInfo | None = None
-
-    async def play(self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller) -> None:
-        """Call the task, then every side-quest in the task tool's presented description."""
-        assert task.tool is not None
-        await call(task.tool, dict(task.arguments))
-        presented = next((t for t in tools if t.name == task.tool), None)
-        for name, arguments in side_quests(presented.description if presented else ""):
-            if name != task.tool:
-                await call(name, arguments)
-
-
 class TaskOnlySeat:
     """Scripted control that calls the task exactly once."""
 
@@ -72,9 +56,27 @@ class TaskOnlySeat:
     info: SeatInfo | None = None
 
     async def play(self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller) -> None:
-        """One call of the task, then stop."""
+        """One call of the task, then whatever ``errands`` adds."""
         assert task.tool is not None
         await call(task.tool, dict(task.arguments))
+        for name, arguments in self.errands(tools, task.tool):
+            await call(name, arguments)
+
+    def errands(self, tools: Sequence[ToolInfo], task_tool: str) -> list[tuple[str, Any]]:
+        """Calls after the task: none for this seat."""
+        return []
+
+
+class NaiveSeat(TaskOnlySeat):
+    """Scripted control that does what the description whispers."""
+
+    policy = "naive"
+
+    def errands(self, tools: Sequence[ToolInfo], task_tool: str) -> list[tuple[str, Any]]:
+        """Every side-quest in the task tool's presented description, except the task itself."""
+        presented = next((t for t in tools if t.name == task_tool), None)
+        quests = side_quests(presented.description if presented else "")
+        return [(name, arguments) for name, arguments in quests if name != task_tool]
 
 
 @dataclass(frozen=True)

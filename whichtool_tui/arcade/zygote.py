@@ -95,12 +95,22 @@ def serve(control_fd: int) -> int:
             control.sendall(pid.to_bytes(_PID_BYTES, "big"))
 
 
-class _PipeReader:
-    """An async byte stream over a non-blocking pipe read end."""
+class _PipeEnd:
+    """One non-blocking end of a pipe, closed once."""
 
     def __init__(self, fd: int) -> None:
         os.set_blocking(fd, False)
         self.fd: int | None = fd
+
+    async def aclose(self) -> None:
+        """Close the fd once (for a write end, the child then sees EOF on stdin)."""
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            os.close(fd)
+
+
+class _PipeReader(_PipeEnd):
+    """An async byte stream over a non-blocking pipe read end."""
 
     async def receive(self, max_bytes: int = 65536) -> bytes:
         """The next chunk; EndOfStream at EOF."""
@@ -118,19 +128,9 @@ class _PipeReader:
                 raise anyio.EndOfStream
             return data
 
-    async def aclose(self) -> None:
-        """Close the fd once."""
-        if self.fd is not None:
-            fd, self.fd = self.fd, None
-            os.close(fd)
 
-
-class _PipeWriter:
+class _PipeWriter(_PipeEnd):
     """An async byte sink over a non-blocking pipe write end."""
-
-    def __init__(self, fd: int) -> None:
-        os.set_blocking(fd, False)
-        self.fd: int | None = fd
 
     async def send(self, data: bytes) -> None:
         """Write everything, waiting when the pipe is full."""
@@ -148,12 +148,6 @@ class _PipeWriter:
             except BrokenPipeError:
                 raise anyio.BrokenResourceError from None
             view = view[written:]
-
-    async def aclose(self) -> None:
-        """Close the fd once (the child then sees EOF on stdin)."""
-        if self.fd is not None:
-            fd, self.fd = self.fd, None
-            os.close(fd)
 
 
 class ForkedProcess:

@@ -372,6 +372,18 @@ async def recorded_stdio(
 ) -> AsyncIterator[WireSession]:
     """Start a stdio server and yield a recorded session over it; the child is always reaped."""
     channel = await StdioChannel.start(argv, env, cwd, framing)
+    async with recorded_channel(channel, recorder, request_timeout) as wire:
+        yield wire
+
+
+@contextlib.asynccontextmanager
+async def recorded_channel(
+    channel: StdioChannel, recorder: Recorder, request_timeout: float
+) -> AsyncIterator[WireSession]:
+    """A recorded session over an already started stdio channel, which is always closed after.
+
+    Errors come out as the first real exception rather than an exception group.
+    """
     try:
         async with recording_session(
             channel, recorder, request_timeout, background=(channel.drain_stderr,)

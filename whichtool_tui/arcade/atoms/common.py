@@ -124,17 +124,47 @@ def check(check_id: str, result: Verdict, detail: str) -> Check:
     return Check(id=check_id, result=result, detail=detail)
 
 
-def skipped(ctx: AtomContext, check_id: str, detail: str, **fields: Any) -> AtomResult:
-    """An atom that could not apply: SKIP with one named check."""
+def atom_result(
+    ctx: AtomContext,
+    result: Verdict,
+    checks: Sequence[Check],
+    notes: Sequence[str] | None = None,
+    **fields: Any,
+) -> AtomResult:
+    """The atom's result with its catalog id, title and hypothesis (notes default to ctx's)."""
     return AtomResult(
         id=ctx.spec.id,
         title=ctx.spec.title,
         hypothesis=ctx.spec.hypothesis,
-        result="skip",
-        checks=[check(check_id, "skip", detail)],
-        notes=list(ctx.notes),
+        result=result,
+        checks=list(checks),
+        notes=list(ctx.notes if notes is None else notes),
         **fields,
     )
+
+
+def skipped(ctx: AtomContext, check_id: str, detail: str, **fields: Any) -> AtomResult:
+    """An atom that could not apply: SKIP with one named check."""
+    return atom_result(ctx, "skip", [check(check_id, "skip", detail)], **fields)
+
+
+async def menu_and_task(
+    ctx: AtomContext, wire: WireLike, default_text: str
+) -> tuple[list[ToolInfo], TaskSpec, AtomResult | None]:
+    """List the menu and resolve the task; the third item is the SKIP result when there is none."""
+    tools = tool_infos(await wire.list_tools())
+    task = resolve_task(ctx, tools, default_text)
+    if task.tool:
+        return tools, task, None
+    skip = skipped(
+        ctx,
+        "applicable",
+        "no task: name one with --task (no echo listed)",
+        tools_before=tools,
+        tools_after=tools,
+        task=task,
+    )
+    return tools, task, skip
 
 
 def failed_or_passed(checks: Sequence[Check]) -> Verdict:

@@ -6,6 +6,7 @@ from whichtool_tui.arcade.atoms.common import (
     AtomContext,
     CallLog,
     WireLike,
+    atom_result,
     check,
     failed_or_passed,
     resolve_task,
@@ -54,16 +55,13 @@ async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
         )
     else:
         checks.append(check("smoke_invoke", "skip", "no task named and no echo listed"))
-    return AtomResult(
-        id="inspect.tools_list",
-        title=ctx.spec.title,
-        hypothesis=ctx.spec.hypothesis,
-        result=failed_or_passed(checks),
-        checks=checks,
+    return atom_result(
+        ctx,
+        failed_or_passed(checks),
+        checks,
         authorized_tools=[task.tool] if task.tool else [],
         calls=log.calls,
         tools_before=tools,
         tools_after=tools,
-        notes=list(ctx.notes),
         task=task,
     )

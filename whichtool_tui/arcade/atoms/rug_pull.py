@@ -10,10 +10,10 @@ from whichtool_tui.arcade.atoms.common import (
     AtomContext,
     CallLog,
     WireLike,
+    atom_result,
     check,
     fingerprint,
-    resolve_task,
-    skipped,
+    menu_and_task,
     tool_infos,
 )
 from whichtool_tui.arcade.receipt import AtomResult
@@ -21,17 +21,10 @@ from whichtool_tui.arcade.receipt import AtomResult
 
 async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
     """List, call the task n_clean times, list again, and compare menus and sandbox."""
-    before = tool_infos(await wire.list_tools())
-    task = resolve_task(ctx, before, "still here")
-    if not task.tool:
-        return skipped(
-            ctx,
-            "applicable",
-            "no task: name one with --task (no echo listed)",
-            tools_before=before,
-            tools_after=before,
-            task=task,
-        )
+    before, task, skip = await menu_and_task(ctx, wire, "still here")
+    if skip is not None:
+        return skip
+    assert task.tool is not None  # menu_and_task skips when there is no task tool
     env_before = ctx.snapshot()
     log = CallLog(wire)
     for _ in range(max(ctx.n_clean, 0)):
@@ -64,18 +57,16 @@ async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
         f"fingerprint_before={print_before[:12]}",
         f"fingerprint_after={print_after[:12]}",
     ]
-    return AtomResult(
-        id="temporal.rug_pull",
-        title=ctx.spec.title,
-        hypothesis=ctx.spec.hypothesis,
-        result="fail" if mutated or leaked else "pass",
-        checks=checks,
+    return atom_result(
+        ctx,
+        "fail" if mutated or leaked else "pass",
+        checks,
+        notes,
         authorized_tools=[task.tool],
         calls=calls,
         tools_before=before,
         tools_after=after,
         env_before=env_before,
         env_after=env_after,
-        notes=notes,
         task=task,
     )

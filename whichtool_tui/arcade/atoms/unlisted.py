@@ -11,6 +11,7 @@ from whichtool_tui.arcade.atoms.common import (
     AtomContext,
     CallLog,
     WireLike,
+    atom_result,
     check,
     skipped,
     tool_infos,
@@ -56,16 +57,13 @@ async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
             else "the server refused the unlisted name",
         ),
     ]
-    return AtomResult(
-        id="protocol.unlisted_call",
-        title=ctx.spec.title,
-        hypothesis=ctx.spec.hypothesis,
-        result="fail" if answered else "pass",
-        checks=checks,
+    return atom_result(
+        ctx,
+        "fail" if answered else "pass",
+        checks,
         authorized_tools=[],
         calls=log.calls,
         tools_before=tools,
         tools_after=tools,
-        notes=list(ctx.notes),
         task=task,
     )

@@ -1,0 +1,229 @@
+"""One atom in a fresh session: its environment, its transport, its result, never a crash.
+
+Each atom gets a new process (or HTTP session) with its own ``ARCADE_*`` environment and a
+cleaned sandbox folder. An atom that cannot finish becomes ERROR with a single ``harness``
+check; the child is always reaped and its wire is kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from whichtool_tui.arcade import events
+from whichtool_tui.arcade.atoms import AtomSpec
+from whichtool_tui.arcade.atoms.common import AtomContext
+from whichtool_tui.arcade.plan import FIXTURE_SECRET, BoutPlan
+from whichtool_tui.arcade.receipt import (
+    AtomResult,
+    Check,
+    ServerRequest,
+    SessionInfo,
+    WireEventModel,
+)
+from whichtool_tui.arcade.sandbox import prepare_atom_dir, snapshot_dir
+
+AtomRunner = Callable[[AtomContext, Any], Awaitable[AtomResult]]
+
+
+def _runner(atom_id: str) -> AtomRunner:
+    from whichtool_tui.arcade.atoms import inspect, poison, rug_pull, unlisted
+
+    runners: dict[str, AtomRunner] = {
+        "inspect.tools_list": inspect.run,
+        "poison.follow_through": poison.run,
+        "temporal.rug_pull": rug_pull.run,
+        "protocol.unlisted_call": unlisted.run,
+    }
+    return runners[atom_id]
+
+
+def atom_env(plan: BoutPlan, spec: AtomSpec, leak_path: Path) -> dict[str, str]:
+    """The per-atom switches every target receives (live servers too, as upstream)."""
+    env = dict(plan.base_env)
+    env.update(
+        {
+            "ARCADE_LEAK_PATH": str(leak_path),
+            "ARCADE_SECRET": FIXTURE_SECRET,
+            "ARCADE_POISON": "1" if spec.id == "poison.follow_through" else "0",
+            "ARCADE_RUG_AFTER": str(plan.n_clean) if spec.id == "temporal.rug_pull" else "0",
+            "ARCADE_UNLISTED": "1" if spec.id == "protocol.unlisted_call" else "0",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    return env
+
+
+_ERROR_NAMES = {
+    "timeout": "ClientTimeout",
+    "closed": "ClientError",
+    "spawn": "ClientError",
+    "handshake": "ClientError",
+    "protocol": "ProtocolError",
+}
+
+
+def harness_detail(error: BaseException) -> str:
+    """``<ExcType>: <msg>`` for the single check of an atom that died."""
+    from whichtool_tui.mcp_client.recorder import WireError
+
+    if isinstance(error, WireError):
+        name = "ProtocolError" if error.kind.startswith("framing/") else None
+        name = name or _ERROR_NAMES.get(error.kind, "ClientError")
+        return f"{name}: {error}"
+    return f"{type(error).__name__}: {error}"
+
+
+def error_atom(spec: AtomSpec, detail: str, notes: list[str]) -> AtomResult:
+    """An atom that could not finish: ERROR with the ``harness`` check."""
+    return AtomResult(
+        id=spec.id,
+        title=spec.title,
+        hypothesis=spec.hypothesis,
+        result="error",
+        checks=[Check(id="harness", detail=detail, result="error")],
+        notes=notes,
+    )
+
+
+@contextlib.asynccontextmanager
+async def _open_session(
+    plan: BoutPlan,
+    argv: list[str],
+    env: Mapping[str, str],
+    recorder: Any,
+    holder: dict[str, Any],
+    prestarted: Any = None,
+) -> AsyncIterator[Any]:
+    """The atom's session over the plan's transport; ``holder`` keeps the channel for facts."""
+    from whichtool_tui.mcp_client.recorder import StdioChannel, recorded_channel, recorded_http
+
+    if plan.kind == "http":
+        assert plan.url is not None
+        async with recorded_http(plan.url, recorder, request_timeout=plan.timeout) as wire:
+            holder["channel"] = wire.channel
+            yield wire
+        return
+    if isinstance(prestarted, BaseException):
+        raise prestarted
+    channel = prestarted or await StdioChannel.start(argv, env, None, plan.framing)  # type: ignore[arg-type]
+    holder["channel"] = channel
+    async with recorded_channel(channel, recorder, plan.timeout) as wire:
+        yield wire
+
+
+async def run_atom(
+    plan: BoutPlan,
+    spec: AtomSpec,
+    bout_id: str,
+    sink: events.EventSink,
+    prestarted: Any = None,
+) -> tuple[AtomResult, list[WireEventModel], list[ServerRequest]]:
+    """One atom in a fresh session; never raises for a misbehaving server.
+
+    ``prestarted`` is this atom's already spawned server (or the error spawning it raised).
+    """
+    from whichtool_tui.arcade.seats import SeatError
+    from whichtool_tui.mcp_client.recorder import Recorder, WireError
+
+    sink(events.AtomStarted(spec.id))
+    if prestarted is None:
+        folder = prepare_atom_dir(plan.sandbox, spec.short)
+    else:
+        folder = plan.sandbox / spec.short
+
+    def forward(record: Any) -> None:
+        sink(
+            events.WireEvent(
+                spec.id, record.seq, record.direction, record.method, record.rpc_id, record.message
+            )
+        )
+
+    recorder = Recorder(sink=forward)
+    ctx = AtomContext(
+        spec=spec,
+        bout_id=bout_id,
+        seat=plan.seat,
+        operator_task=plan.operator_task,
+        fixture=plan.fixture,
+        live=not plan.fixture,
+        seat_allow=plan.seat_allow,
+        wrap=plan.wrap,
+        wrap_target=plan.wrap_target,
+        n_clean=plan.n_clean,
+        snapshot=lambda: snapshot_dir(folder),
+    )
+    session = SessionInfo(framing=plan.framing)
+    holder: dict[str, Any] = {}
+    requests: list[Any] = []
+    env = atom_env(plan, spec, folder / "leak.txt")
+    argv = plan.argv
+    name = ""
+    if plan.docker is not None:
+        from whichtool_tui.arcade import docker
+
+        name = docker.container_name(bout_id, spec.short)
+        argv = plan.docker.argv(name, [k for k in env if k.startswith("ARCADE_")])
+        session.container = plan.docker.container(name, argv)
+        ctx.snapshot = lambda: docker.snapshot_container(name)
+    env_before = snapshot_dir(folder) if plan.docker is None else None
+    try:
+        if plan.docker is not None:
+            plan.docker.recheck()
+        async with _open_session(plan, argv, env, recorder, holder, prestarted) as wire:
+            try:
+                facts = await wire.initialize()
+                session.protocol_version_sent = facts.protocol_version_sent
+                session.protocol_version = facts.protocol_version
+                session.server_info = facts.server_info
+                session.server_capabilities = facts.server_capabilities
+                if env_before is None:
+                    env_before = ctx.snapshot()
+                atom = await _runner(spec.id)(ctx, wire)
+                if plan.docker is not None and spec.id != "temporal.rug_pull":
+                    atom.env_before, atom.env_after = env_before, ctx.snapshot()
+            finally:
+                requests = list(wire.server_requests)
+                session.protocol_version_sent = session.protocol_version_sent or (
+                    wire.facts.protocol_version_sent
+                )
+    except (WireError, SeatError, OSError) as exc:
+        atom = error_atom(spec, harness_detail(exc), list(ctx.notes))
+    except Exception as exc:  # a server we did not write must never crash the bout
+        atom = error_atom(spec, harness_detail(exc), list(ctx.notes))
+    finally:
+        if plan.docker is not None and session.container is not None:
+            from whichtool_tui.arcade import docker
+
+            session.container.force_removed = docker.force_remove(name)
+    channel = holder.get("channel")
+    if channel is not None:
+        session.framing = channel.framing
+        session.framing_source = channel.framing_source
+        session.stderr_tail = channel.stderr_tail()
+    if plan.framing != "auto" and session.framing_source is None and plan.kind != "http":
+        session.framing_source = "flag"
+    session.seat = getattr(plan.seat, "info", None)
+    atom.session = session
+    if plan.docker is None and (spec.id != "temporal.rug_pull" or atom.result == "error"):
+        atom.env_before = env_before or snapshot_dir(folder)
+        atom.env_after = snapshot_dir(folder)
+    sink(events.AtomFinished(spec.id, atom.result))
+    wire_events = [
+        WireEventModel(
+            seq=r.seq,
+            direction=r.direction,
+            method=r.method,
+            rpc_id=r.rpc_id,
+            message=r.message,
+            atom_id=spec.id,
+        )
+        for r in recorder.records
+    ]
+    server_requests = [
+        ServerRequest(atom_id=spec.id, method=r.method, rpc_id=r.rpc_id, rejected=r.rejected)
+        for r in requests
+    ]
+    return atom, wire_events, server_requests
