@@ -138,3 +138,16 @@ async def test_big_receipt_streams_rows_then_validates(tmp_path: Path) -> None:
         assert bout.receipt is not None
         assert "NRP" in screen_text(app, "#verdict")
         assert str(app.screen.query_one("#wire-pane").border_title) == "Wire (6,000 events)"
+
+
+async def test_invalid_receipt_is_refused_with_a_toast(tmp_path: Path) -> None:
+    data = json.loads(LAB_RECEIPT.read_text())
+    data["wire"][3]["seq"] = "three"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    app = WhichtoolApp(load_artefact(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.current_mode == "home"
+        messages = [n.message for n in app._notifications if n.severity == "error"]
+        assert any("wire.3.seq" in message for message in messages)

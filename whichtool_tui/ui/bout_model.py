@@ -11,9 +11,14 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from whichtool_tui.arcade.receipt import BoutReceipt, validate_receipt
+from pydantic import TypeAdapter, ValidationError
+
+from whichtool_tui.arcade.receipt import BoutReceipt, WireEventModel, validate_receipt
 from whichtool_tui.arcade.timeline import TapeAtom, TapeHeader, TapeView, TimelineRow
 from whichtool_tui.errors import WhichtoolError
+
+VALIDATE_CHUNK = 2_000
+_WIRE = TypeAdapter(list[WireEventModel])
 
 
 @dataclass
@@ -63,11 +68,35 @@ class BoutView:
         return self.tape_facts
 
     def validate(self) -> None:
-        """Validate the raw receipt (slow on big receipts: call it from a thread)."""
-        if self.raw is None:
+        """Validate the raw receipt; call it from a thread for big ones.
+
+        The wire is validated in chunks so the UI thread gets the GIL between them (one
+        pydantic call over 100,000 events would freeze the screen for a second).
+        """
+        raw = self.raw
+        if raw is None:
             return
         try:
-            self.receipt = validate_receipt(self.raw, self.source)
+            wire = raw.get("wire")
+            if not isinstance(wire, list):
+                self.receipt = validate_receipt(raw, self.source)  # names the problem
+                return
+            receipt = validate_receipt({**raw, "wire": []}, self.source)
+            events: list[WireEventModel] = []
+            for start in range(0, len(wire), VALIDATE_CHUNK):
+                try:
+                    events.extend(_WIRE.validate_python(wire[start : start + VALIDATE_CHUNK]))
+                except ValidationError as exc:
+                    first = exc.errors()[0]
+                    where = ".".join(
+                        str(part) for part in (start + int(first["loc"][0]), *first["loc"][1:])
+                    )
+                    raise WhichtoolError(
+                        "receipt/invalid",
+                        f"{self.source} is not a valid receipt: wire.{where}: {first['msg']}",
+                    ) from None
+            receipt.wire = events
+            self.receipt = receipt
         except WhichtoolError as error:
             self.invalid = error.message
 
