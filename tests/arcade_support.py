@@ -12,6 +12,8 @@ from whichtool_tui.cli import main
 
 TESTS = Path(__file__).resolve().parent
 FAULTY = TESTS / "arcade_faulty_server.py"
+FIXTURE_CMD = f"{sys.executable} -m whichtool_tui.arcade.fixture"
+ECHO_INSPECT_ONLY = ("--task", "echo", "--atoms", "inspect.tools_list")
 
 
 def run_cli(argv: list[str], capsys: Any) -> tuple[int, str, str]:
@@ -30,6 +32,43 @@ def bout(
     code, stdout, stderr = run_cli(argv, capsys)
     assert out.exists(), stderr
     return code, json.loads(out.read_text(encoding="utf-8")), stdout
+
+
+def fixture_bout(
+    tmp_path: Path, capsys: Any, *flags: str, name: str = "r.json"
+) -> tuple[int, dict[str, Any], str]:
+    """A bout against the bundled fixture target."""
+    return bout(tmp_path, capsys, "--target", "fixture", *flags, name=name)
+
+
+def live_bout(
+    tmp_path: Path, capsys: Any, cmd: str, *flags: str, name: str = "r.json"
+) -> tuple[int, dict[str, Any], str]:
+    """A bout against a stdio command line, with --allow-live."""
+    argv = ("--target", "stdio", "--cmd", cmd, "--allow-live")
+    return bout(tmp_path, capsys, *argv, *flags, name=name)
+
+
+def http_bout(
+    tmp_path: Path, capsys: Any, url: str, *flags: str
+) -> tuple[int, dict[str, Any], str]:
+    """A bout against a Streamable HTTP endpoint, with --allow-live."""
+    return bout(tmp_path, capsys, "--target", "http", "--url", url, "--allow-live", *flags)
+
+
+def results(receipt: dict[str, Any]) -> dict[str, str]:
+    """Atom id -> result."""
+    return {a["id"]: a["result"] for a in receipt["atoms"]}
+
+
+def time_server() -> Path:
+    """The public reference time server's binary (the test is skipped without it)."""
+    import pytest
+
+    server = Path(sys.executable).parent / "mcp-server-time"
+    if not server.exists():
+        pytest.skip("mcp-server-time is not installed")
+    return server
 
 
 def faulty_cmd(mode: str) -> str:

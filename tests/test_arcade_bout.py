@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.arcade_support import atom, bout, gone_soon, run_cli
+from tests.arcade_support import (
+    ECHO_INSPECT_ONLY,
+    FIXTURE_CMD,
+    atom,
+    bout,
+    faulty_cmd,
+    fixture_bout,
+    gone_soon,
+    live_bout,
+    results,
+    run_cli,
+)
 from whichtool_tui.arcade.receipt import BoutReceipt
-
-FIXTURE_CMD = f"{sys.executable} -m whichtool_tui.arcade.fixture"
-
-
-def results(receipt: dict[str, Any]) -> dict[str, str]:
-    return {a["id"]: a["result"] for a in receipt["atoms"]}
 
 
 def test_lab_fixture_naive_fails_three_atoms_with_exact_checks(tmp_path: Path, capsys: Any) -> None:
@@ -87,11 +91,9 @@ def test_honest_fixture_passes_every_atom(tmp_path: Path, capsys: Any) -> None:
 
 
 def test_task_only_holds_while_the_rug_still_moves(tmp_path: Path, capsys: Any) -> None:
-    _code, receipt, _ = bout(
+    _code, receipt, _ = fixture_bout(
         tmp_path,
         capsys,
-        "--target",
-        "fixture",
         "--agent",
         "task-only",
         "--atoms",
@@ -106,11 +108,9 @@ def test_task_only_holds_while_the_rug_still_moves(tmp_path: Path, capsys: Any) 
 
 
 def test_house_wrap_on_the_fixture_points_at_the_other_tool(tmp_path: Path, capsys: Any) -> None:
-    _code, receipt, _ = bout(
+    _code, receipt, _ = fixture_bout(
         tmp_path,
         capsys,
-        "--target",
-        "fixture",
         "--fixture-mode",
         "honest",
         "--wrap",
@@ -125,14 +125,10 @@ def test_house_wrap_on_the_fixture_points_at_the_other_tool(tmp_path: Path, caps
 
 
 def test_seat_allow_refuses_before_the_wire_on_a_live_target(tmp_path: Path, capsys: Any) -> None:
-    _code, receipt, _ = bout(
+    _code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         FIXTURE_CMD,
-        "--allow-live",
         "--task",
         "echo",
         "--args",
@@ -153,14 +149,10 @@ def test_seat_allow_refuses_before_the_wire_on_a_live_target(tmp_path: Path, cap
 
 
 def test_content_length_fixture_with_pinned_framing(tmp_path: Path, capsys: Any) -> None:
-    _code, receipt, _ = bout(
+    _code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         FIXTURE_CMD + " --framing content-length",
-        "--allow-live",
         "--task",
         "echo",
         "--framing",
@@ -176,14 +168,10 @@ def test_content_length_fixture_with_pinned_framing(tmp_path: Path, capsys: Any)
 def test_content_length_server_under_auto_fails_fast_with_a_hint(
     tmp_path: Path, capsys: Any
 ) -> None:
-    _code, receipt, _ = bout(
+    _code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         FIXTURE_CMD + " --framing content-length",
-        "--allow-live",
         "--task",
         "echo",
         "--timeout",
@@ -200,14 +188,10 @@ def test_content_length_server_under_auto_fails_fast_with_a_hint(
 def test_notification_and_server_request_are_recorded_never_scored(
     tmp_path: Path, capsys: Any
 ) -> None:
-    _code, receipt, stdout = bout(
+    _code, receipt, stdout = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         FIXTURE_CMD + " --notify --server-request --honest",
-        "--allow-live",
         "--task",
         "echo",
         "--atoms",
@@ -263,14 +247,10 @@ def test_live_targets_need_allow_live_and_a_wrap_target(capsys: Any) -> None:
 
 
 def test_missing_command_is_an_atom_error_not_a_crash(tmp_path: Path, capsys: Any) -> None:
-    code, receipt, _ = bout(
+    code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         "definitely-not-a-command-xyz",
-        "--allow-live",
         "--atoms",
         "inspect.tools_list,poison.follow_through",
         "--strict",
@@ -293,21 +273,12 @@ def test_receipt_command_prints_canonical_json(tmp_path: Path, capsys: Any) -> N
 
 
 def test_credentials_in_the_command_never_reach_the_receipt(tmp_path: Path, capsys: Any) -> None:
-    from tests.arcade_support import faulty_cmd
-
     secret = "sk-live-0123456789abcdef"
-    _code, receipt, stdout = bout(
+    _code, receipt, stdout = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         faulty_cmd("honest") + f" --api-key {secret}",
-        "--allow-live",
-        "--task",
-        "echo",
-        "--atoms",
-        "inspect.tools_list",
+        *ECHO_INSPECT_ONLY,
     )
     assert receipt["target"]["command"][-2:] == ["--api-key", "***"]
     assert secret not in (tmp_path / "r.json").read_text() and secret not in stdout

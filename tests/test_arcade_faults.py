@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import atom, bout, faulty_cmd, gone_soon, processes_matching
+from tests.arcade_support import (
+    ECHO_INSPECT_ONLY,
+    atom,
+    faulty_cmd,
+    gone_soon,
+    live_bout,
+    processes_matching,
+)
 
 
 @pytest.mark.parametrize(
@@ -23,14 +30,10 @@ from tests.arcade_support import atom, bout, faulty_cmd, gone_soon, processes_ma
     ],
 )
 def test_fault_is_a_named_error(mode: str, detail: str, tmp_path: Path, capsys: Any) -> None:
-    code, receipt, _ = bout(
+    code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         faulty_cmd(mode),
-        "--allow-live",
         "--task",
         "echo",
         "--timeout",
@@ -49,14 +52,10 @@ def test_fault_is_a_named_error(mode: str, detail: str, tmp_path: Path, capsys: 
 
 
 def test_hang_is_a_timeout_and_the_process_is_reaped(tmp_path: Path, capsys: Any) -> None:
-    _code, receipt, _ = bout(
+    _code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         faulty_cmd("hang"),
-        "--allow-live",
         "--task",
         "echo",
         "--timeout",
@@ -72,18 +71,11 @@ def test_hang_is_a_timeout_and_the_process_is_reaped(tmp_path: Path, capsys: Any
 
 
 def test_stderr_flood_keeps_only_the_tail(tmp_path: Path, capsys: Any) -> None:
-    _code, receipt, _ = bout(
+    _code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         faulty_cmd("stderr_flood"),
-        "--allow-live",
-        "--task",
-        "echo",
-        "--atoms",
-        "inspect.tools_list",
+        *ECHO_INSPECT_ONLY,
     )
     inspected = atom(receipt, "inspect.tools_list")
     assert inspected["result"] == "pass"
@@ -93,18 +85,11 @@ def test_stderr_flood_keeps_only_the_tail(tmp_path: Path, capsys: Any) -> None:
 
 def test_notification_flood_is_recorded_and_the_atom_finishes(tmp_path: Path, capsys: Any) -> None:
     started = time.monotonic()
-    _code, receipt, _ = bout(
+    _code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         faulty_cmd("notify_flood"),
-        "--allow-live",
-        "--task",
-        "echo",
-        "--atoms",
-        "inspect.tools_list",
+        *ECHO_INSPECT_ONLY,
     )
     assert atom(receipt, "inspect.tools_list")["result"] == "pass"
     flood = [w for w in receipt["wire"] if w["method"] == "notifications/message"]
@@ -113,36 +98,22 @@ def test_notification_flood_is_recorded_and_the_atom_finishes(tmp_path: Path, ca
 
 
 def test_grandchildren_are_killed_with_the_server(tmp_path: Path, capsys: Any) -> None:
-    _code, receipt, _ = bout(
+    _code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         faulty_cmd("spawn_child"),
-        "--allow-live",
-        "--task",
-        "echo",
-        "--atoms",
-        "inspect.tools_list",
+        *ECHO_INSPECT_ONLY,
     )
     assert atom(receipt, "inspect.tools_list")["result"] == "pass"
     assert gone_soon("arcade-grandchild-marker")
 
 
 def test_tools_list_pagination_is_followed(tmp_path: Path, capsys: Any) -> None:
-    _code, receipt, _ = bout(
+    _code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         faulty_cmd("paginate"),
-        "--allow-live",
-        "--task",
-        "echo",
-        "--atoms",
-        "inspect.tools_list",
+        *ECHO_INSPECT_ONLY,
     )
     inspected = atom(receipt, "inspect.tools_list")
     assert [t["name"] for t in inspected["tools_before"]] == ["echo", "second"]

@@ -11,7 +11,11 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import atom, bout
+from tests.arcade_support import (
+    atom,
+    http_bout,
+    run_cli,
+)
 from whichtool_tui.arcade.fixture import FixtureState, FixtureSwitches, build_server
 
 
@@ -45,21 +49,15 @@ def http_fixture(request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 def test_http_target_needs_allow_live(http_fixture: str, tmp_path: Path, capsys: Any) -> None:
-    from tests.arcade_support import run_cli
-
     code, _out, err = run_cli(["bout", "--target", "http", "--url", http_fixture], capsys)
     assert code == 2 and "--allow-live" in err
 
 
 def test_honest_http_fixture_passes(http_fixture: str, tmp_path: Path, capsys: Any) -> None:
-    code, receipt, _ = bout(
+    code, receipt, _ = http_bout(
         tmp_path,
         capsys,
-        "--target",
-        "http",
-        "--url",
         http_fixture,
-        "--allow-live",
         "--task",
         "echo",
         "--args",
@@ -78,14 +76,10 @@ def test_honest_http_fixture_passes(http_fixture: str, tmp_path: Path, capsys: A
 def test_poisoned_http_fixture_is_caught_and_allow_list_holds(
     http_fixture: str, tmp_path: Path, capsys: Any
 ) -> None:
-    _code, receipt, _ = bout(
+    _code, receipt, _ = http_bout(
         tmp_path,
         capsys,
-        "--target",
-        "http",
-        "--url",
         http_fixture,
-        "--allow-live",
         "--task",
         "echo",
         "--atoms",

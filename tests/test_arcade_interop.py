@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import atom, bout, run_cli
+from tests.arcade_support import (
+    FIXTURE_CMD,
+    atom,
+    bout,
+    live_bout,
+    results,
+    run_cli,
+    time_server,
+)
 
 ARCADE = Path(sys.executable).parent / "mcp-arcade"
 pytestmark = pytest.mark.skipif(not ARCADE.exists(), reason="mcp-arcade 0.2.0 is not installed")
@@ -53,14 +61,10 @@ def test_our_receipts_load_in_upstream_receipt_and_dataset(
 
 
 def test_our_stdio_receipt_loads_upstream(tmp_path: Path, capsys: Any) -> None:
-    bout(
+    live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
-        f"{sys.executable} -m whichtool_tui.arcade.fixture",
-        "--allow-live",
+        FIXTURE_CMD,
         "--task",
         "echo",
         "--agent",
@@ -110,14 +114,10 @@ def test_upstream_and_our_dataset_rows_are_identical(
 
 
 def test_our_bout_against_the_upstream_lab_server(tmp_path: Path, capsys: Any) -> None:
-    _code, receipt, _ = bout(
+    _code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         f"{sys.executable} -m mcp_arcade.fixture",
-        "--allow-live",
         "--task",
         "echo",
         "--args",
@@ -125,8 +125,7 @@ def test_our_bout_against_the_upstream_lab_server(tmp_path: Path, capsys: Any) -
         "--seat-allow",
         "echo,leak",
     )
-    results = {a["id"]: a["result"] for a in receipt["atoms"]}
-    assert results == {
+    assert results(receipt) == {
         "inspect.tools_list": "pass",
         "poison.follow_through": "fail",
         "temporal.rug_pull": "fail",
@@ -141,17 +140,11 @@ def test_our_bout_against_the_upstream_lab_server(tmp_path: Path, capsys: Any) -
 
 
 def test_our_bout_against_a_public_reference_server(tmp_path: Path, capsys: Any) -> None:
-    server = Path(sys.executable).parent / "mcp-server-time"
-    if not server.exists():
-        pytest.skip("mcp-server-time is not installed")
-    _code, receipt, _ = bout(
+    server = time_server()
+    _code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         f"{server} --local-timezone UTC",
-        "--allow-live",
         "--task",
         "get_current_time",
         "--args",
@@ -161,8 +154,7 @@ def test_our_bout_against_a_public_reference_server(tmp_path: Path, capsys: Any)
         "--n-clean",
         "2",
     )
-    results = {a["id"]: a["result"] for a in receipt["atoms"]}
-    assert results == {
+    assert results(receipt) == {
         "inspect.tools_list": "pass",
         "poison.follow_through": "pass",
         "temporal.rug_pull": "pass",
@@ -172,23 +164,16 @@ def test_our_bout_against_a_public_reference_server(tmp_path: Path, capsys: Any)
 
 
 def test_no_task_on_a_live_server_skips_instead_of_passing(tmp_path: Path, capsys: Any) -> None:
-    server = Path(sys.executable).parent / "mcp-server-time"
-    if not server.exists():
-        pytest.skip("mcp-server-time is not installed")
-    _code, receipt, _ = bout(
+    server = time_server()
+    _code, receipt, _ = live_bout(
         tmp_path,
         capsys,
-        "--target",
-        "stdio",
-        "--cmd",
         f"{server} --local-timezone UTC",
-        "--allow-live",
         "--atoms",
         "inspect.tools_list,poison.follow_through,temporal.rug_pull",
     )
-    results = {a["id"]: a["result"] for a in receipt["atoms"]}
-    assert results["poison.follow_through"] == "skip"
-    assert results["temporal.rug_pull"] == "skip"
+    assert results(receipt)["poison.follow_through"] == "skip"
+    assert results(receipt)["temporal.rug_pull"] == "skip"
     smoke = [c for c in atom(receipt, "inspect.tools_list")["checks"] if c["id"] == "smoke_invoke"]
     assert smoke[0]["result"] == "skip"
     assert receipt["scores"]["utility"] == "skip" and receipt["scores"]["nrp"] == 0.0

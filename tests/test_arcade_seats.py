@@ -6,7 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.arcade_support import atom, bout
+from tests.arcade_support import (
+    FIXTURE_CMD,
+    atom,
+    fixture_bout,
+    live_bout,
+)
 from tests.support.fake_apis import chat_reply, fake_api_server, http_error
 from whichtool_tui.arcade.seats import SEAT_SYSTEM_PROMPT, prompt_sha256, side_quests
 
@@ -27,11 +32,9 @@ def test_frozen_prompt_has_no_coaching_and_a_stable_hash() -> None:
 def test_ollama_seat_follows_what_the_model_names(tmp_path: Path, capsys: Any) -> None:
     with fake_api_server() as api:
         api.queue(chat_reply(calls=[("echo", '{"text": "hello"}'), ("leak", '{"token": "x"}')]))
-        _code, receipt, stdout = bout(
+        _code, receipt, stdout = fixture_bout(
             tmp_path,
             capsys,
-            "--target",
-            "fixture",
             "--agent",
             "ollama:tiny-model",
             "--seat-endpoint",
@@ -59,11 +62,9 @@ def test_ollama_seat_follows_what_the_model_names(tmp_path: Path, capsys: Any) -
 def test_model_seat_http_error_is_an_atom_error(tmp_path: Path, capsys: Any) -> None:
     with fake_api_server() as api:
         api.queue(http_error(500, "model crashed"))
-        code, receipt, _ = bout(
+        code, receipt, _ = fixture_bout(
             tmp_path,
             capsys,
-            "--target",
-            "fixture",
             "--agent",
             "ollama:m",
             "--seat-endpoint",
@@ -79,18 +80,12 @@ def test_model_seat_http_error_is_an_atom_error(tmp_path: Path, capsys: Any) -> 
 
 
 def test_model_seat_on_a_live_target_is_held_to_the_allow_list(tmp_path: Path, capsys: Any) -> None:
-    import sys
-
     with fake_api_server() as api:
         api.queue(chat_reply(calls=[("echo", '{"text": "hi"}'), ("leak", '{"token": "x"}')]))
-        _code, receipt, _ = bout(
+        _code, receipt, _ = live_bout(
             tmp_path,
             capsys,
-            "--target",
-            "stdio",
-            "--cmd",
-            f"{sys.executable} -m whichtool_tui.arcade.fixture",
-            "--allow-live",
+            FIXTURE_CMD,
             "--task",
             "echo",
             "--agent",
@@ -112,11 +107,9 @@ def test_model_seat_against_a_real_local_model(
     llama_base_url: str, tmp_path: Path, capsys: Any
 ) -> None:
     """SmolLM2 rarely emits tool calls: whatever it does, the verdict follows the wire."""
-    _code, receipt, _ = bout(
+    _code, receipt, _ = fixture_bout(
         tmp_path,
         capsys,
-        "--target",
-        "fixture",
         "--agent",
         "openai-compatible:smollm2",
         "--seat-endpoint",
