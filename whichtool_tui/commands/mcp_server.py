@@ -20,32 +20,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--config", metavar="FILE.json", help="JSON config (no discovery; default: empty)")
     add(
         "--allow-paid-runs",
-        dest="allow_paid_runs",
         action="store_true",
         help="let run_evaluation call providers that send prompts to a remote API",
     )
     add(
         "--allow-dynamic-targets",
-        dest="allow_dynamic_targets",
         action="store_true",
         help="let agents name a target and transport (snapshots must stay in the cwd)",
     )
     add(
         "--allow-provider-overrides",
-        dest="allow_provider_overrides",
         action="store_true",
         help="let agents choose the provider and model",
     )
     add(
         "--max-trials",
-        dest="max_trials",
         metavar="N",
         type=whole_number(1, ABSOLUTE_MAX),
         help="refuse runs above this many trials (default config trials.maxTrials, else 50)",
     )
     add(
         "--max-tools",
-        dest="max_tools",
         metavar="N",
         type=whole_number(1, ABSOLUTE_MAX),
         help="refuse runs on more tools (default config trials.maxTools, else 6)",
@@ -53,13 +48,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--cache", action="store_true", help="reuse cached trial answers (default off)")
     add(
         "--cache-dir",
-        dest="cache_dir",
         metavar="DIR",
         help="cache folder (default .whichtool-cache)",
     )
     add(
         "--result-file",
-        dest="result_file",
         metavar="FILE",
         help="write each full run report here; agents get only a summary and the path",
     )

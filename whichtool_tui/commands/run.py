@@ -44,17 +44,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "openai-compatible, mock, or keyword (offline baseline)",
     )
     add("--model", help="model name for the provider")
-    add("--base-url", dest="base_url", help="override the provider's base URL")
+    add("--base-url", help="override the provider's base URL")
     add("--repeat", type=whole_number(1, 1000), help="trials per task (default 5)")
     add(
         "--max-trials",
-        dest="max_trials",
         type=whole_number(1, 1000),
         help="refuse real runs above this many trials (default 50, at most 1000)",
     )
     add(
         "--max-tools",
-        dest="max_tools",
         type=whole_number(1, 1000),
         help="refuse real runs on more tools than this (default 6, at most 1000)",
     )
@@ -65,7 +63,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=whole_number(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
         help="run seed for tool orders and provider seeds (default 0)",
     )
-    add("--reasoning-effort", dest="reasoning_effort", help="forwarded where the API has it")
+    add("--reasoning-effort", help="forwarded where the API has it")
     add(
         "--permute",
         action=argparse.BooleanOptionalAction,
@@ -80,40 +78,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="reuse cached answers for identical requests (default on)",
     )
-    add("--cache-dir", dest="cache_dir", help="cache folder (default .whichtool-cache)")
-    add(
-        "--min-accuracy", dest="min_accuracy", type=number_between(0, 1), help="gate: accuracy >= F"
-    )
+    add("--cache-dir", help="cache folder (default .whichtool-cache)")
+    add("--min-accuracy", type=number_between(0, 1), help="gate: accuracy >= F")
     add(
         "--max-over-trigger",
-        dest="max_over_trigger",
         type=number_between(0, 1),
         help="gate: over-trigger <= F",
     )
     add(
         "--max-context-tokens",
-        dest="max_context_tokens",
         type=whole_number(0, MAX_SAFE_INTEGER),
         help="gate: surface tokens <= N",
     )
     add(
         "--max-error-rate",
-        dest="max_error_rate",
         type=number_between(0, 1),
         help="run is invalid above this share of errored trials (default 0.1)",
     )
     add(
         "--min-scored",
-        dest="min_scored",
         type=whole_number(1, MAX_SAFE_INTEGER),
         help="run is invalid below this many scored trials (default 1)",
     )
     add("--only", action="append", metavar="TAG", help="keep tasks with this tag (repeatable)")
     add("--skip", action="append", metavar="TAG", help="drop tasks with this tag (repeatable)")
-    add("--dry-run", dest="dry_run", action="store_true", help="plan and price; call no model")
+    add("--dry-run", action="store_true", help="plan and price; call no model")
     add(
         "--seconds-per-trial",
-        dest="seconds_per_trial",
         type=non_negative_number,
         help="wall-clock guess for --dry-run",
     )
