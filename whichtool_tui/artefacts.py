@@ -15,6 +15,7 @@ from typing import Any, Literal
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths, sanitize_text
 from whichtool_tui.strict_yaml import load_strict_yaml
+from whichtool_tui.surface.bulk import paused_gc
 
 ArtefactKind = Literal[
     "inspect-report", "run-report", "diff-report", "receipt", "tape", "task-set", "snapshot"
@@ -111,7 +112,8 @@ def parse_artefact_text(text: str, shown: str) -> Any:
         raise WhichtoolError("open/empty", f"{shown} is empty", None)
     if stripped[0] in "{[":
         try:
-            return json.loads(text)
+            with paused_gc():  # a big receipt is a million acyclic objects: nothing to collect
+                return json.loads(text)
         except json.JSONDecodeError as exc:
             raise WhichtoolError(
                 "open/invalid-json", f"{shown}:{exc.lineno}: invalid JSON: {exc.msg}", None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -224,6 +225,7 @@ class WhichtoolApp(JobsApp):
                 if bout.invalid is not None:
                     raise WhichtoolError("receipt/invalid", bout.invalid)
             else:
+                gc.freeze()  # the parsed receipt lives as long as the session
                 # Read the rest once the first frame is up: the thread competes for the GIL.
                 self.set_timer(FIRST_FRAME_GRACE, lambda: self.finish_bout(bout))
         else:

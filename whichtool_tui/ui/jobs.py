@@ -7,6 +7,7 @@ shared Session and toasts, never through tracebacks.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 from pathlib import Path
@@ -18,6 +19,7 @@ from textual.worker import get_current_worker
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_message, redact_paths
+from whichtool_tui.surface.bulk import paused_gc
 from whichtool_tui.ui.bout_model import BoutView, view_of_receipt
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.base import SectionScreen
@@ -153,12 +155,15 @@ class JobsApp(App[int]):
     def finish_bout(self, bout: BoutView) -> None:
         """Read the rest of a receipt's rows, then validate it, off the UI thread."""
         worker = get_current_worker()
-        while bout.load_more(ROW_CHUNK):
-            if worker.is_cancelled:
-                return
+        with paused_gc():  # rows and models all stay alive: scanning them finds nothing
+            while bout.load_more(ROW_CHUNK):
+                if worker.is_cancelled:
+                    return
+                self.call_from_thread(self._bout_rows_grew)
             self.call_from_thread(self._bout_rows_grew)
-        self.call_from_thread(self._bout_rows_grew)
-        bout.validate()
+            bout.validate()
+        # The receipt lives as long as the session: keep the collector from rescanning it.
+        gc.freeze()
         if bout.invalid is not None:
             self.call_from_thread(
                 self.notify, bout.invalid, title="Not a valid receipt", severity="error"
