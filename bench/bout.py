@@ -16,6 +16,9 @@ import time
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
+# The least any process whose client uses the MCP SDK can take: start, import it, exit (with the
+# same collector settings our CLI uses).
+FLOOR = "import gc; gc.disable(); import mcp.client.session; gc.freeze()"
 
 
 def timed(argv: list[str], cwd: Path) -> float:
@@ -30,7 +33,9 @@ def timed(argv: list[str], cwd: Path) -> float:
 def bout_bench(runs: int, work: Path) -> None:
     ours: list[float] = []
     theirs: list[float] = []
+    floor: list[float] = []
     for index in range(runs):
+        floor.append(timed([sys.executable, "-c", FLOOR], work))
         ours.append(
             timed(
                 [str(BIN / "whichtool-tui"), "--no-ui", "bout", "--target", "fixture",
@@ -50,6 +55,10 @@ def bout_bench(runs: int, work: Path) -> None:
     print(f"  whichtool-tui  {ours_median:.2f} s   runs: {', '.join(f'{t:.2f}' for t in ours)}")
     print(f"  mcp-arcade     {theirs_median:.2f} s   runs: {', '.join(f'{t:.2f}' for t in theirs)}")
     print(f"  ratio ours/theirs = {ours_median / theirs_median:.2f}  (target <= 1.0)")
+    print(
+        f"  floor: start + import the MCP client SDK + exit = {statistics.median(floor):.2f} s "
+        "(our client must import it; mcp-arcade's client is hand-written)"
+    )
 
 
 def synthetic_receipt(events: int, work: Path) -> Path:

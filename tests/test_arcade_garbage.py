@@ -168,3 +168,13 @@ def test_dataset_refuses_a_file_or_missing_folder(tmp_path: Path, capsys: Any) -
     for source in (a_file, tmp_path / "missing"):
         code, _out, err = run_cli(["dataset", str(source), "-o", str(tmp_path / "o")], capsys)
         assert code == 2 and "is not a folder" in err.splitlines()[0]
+
+
+def test_bout_refuses_a_sandbox_it_cannot_create(tmp_path: Path, capsys: Any) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    for sandbox in (a_file, a_file / "below"):
+        argv = ["bout", "--target", "fixture", "--no-prompt", "--sandbox", str(sandbox)]
+        code, out, err = run_cli(argv, capsys)
+        assert code == 2 and err.startswith(f"whichtool-tui: --sandbox {sandbox}: "), err
+        assert "Traceback" not in err and out == ""

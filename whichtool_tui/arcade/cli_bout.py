@@ -161,6 +161,15 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
             if args.wrap and args.wrap_target:
                 seat_allow.append(args.wrap_target)
     base_env = child_environment()
+    sandbox = Path(args.sandbox)
+    try:
+        sandbox.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _bad(
+            f"--sandbox {sandbox}: {exc.strerror or type(exc).__name__}",
+            "Pass a folder the bout may create and clean.",
+            code="bout/sandbox",
+        ) from None
     return BoutPlan(
         kind=kind,
         argv=argv,
@@ -176,7 +185,7 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
         wrap=bool(args.wrap),
         wrap_target=args.wrap_target,
         seat_allow=seat_allow,
-        sandbox=Path(args.sandbox),
+        sandbox=sandbox,
         base_env=base_env,
         recorded_command=recorded,
         docker=docker_plan,
