@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from whichtool_tui.evaluation.js_json import dump_js_json
-from whichtool_tui.evaluation.report_model import ClosedModel, ReportDiagnostic, js_numbers
+from whichtool_tui.evaluation.report_model import ClosedModel, ReportDiagnostic, wire_dict
 
 DIFF_SCHEMA_VERSION: Literal["whichtool.diff/2"] = "whichtool.diff/2"
 
@@ -93,8 +93,7 @@ class DiffReport(ClosedModel):
 
 def diff_to_dict(report: DiffReport) -> dict[str, Any]:
     """The diff as plain JSON data with wire key names and JavaScript-style numbers."""
-    data: dict[str, Any] = js_numbers(report.model_dump(mode="json", by_alias=True))
-    return data
+    return wire_dict(report)
 
 
 def dump_diff_json(report: DiffReport) -> str:

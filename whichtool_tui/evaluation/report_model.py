@@ -347,10 +347,15 @@ def js_numbers(value: Any) -> Any:
     return value
 
 
-def report_to_dict(report: RunReport) -> dict[str, Any]:
-    """The report as plain JSON data with wire key names."""
-    data: dict[str, Any] = js_numbers(report.model_dump(mode="json", by_alias=True))
+def wire_dict(model: BaseModel) -> dict[str, Any]:
+    """A report model as plain JSON data: wire key names, JavaScript-style whole numbers."""
+    data: dict[str, Any] = js_numbers(model.model_dump(mode="json", by_alias=True))
     return data
+
+
+def report_to_dict(report: RunReport) -> dict[str, Any]:
+    """The run report as plain JSON data with wire key names."""
+    return wire_dict(report)
 
 
 def dump_report_json(report: RunReport) -> str:
