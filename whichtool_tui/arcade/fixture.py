@@ -15,7 +15,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,6 +189,34 @@ def build_server(state: FixtureState) -> Any:
     )
 
 
+def _stdin_reader() -> Callable[[], Awaitable[bytes]]:
+    """Chunks of stdin (b"" at EOF): straight off the event loop for a pipe or socket, through a
+    worker thread for anything else (a terminal, a file), which the loop cannot wait on."""
+    import stat
+
+    import anyio
+
+    mode = os.fstat(0).st_mode
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        from whichtool_tui.arcade.zygote import PipeReader
+
+        pipe = PipeReader(0)
+
+        async def from_pipe() -> bytes:
+            try:
+                return await pipe.receive(65536)
+            except (anyio.EndOfStream, anyio.ClosedResourceError):
+                return b""
+
+        return from_pipe
+    stdin = anyio.wrap_file(sys.stdin.buffer)
+
+    async def from_thread() -> bytes:
+        return bytes(await stdin.read1(65536))
+
+    return from_thread
+
+
 async def _serve_stdio(state: FixtureState) -> None:
     """Serve over this process's stdin/stdout in the chosen dialect, misbehaving on request."""
     import anyio
@@ -199,11 +227,8 @@ async def _serve_stdio(state: FixtureState) -> None:
 
     switches = state.switches
     pinned: Any = switches.framing if switches.framing in ("ndjson", "content-length") else None
-    stdin = anyio.wrap_file(sys.stdin.buffer)
     stdout = sys.stdout.buffer
-
-    async def read_chunk() -> bytes:
-        return bytes(await stdin.read1(65536))
+    read_chunk = _stdin_reader()
 
     reader = FrameReader(read_chunk, pinned or "auto")
 

@@ -109,7 +109,7 @@ class _PipeEnd:
             os.close(fd)
 
 
-class _PipeReader(_PipeEnd):
+class PipeReader(_PipeEnd):
     """An async byte stream over a non-blocking pipe read end."""
 
     async def receive(self, max_bytes: int = 65536) -> bytes:
@@ -157,8 +157,8 @@ class ForkedProcess:
         self._zygote = zygote
         self._index = index
         self.stdin = _PipeWriter(stdin)
-        self.stdout = _PipeReader(stdout)
-        self.stderr = _PipeReader(stderr)
+        self.stdout = PipeReader(stdout)
+        self.stderr = PipeReader(stderr)
         self.returncode: int | None = None
 
     @property
