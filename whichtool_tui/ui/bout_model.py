@@ -21,7 +21,7 @@ VALIDATE_CHUNK = 2_000
 _WIRE = TypeAdapter(list[WireEventModel])
 
 
-@dataclass
+@dataclass(repr=False)  # a repr would print every row of a 100,000-event receipt
 class BoutView:
     """One bout as the screen needs it; ``guess`` is the operator's call, None until made.
 
@@ -99,6 +99,9 @@ class BoutView:
             self.receipt = receipt
         except WhichtoolError as error:
             self.invalid = error.message
+
+    def __repr__(self) -> str:
+        return f"BoutView({self.source!r}, {self.total} events)"
 
     def message(self, index: int) -> Any:
         """The raw JSON-RPC message behind a row (receipts only; tapes carry none)."""

@@ -55,7 +55,7 @@ class JobsApp(App[int]):
         if isinstance(screen, SectionScreen):
             screen.on_screen_resume()
 
-    @work(exclusive=True, group="demo", exit_on_error=False)
+    @work(exclusive=True, group="demo", exit_on_error=False, description="the offline demo")
     async def run_demo(self) -> None:
         """The offline demo: every step is the real engine on bundled files, no key, no network."""
         from whichtool_tui.ui import engine
@@ -80,7 +80,7 @@ class JobsApp(App[int]):
         self.run_fixture_bout(show=False)
         self.notify("Demo: surface inspected; the run (3) and the bout (5) are under way.")
 
-    @work(exclusive=True, group="inspect", exit_on_error=False)
+    @work(exclusive=True, group="inspect", exit_on_error=False, description="inspect a target")
     async def inspect_target(self, choice: TargetChoice, section: str = "surface") -> None:
         """Load and inspect a target without blocking the UI, then show the Surface section."""
         self.notify(f"Inspecting {redact_message(choice.label)}…", timeout=2)
@@ -105,7 +105,7 @@ class JobsApp(App[int]):
             self.switch_mode(section)
         self.refresh_sections()
 
-    @work(exclusive=True, group="run", exit_on_error=False)
+    @work(exclusive=True, group="run", exit_on_error=False, description="a routing run")
     async def start_run(
         self, setup: RunSetup, provider_name: str, model: str | None, base_url: str | None = None
     ) -> None:
@@ -151,7 +151,13 @@ class JobsApp(App[int]):
         self.notify(f"Run finished: {progress.done} trials. Press 4 for the results.")
         self.refresh_sections()
 
-    @work(thread=True, exclusive=True, group="bout-load", exit_on_error=False)
+    @work(
+        thread=True,
+        exclusive=True,
+        group="bout-load",
+        exit_on_error=False,
+        description="read a big receipt",
+    )
     def finish_bout(self, bout: BoutView) -> None:
         """Read the rest of a receipt's rows, then validate it, off the UI thread."""
         worker = get_current_worker()
@@ -193,7 +199,7 @@ class JobsApp(App[int]):
         )
         self.run_bout_plan(plan, "lab fixture bout", show=show, temp_sandbox=True)
 
-    @work(exclusive=True, group="bout", exit_on_error=False)
+    @work(exclusive=True, group="bout", exit_on_error=False, description="a bout")
     async def run_bout_plan(
         self, plan: BoutPlan, label: str, show: bool = True, temp_sandbox: bool = False
     ) -> None:
@@ -253,7 +259,7 @@ class JobsApp(App[int]):
 
         self.push_screen(PathPrompt("Save receipt to", "receipt.json"), save)
 
-    @work(exclusive=True, group="generate", exit_on_error=False)
+    @work(exclusive=True, group="generate", exit_on_error=False, description="draft a task set")
     async def generate_tasks(self, request: GenerateRequest) -> None:
         """Draft a task set from the loaded surface with a model; never overwrites a file."""
         from whichtool_tui.providers.factory import build_provider
