@@ -170,6 +170,22 @@ def test_dataset_refuses_a_file_or_missing_folder(tmp_path: Path, capsys: Any) -
         assert code == 2 and "is not a folder" in err.splitlines()[0]
 
 
+def test_bout_refuses_bad_commands_and_urls_in_one_line(capsys: Any) -> None:
+    cases = [
+        (["--target", "stdio", "--allow-live", "--cmd", 'node "server.js'], "--cmd"),
+        (["--target", "http", "--allow-live", "--url", "localhost:8000/mcp"], "not an http://"),
+    ]
+    for flags, expected in cases:
+        code, out, err = run_cli(["bout", "--no-prompt", *flags], capsys)
+        assert code == 2 and out == "" and "Traceback" not in err
+        assert expected in err, err
+
+
+def test_a_device_is_not_a_receipt(capsys: Any) -> None:
+    code, _out, err = run_cli(["tape", os.devnull], capsys)
+    assert code == 2 and err.splitlines()[0].endswith("is not a regular file")
+
+
 def test_bout_refuses_a_sandbox_it_cannot_create(tmp_path: Path, capsys: Any) -> None:
     a_file = tmp_path / "a-file"
     a_file.write_text("x")

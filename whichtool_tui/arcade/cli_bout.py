@@ -62,7 +62,11 @@ def _command(args: argparse.Namespace) -> list[str]:
 
     values: list[str] = list(args.cmd)
     if len(values) == 1 and any(ch.isspace() for ch in values[0]):
-        return split_command(values[0])
+        try:
+            return split_command(values[0])
+        except WhichtoolError as exc:
+            hint = 'Quote the whole command once: --cmd "node server.js --flag"'
+            raise _bad(exc.message, hint) from None
     return values
 
 
@@ -128,6 +132,8 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
                 "the http target needs --url", "For example: --url http://127.0.0.1:8000/mcp"
             )
         url = args.url
+        if not url.startswith(("http://", "https://")):
+            raise _bad(f"--url {url}: not an http:// or https:// URL")
     else:
         from whichtool_tui.arcade.docker import prepare_docker
 

@@ -38,9 +38,8 @@ def read_bytes(path: Path, prefix: str, hint: str | None = None) -> bytes:
     except OSError as exc:
         raise _unreadable(prefix, shown, exc) from None
     if not is_file:
-        raise JsonFileError(
-            f"{prefix}/not-a-file", f"{shown} is a folder, not a {prefix} file", hint, "unreadable"
-        )
+        what = f"a folder, not a {prefix} file" if path.is_dir() else "not a regular file"
+        raise JsonFileError(f"{prefix}/not-a-file", f"{shown} is {what}", hint, "unreadable")
     if size > MAX_JSON_FILE_BYTES:
         raise JsonFileError(
             f"{prefix}/too-large",
