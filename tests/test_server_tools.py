@@ -234,3 +234,19 @@ def test_our_inspect_finds_no_error_on_our_own_surface(tmp_path: Path) -> None:
     assert report["analysisOk"] is True
     assert [d for d in report["diagnostics"] if d["severity"] == "error"] == []
     assert report["annotations"]["coverage"]["annotated"] == 4
+
+
+async def test_configured_inspect_rules_reach_the_agent_facing_review(tmp_path: Path) -> None:
+    config = demo_workspace(tmp_path)
+    settings = json.loads(config.read_text(encoding="utf-8"))
+    settings["inspect"] = {"rules": {"overlap/high": "off", "names/generic": "error"}}
+    config.write_text(json.dumps(settings), encoding="utf-8")
+    async with mcp_session(tmp_path, config=config) as session:
+        inspected = await call(session, "inspect_surface")
+        ran = await call(session, "run_evaluation", repeat=1)
+    codes = {d["code"] for d in inspected["data"]["diagnostics"]}
+    assert "overlap/high" not in codes
+    assert "descriptions/overlap-without-preference" in codes
+    run_codes = {d["code"] for d in ran["data"]["diagnostics"]}
+    assert "overlap/high" not in run_codes
+    assert "descriptions/overlap-without-preference" in run_codes

@@ -7,6 +7,9 @@ its findings into the run (the MCP server).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.evaluation.engine import RunInputs
 from whichtool_tui.evaluation.plan import TaskSpec
@@ -20,6 +23,9 @@ from whichtool_tui.surface.report_model import TargetInfo
 from whichtool_tui.surface.tokens import SERIALIZATION, TOKENIZER_ID, TOKENIZER_NOTE
 from whichtool_tui.tasks.lint import lint_task_set
 from whichtool_tui.tasks.load import LoadedTaskSet
+
+if TYPE_CHECKING:
+    from whichtool_tui.config import RuleSetting
 
 
 def normalize_listing(listing: ServedListing) -> NormalizedSurface:
@@ -60,6 +66,7 @@ def _surface_diagnostics(
     max_tools: int,
     approximates: str | None,
     full_review: bool,
+    rules: Mapping[str, RuleSetting] | None,
 ) -> list[Diagnostic]:
     if not full_review:
         return [*listing.diagnostics, *surface.diagnostics]
@@ -69,6 +76,7 @@ def _surface_diagnostics(
         extra_diagnostics=list(listing.diagnostics),
         max_tools=max_tools,
         approximates=approximates,
+        rules=rules,
     )
     return list(review.diagnostics)
 
@@ -81,6 +89,7 @@ def build_run_inputs(
     approximates: str | None = None,
     *,
     full_review: bool = False,
+    rules: Mapping[str, RuleSetting] | None = None,
 ) -> RunInputs:
     """Tools in served order with their wire schemas, the context cost and the selected tasks.
 
@@ -104,6 +113,6 @@ def build_run_inputs(
         task_set_source=loaded.source,
         task_set_surface=task_set.surface,
         surface_diagnostics=tuple(
-            _surface_diagnostics(listing, surface, max_tools, approximates, full_review)
+            _surface_diagnostics(listing, surface, max_tools, approximates, full_review, rules)
         ),
     )

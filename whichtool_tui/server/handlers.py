@@ -108,6 +108,7 @@ async def inspect_tool(state: ServerState, arguments: InspectArguments) -> dict[
         max_tools=options.max_tools,
         max_context_tokens=limit,
         approximates=provider.name if provider else None,
+        rules=options.settings.inspect.rules,
     )
     report = await anyio.to_thread.run_sync(review)
     text, data = inspect_summary(report)
@@ -215,7 +216,13 @@ async def _run_inputs(
         )
     # The full static review travels into the run: an error-level finding fails the run.
     return build_run_inputs(
-        listing, surface, loaded, options.max_tools, provider_name, full_review=True
+        listing,
+        surface,
+        loaded,
+        options.max_tools,
+        provider_name,
+        full_review=True,
+        rules=options.settings.inspect.rules,
     )
 
 
