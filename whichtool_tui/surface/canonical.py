@@ -42,7 +42,9 @@ def js_number(value: int | float) -> str:
         return "null"
     if value == 0:
         return "0"
-    if value.is_integer() and abs(value) < 1e21:
+    if value.is_integer() and abs(value) < 2**53:
+        # Exact below 2**53; above it JS prints the shortest digits padded with zeros, which
+        # the general path below does.
         return str(int(value))
     sign = "-" if value < 0 else ""
     mantissa, _, exponent_text = repr(abs(value)).partition("e")
