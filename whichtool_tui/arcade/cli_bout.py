@@ -262,10 +262,10 @@ def run_bout_command(
         if early is not None:
             early.close()
         raise
-    plan.zygote = early or _forked_fixture_parent(plan)
     if ui:
         sys.stderr.write(f"Running {len(plan.atom_ids)} atom(s) against the {plan.kind} target…\n")
     with gc_paused():  # the SDK import and a short bout: long-lived objects, little garbage
+        plan.zygote = early or _forked_fixture_parent(plan)
         receipt = anyio.run(run_bout, plan)
     data = json.loads(receipt_json(receipt))
     if ui and open_screen is not None:
