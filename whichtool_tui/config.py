@@ -20,7 +20,6 @@ CONFIG_FILE_NAMES = ("whichtool.config.json", "whichtool.config.yaml", "whichtoo
 ABSOLUTE_MAX_TRIALS = 1000
 ABSOLUTE_MAX_TOOLS = 1000
 MAX_SAFE_INTEGER = 2**53 - 1
-REPORT_FORMATS = ("terminal", "json", "markdown", "html", "junit", "badge")
 
 
 class _Strict(BaseModel):

@@ -127,33 +127,24 @@ def write_outputs(
     report: InspectReport, args: argparse.Namespace, settings: Settings, report_format: str
 ) -> None:
     """stdout or --out, then config ``report.formats`` as ``<report.out>.<ext>`` (no html)."""
-    from whichtool_tui.files import write_atomic
-    from whichtool_tui.redact import redact_paths
-    from whichtool_tui.reports.colour import output_width, use_colour
-    from whichtool_tui.reports.inspect_json import FORMAT_EXTENSIONS, render_inspect
+    from whichtool_tui.headless.output import deliver, deliver_extra_formats
+    from whichtool_tui.reports.colour import output_width
+    from whichtool_tui.reports.inspect_json import render_inspect
 
-    if args.out:
-        write_atomic(args.out, render_inspect(report, report_format))
-        sys.stderr.write(f"Wrote {report_format} report to {redact_paths(args.out)}\n")
-    else:
-        sys.stdout.write(
-            render_inspect(
-                report,
-                report_format,
-                color=use_colour(args.color, sys.stdout),
-                width=output_width(sys.stdout),
-            )
-        )
-        sys.stdout.flush()
-    extra_out = settings.report.out
-    if extra_out is None:
-        return
-    for extra in settings.report.formats or []:
-        if extra == "html" or (extra == "terminal" and not args.out):
-            continue
-        path = f"{extra_out}.{FORMAT_EXTENSIONS[extra]}"
-        write_atomic(path, render_inspect(report, extra))
-        sys.stderr.write(f"Wrote {extra} report to {redact_paths(path)}\n")
+    def render(color: bool) -> str:
+        if args.out:
+            return render_inspect(report, report_format)
+        return render_inspect(report, report_format, color=color, width=output_width(sys.stdout))
+
+    deliver(render, args.out, f"{report_format} report", args.color)
+    extra_formats = [
+        extra
+        for extra in settings.report.formats or []
+        if extra != "html" and not (extra == "terminal" and not args.out)
+    ]
+    deliver_extra_formats(
+        lambda extra: render_inspect(report, extra), settings.report.out, extra_formats, "report"
+    )
 
 
 def _open_in_ui(args: argparse.Namespace, target: str | None) -> bool:
