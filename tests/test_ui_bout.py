@@ -11,6 +11,7 @@ from textual.widgets import Input, Select, Static
 from tests.ui_support import UI_DATA, big_receipt, live_children, static_text
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
+from whichtool_tui.ui.bout_model import view_of_receipt
 from whichtool_tui.ui.widgets.timeline import RpcTimeline
 
 LAB_RECEIPT = UI_DATA / "lab-receipt.json"
@@ -121,21 +122,27 @@ async def test_start_point_runs_a_planned_bout(tmp_path: Path) -> None:
 async def test_big_receipt_streams_rows_then_validates(tmp_path: Path) -> None:
     path = tmp_path / "big.json"
     big_receipt(path, 6_000)
+    data = json.loads(path.read_text())
+    partial = view_of_receipt(data, "big", validate=False, first_rows=2_000)
+    assert len(partial.rows) == 2_000 and partial.pending and partial.total == 6_000
+    while partial.load_more(1_500):
+        pass
+    assert len(partial.rows) == 6_000 and partial.pending_rows is None
     app = WhichtoolApp(load_artefact(path))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         bout = app.session.bout
         assert bout is not None and bout.total == 6_000
-        timeline = app.screen.query_one(RpcTimeline)
-        assert len(timeline.rows) < 6_000  # the first screenful did not wait for the rest
-        assert "read so far" in str(app.screen.query_one("#wire-pane").border_title)
-        await pilot.press("h")
-        assert "checking the receipt" in screen_text(app, "#verdict")
-        await pilot.pause(1.2)  # the loader starts after the first frame
+        for _ in range(50):  # the loader starts once the first frame is painted
+            if bout.loading_started:
+                break
+            await pilot.pause(0.05)
         await app.workers.wait_for_complete()
         await pilot.pause()
+        timeline = app.screen.query_one(RpcTimeline)
         assert len(timeline.rows) == 6_000 and len(timeline.shown_rows) == 6_000
         assert bout.receipt is not None
+        await pilot.press("h")
         assert "NRP" in screen_text(app, "#verdict")
         assert str(app.screen.query_one("#wire-pane").border_title) == "Wire (6,000 events)"
 

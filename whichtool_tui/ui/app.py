@@ -41,7 +41,6 @@ def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
 
 
 FIRST_ROWS = 2_000  # timeline rows built before the first frame; the rest load in a thread
-FIRST_FRAME_GRACE = 0.8  # seconds before the loader thread starts
 SECTION_NAMES = {section: label for _key, section, label in SECTIONS}
 
 
@@ -226,8 +225,7 @@ class WhichtoolApp(JobsApp):
                     raise WhichtoolError("receipt/invalid", bout.invalid)
             else:
                 gc.freeze()  # the parsed receipt lives as long as the session
-                # Read the rest once the first frame is up: the thread competes for the GIL.
-                self.set_timer(FIRST_FRAME_GRACE, lambda: self.finish_bout(bout))
+                # The Bout screen starts reading the rest once its first frame is painted.
         else:
             session.bout = view_of_tape(artefact.data, redact_paths(artefact.path))
 

@@ -40,6 +40,7 @@ class BoutView:
     pending_rows: Iterator[TimelineRow] | None = None
     tape_facts: list[dict[str, str]] | None = None
     invalid: str | None = None
+    loading_started: bool = False
 
     @property
     def total(self) -> int:

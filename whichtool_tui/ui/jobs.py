@@ -160,6 +160,9 @@ class JobsApp(App[int]):
     )
     def finish_bout(self, bout: BoutView) -> None:
         """Read the rest of a receipt's rows, then validate it, off the UI thread."""
+        if bout.loading_started:
+            return
+        bout.loading_started = True
         worker = get_current_worker()
         with paused_gc():  # rows and models all stay alive: scanning them finds nothing
             while bout.load_more(ROW_CHUNK):

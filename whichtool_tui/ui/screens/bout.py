@@ -120,6 +120,9 @@ class BoutScreen(SectionScreen):
         holder.mount(timeline)
         self._set_wire_title(timeline)
         self.call_after_refresh(timeline.focus)
+        if bout.pending_rows is not None or bout.pending:
+            # Read the rest (and validate) only once this first frame is on screen.
+            self.call_after_refresh(self.wapp.finish_bout, bout)
 
     def _set_wire_title(self, timeline: RpcTimeline) -> None:
         pane = self.query_one("#wire-pane")
