@@ -100,7 +100,8 @@ def launch_figures(state: Path, receipt: Path) -> None:
         term = Tmux(f"{env} {BINARY} open {receipt}")
         try:
             timeline_times.append(term.wait_for(f"Wire ({EVENTS:,} events", timeout=60))
-            time.sleep(0.5)
+            term.wait_for(f"Wire ({EVENTS:,} events)", timeout=60)  # every row read
+            time.sleep(3.0)  # and the receipt validated: the high-water mark covers it all
             peak = peak_rss_mb(term.pane_pid())
             if peak is not None:
                 peaks.append(peak)
