@@ -6,7 +6,7 @@ nullable keys (``pick``, ``value``, ``endpoint`` ...) are always written, as the
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -27,16 +27,7 @@ Verdict = Literal[
     "unexpected-additional-calls",
     "error",
 ]
-VERDICTS: tuple[Verdict, ...] = (
-    "correct",
-    "wrong-tool",
-    "phantom",
-    "abstained",
-    "correct-abstention",
-    "over-triggered",
-    "unexpected-additional-calls",
-    "error",
-)
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 
 
 def _absent(value: Any) -> bool:
