@@ -40,20 +40,40 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--strict", action="store_true", help="exit 1 on any FAIL, 2 on any ERROR")
 
 
+def opens_tui(args: argparse.Namespace) -> bool:
+    """The Bout screen opens on a terminal unless --no-prompt asks for an unattended bout."""
+    from whichtool_tui.cli import wants_ui
+
+    return not args.no_prompt and wants_ui(args)
+
+
+def _open_in_ui(args: argparse.Namespace) -> int:
+    """The interactive face: the planned bout runs on the Bout screen, verdicts hidden until
+    the guess; ``-o`` receives the receipt when the bout ends (``s`` saves it with the guess).
+    """
+    from whichtool_tui.arcade.cli_bout import build_plan
+    from whichtool_tui.ui.app import StartPoint, run_app
+
+    plan = build_plan(args)  # every flag is checked before the app opens
+    start = StartPoint(bout=plan, bout_output=args.output)
+    return run_app(debug=bool(getattr(args, "debug", False)), start=start)
+
+
 def execute(args: argparse.Namespace) -> int:
     """Run `bout`."""
     from whichtool_tui.evaluation.gc_pause import gc_paused
 
+    if opens_tui(args):
+        return _open_in_ui(args)
     early: Any = _early_fixture(args)
     try:
         with gc_paused():  # imports allocate long-lived objects only: skip the scans
             from whichtool_tui.arcade.cli_bout import run_bout_command
-            from whichtool_tui.commands.receipt import open_receipt_screen
     except BaseException:
         if early is not None:
             early.close()
         raise
-    code = run_bout_command(args, open_receipt_screen, early)
+    code = run_bout_command(args, None, early)
     _freeze_before_exit()
     return code
 

@@ -34,6 +34,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def opens_tui(args: argparse.Namespace) -> bool:
+    """The Results screen's diff view opens on a terminal unless --out or a non-terminal
+    --format asks for output."""
+    from whichtool_tui.cli import wants_ui
+
+    return args.out is None and args.format == "terminal" and wants_ui(args)
+
+
 def execute(args: argparse.Namespace) -> int:
     """Read both runs strictly, compare them, render, and return the gate's exit code."""
     if len(args.runs) != 2:
@@ -52,6 +60,16 @@ def execute(args: argparse.Namespace) -> int:
     base = DiffInput(load_run_report(base_path), redact_paths(base_path))
     head = DiffInput(load_run_report(head_path), redact_paths(head_path))
     report = diff_runs(base, head, args.max_accuracy_drop)
+    if report.comparable and opens_tui(args):
+        # Runs that cannot be compared print their reasons below instead (exit 2).
+        import json
+
+        from whichtool_tui.ui.app import StartPoint, run_app
+
+        data = json.loads(dump_diff_json(report))
+        debug = bool(getattr(args, "debug", False))
+        code = run_app(debug=debug, start=StartPoint(diff=data, section="results"))
+        return code or diff_exit_code(report)
 
     def render(colour: bool) -> str:
         if args.format == "json":

@@ -147,20 +147,28 @@ def write_outputs(
     )
 
 
-def _open_in_ui(args: argparse.Namespace, target: str | None) -> bool:
-    """Open the Surface screen for a snapshot when the terminal is interactive; else False."""
+def opens_tui(args: argparse.Namespace) -> bool:
+    """The Surface screen opens on a terminal unless a flag asks for a file or a format.
+
+    --out, --format and --save-snapshot are outputs, so they print; --max-tools,
+    --max-context-tokens and --provider shape the review the screen shows.
+    """
     from whichtool_tui.cli import wants_ui
 
-    plain = not (args.out or args.format or args.save_snapshot or args.max_context_tokens)
-    if not (plain and wants_ui(args) and target and target.lower().endswith(".json")):
-        return False
-    if args.transport not in (None, "snapshot"):
-        return False
-    from whichtool_tui.artefacts import load_artefact
-    from whichtool_tui.ui.app import run_app
+    return not (args.out or args.format or args.save_snapshot) and wants_ui(args)
 
-    run_app(load_artefact(target))
-    return True
+
+def _open_in_ui(args: argparse.Namespace, settings: Settings, target: str | None) -> int:
+    """The interactive face: snapshot, stdio, http or the config target on the Surface screen."""
+    from whichtool_tui.ui.app import StartPoint, run_app
+    from whichtool_tui.ui.engine import start_target
+    from whichtool_tui.ui.session import ReviewOptions
+
+    review = ReviewOptions(args.config, args.max_tools, args.max_context_tokens, args.provider)
+    start = StartPoint(
+        target=start_target(target, args.transport, settings), section="surface", review=review
+    )
+    return run_app(debug=bool(getattr(args, "debug", False)), start=start)
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -170,8 +178,8 @@ def execute(args: argparse.Namespace) -> int:
     target = _one_target(args)
     report_format = _format(args)
     settings = load_settings(args.config)
-    if _open_in_ui(args, target):
-        return int(ExitCode.OK)
+    if opens_tui(args):
+        return _open_in_ui(args, settings, target)
     report = build_report(args, settings, target)
     write_outputs(report, args, settings, report_format)
     return int(ExitCode.OK if report.ok else ExitCode.THRESHOLD_FAILED)

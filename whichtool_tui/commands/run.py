@@ -238,6 +238,39 @@ async def _spend(
         await provider.aclose()
 
 
+def opens_tui(args: argparse.Namespace) -> bool:
+    """The Run screen opens on a terminal unless --dry-run, --format or --out asks for output."""
+    from whichtool_tui.cli import wants_ui
+
+    return not (args.dry_run or args.format or args.out) and wants_ui(args)
+
+
+def _open_in_ui(args: argparse.Namespace, settings: Settings, options: RunOptions) -> int:
+    """The interactive face: the plan on the Run screen; nothing is spent until the user runs it."""
+    from whichtool_tui.tasks.load import resolve_task_file
+    from whichtool_tui.ui.app import StartPoint, run_app
+    from whichtool_tui.ui.engine import start_target
+    from whichtool_tui.ui.session import ReviewOptions, RunForm
+
+    target = start_target(args.target, args.transport, settings)
+    tasks = str(resolve_task_file(args.tasks, settings))
+    configured = settings.provider
+    form = RunForm(
+        provider=args.provider or (configured.name if configured else "keyword"),
+        model=args.model or (configured.model if configured else None),
+        base_url=args.base_url or (configured.base_url if configured else None),
+        options=options,
+    )
+    start = StartPoint(
+        target=target,
+        tasks=tasks,
+        section="run",
+        review=ReviewOptions(config=args.config),
+        run_form=form,
+    )
+    return run_app(debug=bool(getattr(args, "debug", False)), start=start)
+
+
 def execute(args: argparse.Namespace) -> int:
     """Run `run`: load, plan, then dry-run or spend, render, and exit per the run's health."""
     from whichtool_tui.config import load_settings
@@ -248,6 +281,8 @@ def execute(args: argparse.Namespace) -> int:
     report_format = args.format or "terminal"
     settings = load_settings(args.config)
     options = build_options(args, settings)
+    if opens_tui(args):
+        return _open_in_ui(args, settings, options)
     inputs = load_inputs(args, settings, options.max_tools)
     prepared = prepare_run(inputs, options)
     if args.dry_run:

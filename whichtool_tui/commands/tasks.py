@@ -194,12 +194,35 @@ def _load_surface(
     return normalize_surface(listing.raw_tools)
 
 
-def _open_in_ui(task_file: Path) -> int:
-    """The interactive face of `tasks lint`: the task set on the Tasks screen, linted live."""
-    from whichtool_tui.artefacts import load_artefact
-    from whichtool_tui.ui.app import run_app
+def lint_opens_tui(args: argparse.Namespace) -> bool:
+    """`tasks lint` opens the Tasks screen on a terminal unless --format json asks for JSON."""
+    return args.format == "terminal" and wants_ui(args)
 
-    return run_app(load_artefact(str(task_file)))
+
+def _open_in_ui(args: argparse.Namespace, settings: Settings, task_file: Path) -> int:
+    """The interactive face of `tasks lint`: the task set on the Tasks screen, linted live.
+
+    With a target (or a config target) the surface is inspected first, so the lint checks
+    expected tools against it; without one the task set opens on its own.
+    """
+    from whichtool_tui.artefacts import load_artefact
+    from whichtool_tui.ui.app import StartPoint, run_app
+
+    debug = bool(getattr(args, "debug", False))
+    if args.target is None and settings.target is None:
+        return run_app(load_artefact(str(task_file)), debug=debug)
+    from whichtool_tui.tasks.load import load_task_set
+    from whichtool_tui.ui.engine import start_target
+    from whichtool_tui.ui.session import ReviewOptions
+
+    load_task_set(task_file)  # a broken task set is a one-line error before the app opens
+    start = StartPoint(
+        target=start_target(args.target, args.transport, settings),
+        tasks=str(task_file),
+        section="tasks",
+        review=ReviewOptions(config=args.config),
+    )
+    return run_app(debug=debug, start=start)
 
 
 def _lint(args: argparse.Namespace, settings: Settings) -> int:
@@ -217,8 +240,8 @@ def _lint(args: argparse.Namespace, settings: Settings) -> int:
             "Available: terminal, json.",
         )
     task_file = resolve_task_file(args.tasks, settings)
-    if args.target is None and settings.target is None and wants_ui(args):
-        return _open_in_ui(task_file)
+    if lint_opens_tui(args):
+        return _open_in_ui(args, settings, task_file)
     loaded = load_task_set(task_file)
     surface = None
     if args.target is not None or settings.target is not None:

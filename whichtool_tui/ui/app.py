@@ -7,7 +7,7 @@ import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
@@ -21,12 +21,9 @@ from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.help import HelpScreen
 from whichtool_tui.ui.screens.home import HomeScreen
-from whichtool_tui.ui.session import TargetChoice
+from whichtool_tui.ui.session import ReviewOptions, RunForm, TargetChoice
 from whichtool_tui.ui.surface_model import build_surface_view
 from whichtool_tui.ui.widgets.section_bar import SECTIONS
-
-if TYPE_CHECKING:
-    pass
 
 
 def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
@@ -109,17 +106,24 @@ class WhichtoolApp(JobsApp):
         start = self._start
         if start is None:
             return
+        if start.review is not None:
+            self.review = start.review
+        if start.run_form is not None:
+            self.session.run_form = start.run_form
+        if start.diff is not None:
+            self.session.diff = start.diff
         if start.tasks is not None:
             try:
                 self.session.tasks = load_tasks_state(start.tasks)
             except WhichtoolError as error:
                 self.notify(error.message, title="Task set", severity="error", timeout=8)
         if start.bout is not None:
-            self.run_bout_plan(start.bout, "bout")
+            self.run_bout_plan(start.bout, "bout", output=start.bout_output)
+            self.switch_mode("bout")
         if start.target is not None:
             kind, value = start.target
             self.inspect_target(TargetChoice(kind, value), start.section or "surface")
-        elif start.section is not None:
+        if start.section is not None and start.bout is None:
             self.switch_mode(start.section)
 
     # -- sections -----------------------------------------------------------------------------
@@ -238,13 +242,20 @@ class WhichtoolApp(JobsApp):
 class StartPoint:
     """Where a command opens the app: a target to inspect, a task set, and the section to show.
 
-    ``target`` is (kind, value) with kind snapshot, stdio or http, as on the home screen.
+    ``target`` is (kind, value) with kind snapshot, stdio, http or legacy-sse, as on the home
+    screen; an empty value means the config's target. ``review`` carries ``--config`` and the
+    inspect flags, ``run_form`` the run command's provider and options (the Run screen shows
+    the plan and waits for ``r``), ``diff`` a computed whichtool.diff/2 report for Results.
     """
 
     target: tuple[str, str] | None = None
     tasks: str | None = None
     section: str | None = None
     bout: Any = None  # an arcade BoutPlan to run and show on the Bout screen
+    bout_output: str | None = None  # ``bout -o``: where the finished receipt is written
+    review: ReviewOptions | None = None
+    run_form: RunForm | None = None
+    diff: dict[str, Any] | None = None
 
 
 def run_app(
@@ -252,9 +263,8 @@ def run_app(
 ) -> int:
     """Run the app in the terminal and return its exit code (2 if it stopped on an error).
 
-    Commands with a screen call this when ``wants_ui(args)``: ``open`` passes the artefact;
-    ``inspect``/``run``/``tasks`` pass a StartPoint (target, task set, section), ``bout`` its
-    BoutPlan.
+    Commands with a screen call this when ``wants_ui(args)``: ``open``, ``report`` and
+    ``receipt`` pass the artefact; ``inspect``/``run``/``tasks``/``bout``/``diff`` a StartPoint.
     """
     app = WhichtoolApp(artefact, debug=debug, start=start)
     result = app.run()

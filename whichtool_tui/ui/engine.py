@@ -5,30 +5,73 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from whichtool_tui.config import Settings
+from whichtool_tui.config import Settings, load_settings
 from whichtool_tui.surface.inspect import inspect_surface
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.targets import fetch_listing, resolve_target
-from whichtool_tui.ui.session import TargetChoice
+from whichtool_tui.ui.session import ReviewOptions, TargetChoice
 from whichtool_tui.ui.surface_model import SurfaceView, build_surface_view
 
+DEFAULT_MAX_TOOLS = 6  # inspect's tools/too-many threshold when neither flag nor config sets one
 
-async def load_listing(choice: TargetChoice) -> ServedListing:
-    """Fetch ``tools/list`` once for the target the user chose (snapshot, stdio or http)."""
-    spec = resolve_target(choice.value, choice.kind, Settings())
+
+def review_settings(options: ReviewOptions) -> Settings:
+    """The settings an inspect runs under: ``--config`` or the working directory's config."""
+    return load_settings(options.config)
+
+
+def start_target(target: str | None, transport: str | None, settings: Settings) -> tuple[str, str]:
+    """A command's target as the app's StartPoint names it, resolved now so bad input exits 2.
+
+    The value stays as typed (the app resolves it again, with the same settings); an empty
+    value means the config's target.
+    """
+    spec = resolve_target(target, transport, settings)
+    return spec.transport, target or ""
+
+
+async def load_listing(choice: TargetChoice, settings: Settings | None = None) -> ServedListing:
+    """Fetch ``tools/list`` once for the target the user chose (snapshot, stdio or http).
+
+    An empty value means the config's target (as on the command line without a TARGET).
+    """
+    spec = resolve_target(choice.value or None, choice.kind or None, settings or Settings())
     return await fetch_listing(spec)
 
 
-def inspect_listing(listing: ServedListing) -> SurfaceView:
-    """Run the static review over a listing and map it to the Surface screen's view."""
-    report = inspect_surface(listing).to_json_data()
-    return build_surface_view(report, listing.raw_tools)
+def inspect_listing(
+    listing: ServedListing,
+    settings: Settings | None = None,
+    options: ReviewOptions | None = None,
+) -> SurfaceView:
+    """Run the static review over a listing, with the CLI's flag-over-config precedence."""
+    settings = settings or Settings()
+    options = options or ReviewOptions()
+    max_tools = options.max_tools or settings.trials.max_tools or DEFAULT_MAX_TOOLS
+    max_context = options.max_context_tokens
+    if max_context is None:
+        max_context = settings.thresholds.max_context_tokens
+    provider = options.provider or (settings.provider.name if settings.provider else None)
+    rules = settings.inspect.rules
+    report = inspect_surface(
+        listing,
+        max_tools=max_tools,
+        max_context_tokens=max_context,
+        approximates=provider,
+        rules=rules,
+    ).to_json_data()
+    view = build_surface_view(report, listing.raw_tools)
+    view.rules = dict(rules)
+    view.rules_known = True
+    return view
 
 
-async def inspect_target(choice: TargetChoice) -> SurfaceView:
+async def inspect_target(choice: TargetChoice, options: ReviewOptions | None = None) -> SurfaceView:
     """Load then inspect one target; the review runs in a thread (1,000 tools take a while)."""
-    listing = await load_listing(choice)
-    return await asyncio.to_thread(inspect_listing, listing)
+    options = options or ReviewOptions()
+    settings = review_settings(options)
+    listing = await load_listing(choice, settings)
+    return await asyncio.to_thread(inspect_listing, listing, settings, options)
 
 
 def demo_folder() -> Path | None:

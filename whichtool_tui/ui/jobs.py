@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_message, redact_paths
@@ -23,7 +23,7 @@ from whichtool_tui.surface.bulk import paused_gc
 from whichtool_tui.ui.bout_model import BoutView, view_of_receipt
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.base import SectionScreen
-from whichtool_tui.ui.session import Session, TargetChoice, TaskSetState
+from whichtool_tui.ui.session import ReviewOptions, Session, TargetChoice, TaskSetState
 
 ROW_CHUNK = 10_000  # rows read per step while a big receipt loads in the background
 
@@ -48,6 +48,12 @@ class JobsApp(App[int]):
     def __init__(self) -> None:
         super().__init__()
         self.session = Session()
+        self.review = ReviewOptions()  # config file and inspect flags every review runs under
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A finished inspect or bout (even a failed one) changes what the sections say."""
+        if event.worker.is_finished and event.worker.group in ("inspect", "bout"):
+            self.refresh_sections()
 
     def refresh_sections(self) -> None:
         """Tell the visible section that the session changed."""
@@ -87,7 +93,7 @@ class JobsApp(App[int]):
         try:
             from whichtool_tui.ui import engine
 
-            view = await engine.inspect_target(choice)
+            view = await engine.inspect_target(choice, self.review)
         except WhichtoolError as error:
             self.notify(error.message, title="Inspect failed", severity="error", timeout=8)
             return
@@ -204,9 +210,18 @@ class JobsApp(App[int]):
 
     @work(exclusive=True, group="bout", exit_on_error=False, description="a bout")
     async def run_bout_plan(
-        self, plan: BoutPlan, label: str, show: bool = True, temp_sandbox: bool = False
+        self,
+        plan: BoutPlan,
+        label: str,
+        show: bool = True,
+        temp_sandbox: bool = False,
+        output: str | None = None,
     ) -> None:
-        """Run a planned bout (the ``bout`` command's plan, or the lab fixture's) and show it."""
+        """Run a planned bout (the ``bout`` command's plan, or the lab fixture's) and show it.
+
+        ``output`` (``bout -o``) receives the receipt as soon as the bout ends, before any guess;
+        ``s`` on the Bout screen saves it again with the guess.
+        """
         import tempfile
 
         from whichtool_tui.arcade.bout import run_bout
@@ -229,7 +244,17 @@ class JobsApp(App[int]):
                 message = f"{type(error).__name__}: {error}"
                 self.notify(message, title="Bout failed", severity="error")
                 return
-        data = json.loads(receipt_json(receipt))
+        text = receipt_json(receipt)
+        if output:
+            from whichtool_tui.files import write_atomic
+
+            try:
+                written = write_atomic(output, text)
+            except WhichtoolError as error:
+                self.notify(error.message, title="Receipt not written", severity="error")
+            else:
+                self.notify(f"Receipt written to {redact_paths(str(written))}")
+        data = json.loads(text)
         self.session.bout = view_of_receipt(data, label)
         if show and self.current_mode != "bout":
             self.switch_mode("bout")

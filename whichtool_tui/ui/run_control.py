@@ -40,7 +40,11 @@ class RunSetup:
 def prepare_from_session(
     session: Session, repeat: int, seconds_per_trial: float | None = None
 ) -> RunSetup:
-    """Plan a run of the session's task set on the session's surface (served listing needed)."""
+    """Plan a run of the session's task set on the session's surface (served listing needed).
+
+    The ``run`` command's merged options (``session.run_form``) are the base; the screen's
+    repeat and seconds-per-trial replace theirs.
+    """
     view = session.surface
     state = session.tasks
     if view is None or view.raw_list is None:
@@ -58,7 +62,13 @@ def prepare_from_session(
         format="json" if state.path.endswith(".json") else "yaml",
     )
     blocking = [d for d in lint_for_run(loaded, surface) if d.severity == "error"]
-    options = RunOptions(repeat=repeat, seconds_per_trial=seconds_per_trial)
+    form = session.run_form
+    if form is not None and form.options is not None:
+        from dataclasses import replace
+
+        options = replace(form.options, repeat=repeat, seconds_per_trial=seconds_per_trial)
+    else:
+        options = RunOptions(repeat=repeat, seconds_per_trial=seconds_per_trial)
     inputs = build_run_inputs(listing, surface, loaded, options.max_tools)
     return RunSetup(inputs, options, prepare_run(inputs, options), blocking)
 

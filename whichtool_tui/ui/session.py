@@ -10,6 +10,7 @@ from whichtool_tui.tasks.model import Task, TaskSet
 from whichtool_tui.ui.surface_model import SurfaceView
 
 if TYPE_CHECKING:
+    from whichtool_tui.evaluation.engine import RunOptions
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.run_control import RunProgress
 
@@ -42,6 +43,34 @@ class TaskSetState:
         return TaskSet(version=self.version, surface=self.surface, tasks=list(self.tasks))
 
 
+@dataclass(frozen=True)
+class ReviewOptions:
+    """What shapes a review besides the target: the config file and inspect's own flags.
+
+    The config is read again at every inspect, so editing ``inspect.rules`` then pressing ``r``
+    on the Surface screen shows the effect.
+    """
+
+    config: str | None = None
+    max_tools: int | None = None
+    max_context_tokens: int | None = None
+    provider: str | None = None
+
+
+@dataclass(frozen=True)
+class RunForm:
+    """The ``run`` command's choices, pre-filled on the Run screen (nothing runs until ``r``).
+
+    ``options`` are the run's flags merged over config (seed, budgets, tags, thresholds);
+    the screen's repeat and seconds-per-trial fields override their two values.
+    """
+
+    provider: str = "keyword"
+    model: str | None = None
+    base_url: str | None = None
+    options: RunOptions | None = None
+
+
 @dataclass
 class Session:
     """Shared by every screen; screens re-read it when they are shown or told it changed."""
@@ -54,4 +83,5 @@ class Session:
     progress: RunProgress | None = None
     diff: dict[str, Any] | None = None  # a whichtool.diff/2 report, opened or computed
     bout: BoutView | None = None
+    run_form: RunForm | None = None
     notes: dict[str, Any] = field(default_factory=dict)

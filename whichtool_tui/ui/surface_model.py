@@ -72,6 +72,8 @@ class SurfaceView:
     raw_tools: dict[str, dict[str, Any]] = field(default_factory=dict)
     raw_list: list[Any] | None = None
     ok: bool | None = None
+    rules: dict[str, Any] = field(default_factory=dict)  # config ``inspect.rules`` in effect
+    rules_known: bool = False  # False for a report opened from disk: its config is unknown
 
     @property
     def short_hash(self) -> str:
@@ -170,6 +172,53 @@ def build_surface_view(report: dict[str, Any], raw_tools: list[Any] | None = Non
         raw_list=list(raw_tools) if raw_tools is not None else None,
         ok=report.get("ok") if isinstance(report.get("ok"), bool) else None,
     )
+
+
+@dataclass(frozen=True)
+class RuleState:
+    """One inspect rule as the rules pane lists it: default and effective severity."""
+
+    code: str
+    default: str
+    effective: str  # error | warning | info | off
+    configurable: bool
+    ignored_tools: tuple[str, ...]
+
+    @property
+    def is_off(self) -> bool:
+        """Switched off by config (its findings are not reported)."""
+        return self.effective == "off"
+
+
+def rule_states(rules: dict[str, Any]) -> list[RuleState]:
+    """Every catalog rule with the severity config gives it; switched-off and changed first."""
+    from whichtool_tui.surface.rule_catalog import RULES
+
+    states = []
+    for code, rule in RULES.items():
+        setting = rules.get(code)
+        effective = rule.severity
+        ignored: tuple[str, ...] = ()
+        if isinstance(setting, str):
+            effective = setting
+        elif setting is not None:
+            level = getattr(setting, "severity", None)
+            if level is None and isinstance(setting, dict):
+                level = setting.get("severity")
+            effective = str(level) if level else rule.severity
+            tools = getattr(setting, "ignore_tools", None)
+            if tools is None and isinstance(setting, dict):
+                tools = setting.get("ignoreTools")
+            ignored = tuple(str(name) for name in tools or ())
+        states.append(RuleState(code, rule.severity, effective, rule.configurable, ignored))
+    states.sort(
+        key=lambda state: (
+            not state.is_off,
+            state.effective == state.default,
+            not state.configurable,
+        )
+    )
+    return states
 
 
 def shared_words(first: str, second: str) -> set[str]:

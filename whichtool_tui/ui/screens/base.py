@@ -49,6 +49,10 @@ class SectionScreen(Screen[None]):
     def refresh_from_session(self) -> None:
         """Redraw from ``app.session``; sections override."""
 
+    def busy(self, group: str) -> bool:
+        """Whether an app worker of ``group`` (inspect, bout, run…) is still going."""
+        return any(worker.group == group and not worker.is_finished for worker in self.app.workers)
+
     def action_back(self) -> None:
         if len(self.app.screen_stack) > 1:
             self.app.pop_screen()

@@ -88,6 +88,12 @@ class BoutScreen(SectionScreen):
         bout = self.bout
         self.query_one("#bout-empty").display = bout is None
         self.query_one("#bout-body").display = bout is not None
+        if bout is None and self.busy("bout"):
+            self.query_one("#bout-empty", Static).update(
+                "A bout is running… its wire and atoms appear here when it ends; the verdicts "
+                "stay hidden until you record your guess."
+            )
+            return
         if bout is None:
             self.query_one("#bout-empty", Static).update(
                 "No receipt loaded. Press [b]b[/b] to run a bout against the bundled lab fixture "

@@ -22,6 +22,11 @@ REDRAW_SECONDS = 0.25  # progress redraws are throttled to this period, whatever
 VERDICT_MARKS = {"correct": "✓", "correct-abstention": "✓"}
 
 
+def provider_choices() -> list[str]:
+    """Provider names in the form's order: the two offline ones first."""
+    return ["keyword", "mock", *(n for n in PROVIDER_NAMES if n not in ("keyword", "mock"))]
+
+
 class RunScreen(SectionScreen):
     """Plan (p), run (r), cancel (c); the run itself is an App worker and survives leaving."""
 
@@ -36,13 +41,8 @@ class RunScreen(SectionScreen):
         with Vertical(id="run-body"):
             with Horizontal(id="run-form"):
                 yield Label("provider")
-                providers = [
-                    "keyword",
-                    "mock",
-                    *(n for n in PROVIDER_NAMES if n not in ("keyword", "mock")),
-                ]
                 yield Select(
-                    [(name, name) for name in providers],
+                    [(name, name) for name in provider_choices()],
                     value="keyword",
                     allow_blank=False,
                     id="run-provider",
@@ -72,7 +72,24 @@ class RunScreen(SectionScreen):
             yield Static("", id="run-latest")
 
     def on_mount(self) -> None:
+        self._apply_form()
         self.set_interval(REDRAW_SECONDS, self.draw_progress)
+
+    def _apply_form(self) -> None:
+        """Pre-fill the form from the ``run`` command's flags and config (nothing runs yet)."""
+        form = self.wapp.session.run_form
+        if form is None:
+            return
+        provider = self.query_one("#run-provider", Select)
+        if form.provider in provider_choices():
+            provider.value = form.provider
+        self.query_one("#run-model", Input).value = form.model or ""
+        self.query_one("#run-base-url", Input).value = form.base_url or ""
+        if form.options is not None:
+            self.query_one("#run-repeat", Input).value = str(form.options.repeat)
+            if form.options.seconds_per_trial is not None:
+                seconds = f"{form.options.seconds_per_trial:g}"
+                self.query_one("#run-seconds", Input).value = seconds
 
     def repeat(self) -> int:
         text = self.query_one("#run-repeat", Input).value.strip()

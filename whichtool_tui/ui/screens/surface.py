@@ -17,7 +17,7 @@ from whichtool_tui.surface.load import save_snapshot
 from whichtool_tui.ui.modals.overlap import OverlapModal
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.screens.base import SectionScreen
-from whichtool_tui.ui.surface_model import Finding, SurfaceView
+from whichtool_tui.ui.surface_model import Finding, SurfaceView, rule_states
 from whichtool_tui.ui.widgets.tool_detail import SEMANTIC_STYLES, render_tool
 
 SEVERITY_MARKS = {
@@ -47,6 +47,7 @@ class SurfaceScreen(SectionScreen):
         Binding("v", "view_pair", "View pair"),
         Binding("f", "focus_findings", "Findings"),
         Binding("t", "focus_tools", "Tools"),
+        Binding("k", "toggle_rules", "Rules"),
     ]
 
     def compose_body(self) -> ComposeResult:
@@ -58,9 +59,14 @@ class SurfaceScreen(SectionScreen):
                 yield tools
                 with VerticalScroll(id="tool-detail-pane"):
                     yield Static("", id="tool-detail")
-            findings: DataTable[object] = DataTable(id="findings", cursor_type="row")
-            findings.add_columns("severity", "code", "about", "message")
-            yield findings
+            with Horizontal(id="surface-bottom"):
+                findings: DataTable[object] = DataTable(id="findings", cursor_type="row")
+                findings.add_columns("severity", "code", "about", "message · fix")
+                yield findings
+                rules: DataTable[object] = DataTable(id="rules", cursor_type="row")
+                rules.add_columns("severity", "config", "rule")
+                rules.display = False
+                yield rules
             yield Static("", id="finding-hint")
 
     @property
@@ -73,6 +79,9 @@ class SurfaceScreen(SectionScreen):
         body = self.query_one("#surface-body")
         empty.display = view is None
         body.display = view is not None
+        if view is None and self.busy("inspect"):
+            empty.update("Inspecting the target… (tools/list is read once)")
+            return
         if view is None:
             empty.update(
                 "No surface yet. Press [b]0[/b] for home and pick a target, press [b]d[/b] "
@@ -81,6 +90,7 @@ class SurfaceScreen(SectionScreen):
             return
         self._fill_tools(view)
         self._fill_findings(view)
+        self._fill_rules(view)
         self._show_selected()
         self.finding_highlighted()
 
@@ -104,19 +114,47 @@ class SurfaceScreen(SectionScreen):
         for index, finding in enumerate(view.findings):
             label, style = SEVERITY_MARKS.get(finding.severity, (finding.severity, ""))
             about = " ~ ".join(finding.tools)
+            said = Text(sanitize_text(finding.message))
+            if finding.hint:  # the fix sits under its finding, so worst-first reads as a to-do
+                said.append("\nfix: ", style="bold dim")
+                said.append(sanitize_text(finding.hint), style="dim")
             table.add_row(
                 Text(label, style=style),
                 Text(finding.code + (" [view]" if finding.is_pair else "")),
                 Text(sanitize_text(about)),
-                Text(sanitize_text(finding.message)),
+                said,
                 key=str(index),
+                height=None,
             )
         counts = {s: sum(1 for f in view.findings if f.severity == s) for s in SEVERITY_MARKS}
         table.border_title = (
             f"Findings (worst first) · {counts['error']} errors · {counts['warning']} warnings "
             f"· {counts['info']} info"
         )
-        table.border_subtitle = "enter on a pair: side by side"
+        table.border_subtitle = "enter on a pair: side by side · k: rules"
+
+    def _fill_rules(self, view: SurfaceView) -> None:
+        table = self.query_one("#rules", DataTable)
+        table.clear()
+        states = rule_states(view.rules)
+        for state in states:
+            label, style = SEVERITY_MARKS.get(state.effective, ("○ off", "dim"))
+            if not state.configurable:
+                setting = Text("fixed", style="dim")
+            elif state.is_off:
+                setting = Text("off by config", style="bold")
+            elif state.effective != state.default:
+                setting = Text(f"was {state.default}", style="italic")
+            elif state.ignored_tools:
+                setting = Text(f"skips {len(state.ignored_tools)} tool(s)")
+            else:
+                setting = Text("default", style="dim")
+            table.add_row(Text(label, style=style), setting, Text(state.code), key=state.code)
+        off = sum(1 for state in states if state.is_off)
+        table.border_title = f"Rules ({len(states)}) · {off} off"
+        table.border_subtitle = (
+            "config inspect.rules" if view.rules_known else "config unknown (saved report)"
+        )
 
     def _show_selected(self) -> None:
         view = self.view
@@ -168,6 +206,13 @@ class SurfaceScreen(SectionScreen):
 
     def action_focus_findings(self) -> None:
         self.query_one("#findings", DataTable).focus()
+
+    def action_toggle_rules(self) -> None:
+        """Show or hide the rule list (codes, severities, what config switched off)."""
+        rules = self.query_one("#rules", DataTable)
+        rules.display = not rules.display
+        if rules.display:
+            rules.focus()
 
     def action_focus_tools(self) -> None:
         self.query_one("#tools", DataTable).focus()
