@@ -52,14 +52,14 @@ class Terminal:
         return self.tmux("has-session", "-t", "s").returncode == 0
 
 
-@pytest.fixture
-def terminal(tmp_path: Path) -> Iterator[Terminal]:
+def start_terminal(folder: Path, arguments: str = "") -> Terminal:
+    """The installed binary with ``arguments`` in a fresh 120x40 tmux pane, run in ``folder``."""
     term = Terminal(f"wt-smoke-{os.getpid()}-{time.monotonic_ns()}")
-    env_state = tmp_path / "state"
+    env_state = folder / "state"
     command = (
-        f"cd {tmp_path} && env -u COLUMNS -u LINES TERM=xterm-256color "
+        f"cd {folder} && env -u COLUMNS -u LINES TERM=xterm-256color "
         f"WHICHTOOL_TUI_STATE_DIR={env_state} "
-        f"{binary_path()}; sleep 30"
+        f"{binary_path()} {arguments}; echo EXIT=$?; sleep 30"
     )
     started = term.tmux(
         "new-session",
@@ -75,6 +75,12 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
         command,
     )
     assert started.returncode == 0, started.stderr
+    return term
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    term = start_terminal(tmp_path)
     try:
         yield term
     finally:
@@ -100,8 +106,8 @@ def test_sections_demo_and_quit(terminal: Terminal) -> None:
     terminal.press("0")
     terminal.wait_for("Try it")
     terminal.press("d")
-    surface = terminal.wait_for("Tools (6)", timeout=30)
-    assert "Findings (worst first)" in surface
+    terminal.wait_for("Tools (6)", timeout=30)
+    terminal.wait_for("Findings (worst first)")  # painted a frame later under load
     terminal.press("4")
     results = terminal.wait_for("Confusion (rows expected", timeout=30)
     assert "accuracy" in results
@@ -116,3 +122,40 @@ def test_sections_demo_and_quit(terminal: Terminal) -> None:
         time.sleep(0.1)
     assert "Try it" not in terminal.screen()
     assert "Traceback" not in terminal.screen()
+
+
+def quit_app(terminal: Terminal) -> str:
+    """ctrl+q, then the shell's EXIT line; returns the pane after the app is gone."""
+    terminal.press("C-q")
+    shown = terminal.wait_for("EXIT=", timeout=15)
+    assert "Traceback" not in shown
+    return shown
+
+
+def test_run_opens_on_its_plan_and_spends_nothing_before_r(tmp_path: Path) -> None:
+    snapshots = Path(__file__).resolve().parent.parent / "snapshots"
+    arguments = f"run {snapshots / 'demo-lab.json'} --tasks {snapshots / 'demo-lab.tasks.yaml'}"
+    terminal = start_terminal(tmp_path, arguments)
+    try:
+        plan = terminal.wait_for("Nothing run yet", timeout=30)
+        assert "10 tasks × 5 repeats = 50 trials" in plan and "provider keyword" in plan
+        terminal.press("r")
+        terminal.wait_for("finished: press 4", timeout=30)
+        assert "EXIT=0" in quit_app(terminal)
+    finally:
+        terminal.tmux("kill-server")
+
+
+def test_bout_runs_on_its_screen_and_hides_verdicts_until_the_guess(tmp_path: Path) -> None:
+    arguments = f"bout --target fixture --sandbox {tmp_path / 'sb'} -o {tmp_path / 'r.json'}"
+    terminal = start_terminal(tmp_path, arguments)
+    try:
+        before = terminal.wait_for("Your call before the verdicts", timeout=45)
+        assert "Wire (" in before and "PASS" not in before and "FAIL" not in before
+        assert (tmp_path / "r.json").is_file()  # -o is written as soon as the bout ends
+        terminal.press("h")
+        after = terminal.wait_for("PASS", timeout=15)
+        assert "NRP" in after or "FAIL" in after
+        assert "EXIT=0" in quit_app(terminal)
+    finally:
+        terminal.tmux("kill-server")
