@@ -15,6 +15,7 @@ from tests.ui_support import (
     lab_tools,
     live_children,
     static_text,
+    wait_until,
 )
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
@@ -139,10 +140,17 @@ async def test_palette_offers_sections_and_screen_actions() -> None:
         await pilot.pause()
         for char in "go to tasks":
             await pilot.press("space" if char == " " else char)
-        await pilot.pause(0.3)
+
+        def tasks_highlighted() -> bool:  # the palette searches in a worker
+            options = app.screen.query(OptionList)
+            if not options:
+                return False
+            highlighted = options.first().highlighted_option
+            return highlighted is not None and "Go to Tasks" in str(highlighted.prompt)
+
+        await wait_until(pilot, tasks_highlighted, "the palette offers Go to Tasks")
         await pilot.press("enter")
-        await pilot.pause()
-        assert app.current_mode == "tasks"
+        await wait_until(pilot, lambda: app.current_mode == "tasks", "the Tasks section shows")
 
 
 async def test_recent_list_reopens_a_file() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
-from tests.ui_support import UI_DATA, big_receipt, live_children, static_text
+from tests.ui_support import UI_DATA, big_receipt, live_children, static_text, wait_until
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.bout_model import view_of_receipt
@@ -57,10 +57,17 @@ async def test_timeline_cursor_message_and_filters() -> None:
         timeline = app.screen.query_one(RpcTimeline)
         assert timeline.has_focus
         await pilot.press("down", "down")
-        await pilot.pause(0.4)  # the message pane redraws once the cursor rests
         assert timeline.selected == 2
-        message = screen_text(app, "#message")
-        assert json.loads(message) == receipt["wire"][2]["message"]
+
+        def message_shown() -> bool:  # the message pane redraws once the cursor rests
+            try:
+                return bool(
+                    json.loads(screen_text(app, "#message")) == receipt["wire"][2]["message"]
+                )
+            except ValueError:
+                return False
+
+        await wait_until(pilot, message_shown, "the message pane shows wire event 2")
         await pilot.press("end")
         assert timeline.selected == len(receipt["wire"]) - 1
         app.screen.query_one("#f-direction", Select).value = "out"
@@ -133,11 +140,10 @@ async def test_big_receipt_streams_rows_then_validates(tmp_path: Path) -> None:
         await pilot.pause()
         bout = app.session.bout
         assert bout is not None and bout.total == 6_000
-        for _ in range(50):  # the loader starts once the first frame is painted
-            if bout.loading_started:
-                break
-            await pilot.pause(0.05)
+        # The loader starts once the first frame is painted, then reads and validates.
+        await wait_until(pilot, lambda: bout.loading_started, "the row loader started")
         await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: bout.receipt is not None, "the receipt validated")
         await pilot.pause()
         timeline = app.screen.query_one(RpcTimeline)
         assert len(timeline.rows) == 6_000 and len(timeline.shown_rows) == 6_000

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Static
 
-from tests.ui_support import live_children
+from tests.ui_support import live_children, static_text, wait_until
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 from whichtool_tui.ui.widgets.timeline import RpcTimeline
@@ -23,10 +23,15 @@ async def test_demo_fills_every_section(tmp_path: Path) -> None:
     app = WhichtoolApp()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("d")
-        for _ in range(3):  # the demo worker starts the run and bout workers
-            await app.workers.wait_for_complete()
-            await pilot.pause()
         session = app.session
+        # The demo worker starts the run and bout workers; wait for what they leave behind.
+        await wait_until(
+            pilot,
+            lambda: session.run is not None and session.bout is not None,
+            "the demo's run and bout finished",
+        )
+        await app.workers.wait_for_complete()
+        await pilot.pause()
         assert session.surface is not None and len(session.surface.tools) == 6
         assert session.tasks is not None and len(session.tasks.tasks) == 10
         assert session.run is not None and session.run.reproducibility.provider == "keyword"
@@ -37,8 +42,11 @@ async def test_demo_fills_every_section(tmp_path: Path) -> None:
         await pilot.press("2")
         assert app.screen.query_one("#task-table", DataTable).row_count == 10
         await pilot.press("3")
-        await pilot.pause(0.3)
-        assert "finished" in str(app.session.progress and app.session.progress.state)
+        await wait_until(
+            pilot,
+            lambda: "finished" in static_text(app.screen.query_one("#run-stats", Static)),
+            "the Run screen says the demo run finished",
+        )
         await pilot.press("4")
         await pilot.pause()
         assert app.screen.query_one(ConfusionHeatmap).rows[-1] == "(none)"

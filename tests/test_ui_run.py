@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
-from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text
+from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text, wait_until
 from whichtool_tui.ui.app import WhichtoolApp, load_tasks_state
 from whichtool_tui.ui.modals.confirm import ConfirmModal
 from whichtool_tui.ui.surface_model import build_surface_view
@@ -79,9 +79,13 @@ async def test_plan_then_keyword_run_fills_results(tmp_path: Path) -> None:
         assert "~9 s at 2 s/trial, concurrency 4" in plan
         await pilot.press("r")
         await app.workers.wait_for_complete()
-        await pilot.pause(0.3)
         assert app.session.run is not None
         assert app.session.progress is not None and app.session.progress.state == "finished"
+        await wait_until(  # progress redraws on a timer
+            pilot,
+            lambda: "18/18" in static_text(app.screen.query_one("#run-stats", Static)),
+            "the progress line shows 18/18",
+        )
         stats = static_text(app.screen.query_one("#run-stats", Static))
         assert "18/18" in stats and "accuracy 0.75" in stats
         assert "over-triggered" in static_text(app.screen.query_one("#run-latest", Static))
@@ -125,14 +129,14 @@ async def test_cancel_leaves_no_report(
         await pilot.press("escape")
         app.screen.set_focus(None)
         await pilot.press("r")
-        for _ in range(100):
-            if arrived.is_set():
-                break
-            await pilot.pause(0.05)
-        assert arrived.is_set()
+        await wait_until(pilot, arrived.is_set, "the request reached the hanging server")
         await pilot.press("c")
         await app.workers.wait_for_complete()
-        await pilot.pause(0.3)
+        await wait_until(  # progress redraws on a timer
+            pilot,
+            lambda: "cancelled" in static_text(app.screen.query_one("#run-stats", Static)),
+            "the progress line says cancelled",
+        )
         assert app.session.progress is not None and app.session.progress.state == "cancelled"
         assert app.session.run is None
         assert "cancelled: no report" in static_text(app.screen.query_one("#run-stats", Static))

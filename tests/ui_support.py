@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -84,3 +86,18 @@ def big_receipt(path: Path, events: int) -> None:
         event["seq"] = seq
     data["wire"] = grown[:events]
     path.write_text(json.dumps(data), encoding="utf-8")
+
+
+async def wait_until(
+    pilot: Any, condition: Callable[[], bool], what: str, deadline_s: float = 30.0
+) -> None:
+    """Let the app run until ``condition()`` holds (a fixed pause flakes under load).
+
+    The deadline is generous on purpose: it only turns a hang into a failure that says
+    ``what`` never happened; nothing is asserted about how long it took.
+    """
+    deadline = time.monotonic() + deadline_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        await pilot.pause(0.05)

@@ -105,6 +105,17 @@ def _int(value: Any) -> int:
     return int(value) if isinstance(value, int | float) else 0
 
 
+def _fix_hint(item: dict[str, Any]) -> str | None:
+    """The finding's own hint, else its rule's fix from the catalog (older saved reports)."""
+    from whichtool_tui.surface.rule_catalog import rule_for
+
+    hint = item.get("hint")
+    if isinstance(hint, str) and hint:
+        return hint
+    rule = rule_for(str(item.get("code", "")))
+    return rule.help if rule is not None else None
+
+
 def _finding(item: dict[str, Any]) -> Finding:
     tools: tuple[str, ...] = ()
     if isinstance(item.get("tools"), list):
@@ -116,7 +127,7 @@ def _finding(item: dict[str, Any]) -> Finding:
         severity=str(item.get("severity", "info")),
         message=str(item.get("message", "")),
         tools=tools,
-        hint=item.get("hint") if isinstance(item.get("hint"), str) else None,
+        hint=_fix_hint(item),
         detail=item.get("detail"),
     )
 
