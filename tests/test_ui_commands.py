@@ -282,3 +282,26 @@ async def test_saved_report_lists_rules_with_config_unknown() -> None:
         table = app.screen.query_one("#rules", DataTable)
         assert table.display and "config unknown" in str(table.border_subtitle)
         assert "0 off" in str(table.border_title)
+
+
+def test_exit_codes_after_the_app_follow_what_the_session_holds() -> None:
+    import argparse
+
+    from whichtool_tui.commands import bout as bout_command
+    from whichtool_tui.commands import run as run_command
+    from whichtool_tui.evaluation.reader import load_run_report
+    from whichtool_tui.reports.run_verdict import run_exit_code
+    from whichtool_tui.ui.bout_model import view_of_receipt
+    from whichtool_tui.ui.session import Session
+
+    assert run_command._ui_exit(Session()) == 0  # quit before running: nothing was judged
+    report = load_run_report(str(LAB_RUN))
+    assert run_command._ui_exit(Session(run=report)) == run_exit_code(report)
+    strict = argparse.Namespace(strict=True)
+    assert bout_command._ui_exit(Session(), strict) == 2  # the bout failed: no receipt
+    receipt = json.loads((UI_DATA / "lab-receipt.json").read_text())
+    session = Session(bout=view_of_receipt(receipt, "lab"))
+    results = {atom["result"] for atom in receipt["atoms"]}
+    assert "fail" in results and "error" not in results
+    assert bout_command._ui_exit(session, strict) == 1
+    assert bout_command._ui_exit(session, argparse.Namespace(strict=False)) == 0

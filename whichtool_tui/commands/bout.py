@@ -55,8 +55,20 @@ def _open_in_ui(args: argparse.Namespace) -> int:
     from whichtool_tui.ui.app import StartPoint, run_app
 
     plan = build_plan(args)  # every flag is checked before the app opens
-    start = StartPoint(bout=plan, bout_output=args.output)
+    start = StartPoint(
+        bout=plan, bout_output=args.output, exit_code=lambda session: _ui_exit(session, args)
+    )
     return run_app(debug=bool(getattr(args, "debug", False)), start=start)
+
+
+def _ui_exit(session: Any, args: argparse.Namespace) -> int:
+    """After the Bout screen closes: --strict judges the receipt; no receipt (it failed) is 2."""
+    from whichtool_tui.arcade.cli_bout import exit_code
+
+    receipt = session.bout.receipt if session.bout is not None else None
+    if receipt is None:
+        return 2
+    return exit_code(receipt, bool(args.strict))
 
 
 def execute(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from whichtool_tui.commands._argtypes import (
     MAX_SAFE_INTEGER,
@@ -267,8 +267,16 @@ def _open_in_ui(args: argparse.Namespace, settings: Settings, options: RunOption
         section="run",
         review=ReviewOptions(config=args.config),
         run_form=form,
+        exit_code=_ui_exit,
     )
     return run_app(debug=bool(getattr(args, "debug", False)), start=start)
+
+
+def _ui_exit(session: Any) -> int:
+    """After the Run screen closes: the verdict of a run finished there, else 0 (none spent)."""
+    from whichtool_tui.reports.run_verdict import run_exit_code
+
+    return 0 if session.run is None else run_exit_code(session.run)
 
 
 def execute(args: argparse.Namespace) -> int:

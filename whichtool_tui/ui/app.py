@@ -21,7 +21,7 @@ from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.help import HelpScreen
 from whichtool_tui.ui.screens.home import HomeScreen
-from whichtool_tui.ui.session import ReviewOptions, RunForm, TargetChoice
+from whichtool_tui.ui.session import ReviewOptions, RunForm, Session, TargetChoice
 from whichtool_tui.ui.surface_model import build_surface_view
 from whichtool_tui.ui.widgets.section_bar import SECTIONS
 
@@ -256,6 +256,9 @@ class StartPoint:
     review: ReviewOptions | None = None
     run_form: RunForm | None = None
     diff: dict[str, Any] | None = None
+    # The command's exit code from what the session holds when the app closes (a finished
+    # run's verdict, ``bout --strict`` on the receipt); None keeps the app's own code.
+    exit_code: Callable[[Session], int] | None = None
 
 
 def run_app(
@@ -270,4 +273,6 @@ def run_app(
     result = app.run()
     if app.return_code not in (None, 0):
         return 2
+    if start is not None and start.exit_code is not None:
+        return start.exit_code(app.session)
     return int(result or 0)
