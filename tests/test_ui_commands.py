@@ -305,3 +305,16 @@ def test_exit_codes_after_the_app_follow_what_the_session_holds() -> None:
     assert "fail" in results and "error" not in results
     assert bout_command._ui_exit(session, strict) == 1
     assert bout_command._ui_exit(session, argparse.Namespace(strict=False)) == 0
+
+
+def test_inspect_exit_code_after_the_app_is_the_reviews() -> None:
+    from whichtool_tui.commands import inspect as inspect_command
+    from whichtool_tui.ui.session import Session
+    from whichtool_tui.ui.surface_model import build_surface_view
+
+    assert inspect_command._ui_exit(Session()) == 2  # the target never loaded
+    report = json.loads((UI_DATA / "lab-inspect.json").read_text())
+    assert report["ok"] is False  # an error finding
+    assert inspect_command._ui_exit(Session(surface=build_surface_view(report))) == 1
+    report["ok"] = True
+    assert inspect_command._ui_exit(Session(surface=build_surface_view(report))) == 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.commands._argtypes import MAX_SAFE_INTEGER, whole_number
 from whichtool_tui.errors import ExitCode, WhichtoolError
@@ -166,9 +166,20 @@ def _open_in_ui(args: argparse.Namespace, settings: Settings, target: str | None
 
     review = ReviewOptions(args.config, args.max_tools, args.max_context_tokens, args.provider)
     start = StartPoint(
-        target=start_target(target, args.transport, settings), section="surface", review=review
+        target=start_target(target, args.transport, settings),
+        section="surface",
+        review=review,
+        exit_code=_ui_exit,
     )
     return run_app(debug=bool(getattr(args, "debug", False)), start=start)
+
+
+def _ui_exit(session: Any) -> int:
+    """After the Surface screen closes: 1 when the review shown failed, 2 when none loaded."""
+    view = session.surface
+    if view is None:
+        return int(ExitCode.ERROR)
+    return int(ExitCode.THRESHOLD_FAILED if view.ok is False else ExitCode.OK)
 
 
 def execute(args: argparse.Namespace) -> int:
