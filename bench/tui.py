@@ -1,9 +1,9 @@
 """TUI speed: launch to first frame, open a 100,000-event receipt, page through it, peak memory.
 
 Run: ``.venv/bin/python bench/tui.py``. Prints the figures; asserts nothing. Needs tmux for the
-two launch figures (the installed binary in a real terminal, as a person would start it).
-Targets: first frame <= 1 s; 100k-event timeline first frame <= 2 s; median keypress-to-frame
-while paging <= 50 ms; peak RSS <= 400 MB.
+two launch figures (the installed binary in a real terminal, as a person would start it) and
+for `run` and `bout` launched to their screens. Targets: first frame <= 1 s; 100k-event
+timeline first frame <= 2 s; median keypress-to-frame while paging <= 50 ms; peak RSS <= 400 MB.
 """
 
 from __future__ import annotations
@@ -115,6 +115,36 @@ def launch_figures(state: Path, receipt: Path) -> None:
         print(f"peak RSS with the 100k receipt open:  {max(peaks):.0f} MB (target <= 400 MB)")
 
 
+def command_figures(state: Path, folder: Path) -> None:
+    """Commands that open a screen: `run` to its plan (nothing spent), `bout` to its prompt."""
+    snapshots = REPO / "snapshots"
+    env = f"WHICHTOOL_TUI_STATE_DIR={state}"
+    cases = [
+        (
+            "run to its plan (demo, snapshot)",
+            f"run {snapshots / 'demo-lab.json'} --tasks {snapshots / 'demo-lab.tasks.yaml'}",
+            "Nothing run yet",
+        ),
+        (
+            "bout to its guess prompt (fixture)",
+            f"bout --target fixture --sandbox {folder / 'sandbox'}",
+            "Your call before the verdicts",
+        ),
+    ]
+    for label, arguments, text in cases:
+        times = []
+        for _ in range(3):
+            term = Tmux(f"{env} {BINARY} {arguments}")
+            try:
+                times.append(term.wait_for(text, timeout=60))
+            finally:
+                term.close()
+        print(
+            f"{label + ':':<37}median {statistics.median(times):.2f} s "
+            f"(runs {', '.join(f'{t:.2f}' for t in times)})"
+        )
+
+
 def paging_figure(state: Path, receipt: Path) -> None:
     """Keypress to frame in a real terminal: send a key, poll the pane until the screen changes."""
     term = Tmux(f"WHICHTOOL_TUI_STATE_DIR={state} {BINARY} open {receipt}")
@@ -174,6 +204,7 @@ def main() -> None:
         if shutil.which("tmux") and BINARY.exists():
             launch_figures(state, receipt)
             paging_figure(state, receipt)
+            command_figures(state, Path(folder))
         else:
             print("tmux or the installed binary is missing: terminal figures skipped")
         os.environ["WHICHTOOL_TUI_STATE_DIR"] = str(state)
