@@ -47,3 +47,16 @@ async def test_bar_on_a_terminal_draws_and_is_cleared() -> None:
     assert "6/6" in text and "accuracy 2/2" in text  # the bar's last frame, before it is cleared
     assert "[1/6]" not in text  # no per-trial lines under the bar
     progress.close()  # closing twice is harmless
+
+
+async def test_long_runs_log_about_ten_lines_off_a_terminal() -> None:
+    stream = io.StringIO()
+    many = [TaskSpec(f"read{n}", "read it", "read_file") for n in range(200)]
+    await run_evaluation(
+        make_inputs(many),
+        RunOptions(repeat=5, concurrency=4, max_trials=1000),
+        MockProvider(responder=lambda _request: MockStep.pick("read_file")),
+        sink=RunProgress(stream, interactive=False),
+    )
+    counters = [line.split("]")[0] for line in stream.getvalue().splitlines()[1:]]
+    assert counters == [f"  [{done}/1000" for done in range(100, 1001, 100)]

@@ -1,4 +1,8 @@
-"""Run progress on stderr: a rich bar on a terminal, one plain line per trial otherwise."""
+"""Run progress on stderr: a rich bar on a terminal, plain lines otherwise.
+
+Off a terminal (CI logs) a line is written for a trial only when it crosses a tenth of the plan,
+so a 100,000-trial run logs about ten lines, and a short run still shows every trial.
+"""
 
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ class RunProgress:
         self._task: TaskID | None = None
         self._correct = 0
         self._targeted = 0
+        self._tenths_logged = 0
 
     def __call__(self, event: RunEvent) -> None:
         """Consume one engine event."""
@@ -81,6 +86,10 @@ class RunProgress:
             accuracy = f"accuracy {self._correct}/{self._targeted}" if self._targeted else ""
             self._progress.update(self._task, completed=event.done, accuracy=accuracy)
             return
+        tenths = event.done * 10 // max(event.planned, 1)
+        if tenths == self._tenths_logged and event.done != event.planned:
+            return
+        self._tenths_logged = tenths
         self.stream.write(
             f"  [{event.done}/{event.planned}] {sanitize_text(trial.task_id)} -> "
             f"{sanitize_text(trial_label(event))}\n"

@@ -78,7 +78,7 @@ def _configured_origin(raw: str) -> str:
         raise WhichtoolError(
             "http/invalid-authorization-origin",
             f"{ORIGIN_ENV} is not an origin: {redact_url(raw)}",
-            f"Set {ORIGIN_ENV} to scheme://host[:port] only, e.g. https://mcp.example.com",
+            f"Set {ORIGIN_ENV} to the scheme, host and port only, e.g. https://mcp.example.com",
         )
     return origin
 
@@ -104,8 +104,8 @@ def authorization_headers(
             raise WhichtoolError(
                 "http/authorization-origin-required",
                 f"{AUTH_ENV} is set but {ORIGIN_ENV} is not",
-                f"Set {ORIGIN_ENV} to the exact origin the credential is for "
-                "(scheme://host[:port]); it is never sent anywhere else.",
+                f"Set {ORIGIN_ENV} to the exact origin the credential is for (scheme, host "
+                "and port, e.g. https://mcp.example.com); it is never sent anywhere else.",
             )
         allowed = _configured_origin(raw_origin)
         target = url_origin(url)
