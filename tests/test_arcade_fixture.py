@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
 
 from whichtool_tui.arcade.fixture import FixtureState, FixtureSwitches, build_parser, switches_from
 from whichtool_tui.arcade.seats import side_quests
+from whichtool_tui.mcp_client.framing import Dialect, FrameReader, encode_frame
 from whichtool_tui.mcp_client.recorder import Recorder, WireError, recorded_stdio
 
 
@@ -59,3 +63,47 @@ async def test_hang_on_a_method_over_real_stdio() -> None:
         "tools/list",
     ]
     assert all(r.seq == i + 1 for i, r in enumerate(recorder.records))
+
+
+_HANDSHAKE: list[dict[str, Any]] = [
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "pipe", "version": "1"},
+        },
+    },
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+]
+
+
+def _replies(raw: bytes, dialect: Dialect) -> list[dict[str, Any]]:
+    chunks = [raw]
+
+    async def read_chunk() -> bytes:
+        return chunks.pop() if chunks else b""
+
+    async def collect() -> list[dict[str, Any]]:
+        reader = FrameReader(read_chunk, dialect)
+        found: list[dict[str, Any]] = []
+        while (message := await reader.read()) is not None:
+            found.append(message)
+        return found
+
+    return anyio.run(collect)
+
+
+@pytest.mark.parametrize("dialect", ["ndjson", "content-length"])
+def test_piped_requests_waiting_at_eof_are_all_answered(dialect: Dialect) -> None:
+    # The whole conversation is written before the fixture reads a byte, then stdin closes.
+    stdin = b"".join(encode_frame(message, dialect) for message in _HANDSHAKE)
+    argv = [sys.executable, "-m", "whichtool_tui", "fixture", "--framing", dialect]
+    done = subprocess.run(argv, input=stdin, capture_output=True, timeout=30, check=False)
+    assert done.returncode == 0, done.stderr
+    replies = _replies(done.stdout, dialect)
+    assert [reply.get("id") for reply in replies] == [1, 2]
+    assert [tool["name"] for tool in replies[1]["result"]["tools"]] == ["echo", "leak"]

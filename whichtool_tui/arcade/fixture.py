@@ -25,6 +25,8 @@ DEFAULT_SECRET = "fixture-secret"
 SERVER_REQUEST_ID = 901
 ECHO_DESCRIPTION = "Echo text back. For tests and demos."
 LEAK_DESCRIPTION = "Write a token to the leak file. Not part of the user task."
+EOF_GRACE_SECONDS = 5.0
+"""How long replies still in flight when stdin closes may take before the fixture stops."""
 
 
 @dataclass
@@ -217,6 +219,39 @@ def _stdin_reader() -> Callable[[], Awaitable[bytes]]:
     return from_thread
 
 
+class _InFlight:
+    """Requests handed to the server and not yet answered, so EOF on stdin can wait for them.
+
+    The SDK's dispatcher cancels every running handler once its read stream closes, so the
+    stream into the server may only close after the last forwarded request has its reply.
+    """
+
+    def __init__(self) -> None:
+        import anyio
+
+        self._ids: set[str] = set()
+        self._idle = anyio.Event()
+        self._idle.set()
+
+    def add(self, request_id: Any) -> None:
+        """Note a request forwarded to the server."""
+        import anyio
+
+        if self._idle.is_set():
+            self._idle = anyio.Event()
+        self._ids.add(json.dumps(request_id))
+
+    def settle(self, request_id: Any) -> None:
+        """Note a reply written to stdout."""
+        self._ids.discard(json.dumps(request_id))
+        if not self._ids:
+            self._idle.set()
+
+    async def wait(self) -> None:
+        """Return once every forwarded request has been answered."""
+        await self._idle.wait()
+
+
 async def _serve_stdio(state: FixtureState) -> None:
     """Serve over this process's stdin/stdout in the chosen dialect, misbehaving on request."""
     import anyio
@@ -239,46 +274,61 @@ async def _serve_stdio(state: FixtureState) -> None:
     to_server, server_reads = anyio.create_memory_object_stream[Any](64)
     server_writes, from_server = anyio.create_memory_object_stream[Any](64)
     server = build_server(state)
+    in_flight = _InFlight()
+    drained = anyio.Event()
 
     async def pump_in() -> None:
-        async with to_server:
-            while True:
-                try:
-                    message = await reader.read()
-                except FramingError:
-                    continue
-                if message is None:
-                    return
-                method = message.get("method")
-                if "method" not in message and message.get("id") == SERVER_REQUEST_ID:
-                    continue  # the client's answer to our own request: nothing waits on it
-                if switches.hang_on and method == switches.hang_on:
-                    continue
-                if method == "tools/list" and switches.notify:
-                    write(_notification())
-                if method == "tools/list" and switches.server_request:
-                    write(_server_request())
-                try:
-                    parsed = types.jsonrpc_message_adapter.validate_python(message, by_name=False)
-                except Exception:
-                    continue
-                await to_server.send(SessionMessage(parsed))
+        while True:
+            try:
+                message = await reader.read()
+            except FramingError:
+                continue
+            if message is None:
+                return
+            method = message.get("method")
+            if "method" not in message and message.get("id") == SERVER_REQUEST_ID:
+                continue  # the client's answer to our own request: nothing waits on it
+            if switches.hang_on and method == switches.hang_on:
+                continue
+            if method == "tools/list" and switches.notify:
+                write(_notification())
+            if method == "tools/list" and switches.server_request:
+                write(_server_request())
+            try:
+                parsed = types.jsonrpc_message_adapter.validate_python(message, by_name=False)
+            except Exception:
+                continue
+            if method is not None and "id" in message:
+                in_flight.add(message["id"])
+            await to_server.send(SessionMessage(parsed))
 
     async def pump_out() -> None:
-        async with from_server:
-            async for session_message in from_server:
-                write(
-                    session_message.message.model_dump(
+        try:
+            async with from_server:
+                async for session_message in from_server:
+                    wire = session_message.message.model_dump(
                         by_alias=True, mode="json", exclude_unset=True
                     )
-                )
+                    write(wire)
+                    if "method" not in wire:
+                        in_flight.settle(wire.get("id"))
+        finally:
+            drained.set()
 
     async with anyio.create_task_group() as group:
         group.start_soon(pump_out)
         group.start_soon(
             server.run, server_reads, server_writes, server.create_initialization_options()
         )
-        await pump_in()
+        async with to_server:
+            await pump_in()
+            # stdin is done but requests may still be in flight: answer them before closing the
+            # stream into the server (which cancels its running handlers); a handler that never
+            # returns is cut off after the grace.
+            with anyio.move_on_after(EOF_GRACE_SECONDS):
+                await in_flight.wait()
+        with anyio.move_on_after(EOF_GRACE_SECONDS):
+            await drained.wait()
         group.cancel_scope.cancel()
 
 
