@@ -148,13 +148,25 @@ def test_inspect_opens_live_and_config_targets(
     assert opened[-1]["start"].target == ("snapshot", "")  # the app reads the config target
 
 
-def test_bad_target_is_refused_before_the_app_opens(
-    terminal: None, opened: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]
+def test_bad_input_is_refused_before_the_app_opens(
+    terminal: None,
+    opened: list[dict[str, Any]],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
     assert main(["inspect", "not-a-target"]) == 2
     assert main(["run", "not-a-target", "--tasks", str(DEMO_TASKS)]) == 2
     assert main(["bout", "--target", "stdio"]) == 2  # needs --cmd: said before any window
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    assert main(["inspect", str(broken)]) == 2
+    bad_tasks = tmp_path / "tasks.yaml"
+    bad_tasks.write_text("version: 1\ntasks: [&a {id: x}]\n")  # anchors are refused
+    assert main(["run", str(DEMO), "--tasks", str(bad_tasks)]) == 2
+    assert main(["tasks", "lint", str(DEMO), "--tasks", str(bad_tasks)]) == 2
     assert opened == []
+    err = capsys.readouterr().err
+    assert err.count("whichtool-tui: ") == 6 and "Traceback" not in err
 
 
 def test_run_tasks_bout_and_diff_build_their_start_points(

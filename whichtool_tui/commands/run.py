@@ -247,13 +247,15 @@ def opens_tui(args: argparse.Namespace) -> bool:
 
 def _open_in_ui(args: argparse.Namespace, settings: Settings, options: RunOptions) -> int:
     """The interactive face: the plan on the Run screen; nothing is spent until the user runs it."""
-    from whichtool_tui.tasks.load import resolve_task_file
+    from whichtool_tui.tasks.load import load_task_set, resolve_task_file
     from whichtool_tui.ui.app import StartPoint, run_app
     from whichtool_tui.ui.engine import start_target
     from whichtool_tui.ui.session import ReviewOptions, RunForm
 
     target = start_target(args.target, args.transport, settings)
-    tasks = str(resolve_task_file(args.tasks, settings))
+    task_file = resolve_task_file(args.tasks, settings)
+    load_task_set(task_file)  # a broken task set is a one-line error before the app opens
+    tasks = str(task_file)
     configured = settings.provider
     form = RunForm(
         provider=args.provider or (configured.name if configured else "keyword"),

@@ -21,12 +21,17 @@ def review_settings(options: ReviewOptions) -> Settings:
 
 
 def start_target(target: str | None, transport: str | None, settings: Settings) -> tuple[str, str]:
-    """A command's target as the app's StartPoint names it, resolved now so bad input exits 2.
+    """A command's target as the app's StartPoint names it, checked now so bad input exits 2.
 
-    The value stays as typed (the app resolves it again, with the same settings); an empty
-    value means the config's target.
+    A snapshot is read once here too (cheap), so a broken file is a one-line error before the
+    app opens, as headless; live servers are contacted only by the app. The value stays as
+    typed; an empty value means the config's target.
     """
     spec = resolve_target(target, transport, settings)
+    if spec.transport == "snapshot" and spec.path is not None:
+        from whichtool_tui.surface.load import load_snapshot
+
+        load_snapshot(spec.path)
     return spec.transport, target or ""
 
 
