@@ -20,16 +20,20 @@ from whichtool_tui.arcade.receipt import BoutReceipt, OperatorCall, TaskSpec
 from whichtool_tui.errors import ExitCode, WhichtoolError
 
 LIVE_REFUSAL = "the house will not send arbitrary calls to a live server"
+ARGS_HINT = """--args takes one JSON object, quoted for the shell: --args '{"text": "hi"}'"""
+ATOMS_HINT = "`whichtool-tui atoms` lists the atom ids; separate several with commas."
+MAX_N_CLEAN = 1000
+"""Clean calls before the rug-pull re-list: far past any rug a server could time, yet bounded."""
 
 
-def _bad(message: str, hint: str | None = None, code: str = "bout/invalid-flag") -> WhichtoolError:
+def _bad(message: str, hint: str, code: str = "bout/invalid-flag") -> WhichtoolError:
     return WhichtoolError(code, message, hint)
 
 
 def parse_task(task: str | None, raw_args: str | None) -> TaskSpec | None:
     """--task/--args as the operator's task, with upstream's three refusals."""
     if raw_args is not None and not task:
-        raise _bad("--args needs --task")
+        raise _bad("--args needs --task", "Name the task tool the arguments are for: --task NAME")
     if not task:
         return None
     arguments: dict[str, Any] = {}
@@ -37,9 +41,9 @@ def parse_task(task: str | None, raw_args: str | None) -> TaskSpec | None:
         try:
             parsed = json.loads(raw_args)
         except ValueError as exc:
-            raise _bad(f"--args is not valid JSON: {exc}") from None
+            raise _bad(f"--args is not valid JSON: {exc}", ARGS_HINT) from None
         if not isinstance(parsed, dict):
-            raise _bad("--args must be a JSON object")
+            raise _bad("--args must be a JSON object", ARGS_HINT)
         arguments = parsed
     return TaskSpec(tool=task, arguments=arguments, source="operator")
 
@@ -50,10 +54,10 @@ def parse_atoms(raw: str | None) -> list[str]:
         return list(ATOM_IDS)
     ids = [part.strip() for part in raw.split(",") if part.strip()]
     if not ids:
-        raise _bad("--atoms: nothing to run")
+        raise _bad("--atoms: nothing to run", ATOMS_HINT)
     unknown = [i for i in ids if i not in ATOM_IDS]
     if unknown:
-        raise _bad(f"--atoms: unknown atom id ({', '.join(unknown)}); see `whichtool-tui atoms`")
+        raise _bad(f"--atoms: unknown atom id ({', '.join(unknown)})", ATOMS_HINT)
     return ids
 
 
@@ -111,7 +115,12 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
     task = parse_task(args.task, args.args)
     atom_ids = parse_atoms(args.atoms)
     if args.timeout <= 0:
-        raise _bad("--timeout must be a positive number of seconds")
+        raise _bad("--timeout must be a positive number of seconds", "For example: --timeout 30")
+    if not 0 <= args.n_clean <= MAX_N_CLEAN:
+        raise _bad(
+            f"--n-clean {args.n_clean}: must be between 0 and {MAX_N_CLEAN}",
+            "It counts the clean task calls before the rug-pull re-list (default 3).",
+        )
     seat = build_seat(args)
     kind = args.target
     argv: list[str] = []
@@ -120,7 +129,10 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
     docker_plan: Any = None
     if kind == "fixture":
         if args.cmd or args.url or args.image:
-            raise _bad("--cmd, --url and --image do not apply to the fixture target")
+            raise _bad(
+                "--cmd, --url and --image do not apply to the fixture target",
+                "Point --target stdio, http or docker (with --allow-live) at your own server.",
+            )
         argv = fixture_argv(honest=args.fixture_mode == "honest")
     elif kind == "stdio":
         argv = _command(args)
@@ -133,7 +145,10 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
             )
         url = args.url
         if not url.startswith(("http://", "https://")):
-            raise _bad(f"--url {url}: not an http:// or https:// URL")
+            raise _bad(
+                f"--url {url}: not an http:// or https:// URL",
+                "For example: --url http://127.0.0.1:8000/mcp",
+            )
     else:
         from whichtool_tui.arcade.docker import prepare_docker
 

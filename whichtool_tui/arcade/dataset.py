@@ -21,7 +21,7 @@ from whichtool_tui.arcade.formats import DatasetRow, Manifest, dump
 from whichtool_tui.arcade.jsonfile import JsonFileError, parse_json, read_bytes
 from whichtool_tui.arcade.jsonfile import as_dict as _dict
 from whichtool_tui.arcade.jsonfile import as_list as _list
-from whichtool_tui.arcade.receipt import SCHEMA_ID, canonical_json
+from whichtool_tui.arcade.receipt import RECEIPT_HINT, SCHEMA_ID, canonical_json
 
 ROW_SCHEMA_ID = "mcp-arcade.row/v1"
 DATASET_SCHEMA_ID = "mcp-arcade.dataset/v1"
@@ -215,12 +215,12 @@ def build_dataset(
         if path.name == "manifest.json" or not path.is_file():
             continue
         try:
-            raw = read_bytes(path, "receipt")
+            raw = read_bytes(path, "receipt", RECEIPT_HINT)
         except JsonFileError as exc:
             outcomes.append(ReceiptOutcome(path.name, "", None, reason=f"invalid:{exc.reason}"))
             continue
         try:
-            data = parse_json(raw, path.name, "receipt")
+            data = parse_json(raw, path.name, "receipt", RECEIPT_HINT)
         except JsonFileError:
             outcome = ReceiptOutcome(path.name, hashlib.sha256(raw).hexdigest(), None)
             outcome.reason = "invalid:json"

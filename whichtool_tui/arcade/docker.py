@@ -28,8 +28,12 @@ EXEC_TIMEOUT = 30.0
 class DockerError(WhichtoolError):
     """A docker step failed; the atom (or the bout, before atom 1) becomes an error."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__("bout/docker", f"docker: {message}", None)
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__("bout/docker", f"docker: {message}", hint)
+
+
+DAEMON_HINT = "`docker version` must reach a daemon: start Docker, or check DOCKER_HOST."
+IMAGE_HINT = "Build or pull the image first; `docker image ls` lists what is local."
 
 
 def refuse_mount_flags(docker_args: Sequence[str]) -> None:
@@ -41,7 +45,7 @@ def refuse_mount_flags(docker_args: Sequence[str]) -> None:
                 "bout/docker-arg",
                 f"mount flags are not accepted in --docker-arg ({arg}); use --bind SRC:DST so "
                 "the receipt records it",
-                None,
+                "For example: --bind ./data:/data:ro",
             )
 
 
@@ -98,9 +102,11 @@ def _docker(args: Sequence[str], timeout: float) -> subprocess.CompletedProcess[
     try:
         return subprocess.run(["docker", *args], capture_output=True, timeout=timeout, check=False)
     except FileNotFoundError:
-        raise DockerError("the docker client is not installed") from None
+        raise DockerError(
+            "the docker client is not installed", "Install the docker CLI and put it on PATH."
+        ) from None
     except subprocess.TimeoutExpired:
-        raise DockerError(f"`docker {args[0]}` timed out after {timeout:g}s") from None
+        raise DockerError(f"`docker {args[0]}` timed out after {timeout:g}s", DAEMON_HINT) from None
 
 
 def daemon_reachable() -> bool:
@@ -117,7 +123,7 @@ def inspect_image(image: str) -> tuple[str, str | None, dict[str, str]]:
 
     result = _docker(["image", "inspect", image], DAEMON_TIMEOUT)
     if result.returncode != 0:
-        raise DockerError(f"image {image} is not present locally (nothing is pulled)")
+        raise DockerError(f"image {image} is not present locally (nothing is pulled)", IMAGE_HINT)
     data = json.loads(result.stdout or b"[]")
     entry = data[0] if data else {}
     image_id = str(entry.get("Id", ""))
@@ -154,7 +160,8 @@ class DockerPlan:
         image_id, _digest, _labels = inspect_image(self.image)
         if image_id != self.image_id:
             raise DockerError(
-                f"image {self.image} drifted ({self.image_id[:19]} -> {image_id[:19]})"
+                f"image {self.image} drifted ({self.image_id[:19]} -> {image_id[:19]})",
+                "Something retagged the image mid-bout; run the bout again on a fixed image.",
             )
 
     def container(self, name: str, argv: list[str]) -> ContainerInfo:
@@ -174,7 +181,10 @@ def snapshot_container(name: str) -> EnvSnapshot:
     """Regular files of /sandbox read from inside the container with ``exec tar``."""
     result = _docker(["exec", name, "tar", "-C", "/sandbox", "-cf", "-", "."], EXEC_TIMEOUT)
     if result.returncode != 0:
-        raise DockerError("an unread sandbox is not a quiet sandbox (exec tar failed)")
+        raise DockerError(
+            "an unread sandbox is not a quiet sandbox (exec tar failed)",
+            "The image needs `tar` on its PATH for the sandbox to be read.",
+        )
     files: dict[str, str] = {}
     with tarfile.open(fileobj=io.BytesIO(result.stdout)) as archive:
         for member in archive.getmembers():
@@ -195,33 +205,38 @@ def force_remove(name: str) -> bool:
 
 
 def prepare_docker(args: argparse.Namespace) -> DockerPlan:
-    """The gates, in order, before any container starts."""
+    """The gates, in order, before any container starts: every flag gate before the daemon."""
     refuse_mount_flags(args.docker_arg)
     if args.cmd and not args.image:
         raise WhichtoolError(
             "bout/docker-cmd",
             "--cmd needs --image on a docker target (the fixture image has an entrypoint)",
-            None,
+            "Pass --image NAME --allow-live to run a command inside your own image.",
         )
     if args.image and not args.allow_live:
         raise WhichtoolError(
             "bout/live-refused",
             f"the docker image {args.image} needs --allow-live: a tag or label is not proof",
-            None,
+            "Pass --allow-live once you trust what the image runs.",
         )
     if not args.image and (args.bind or args.docker_arg) and not args.allow_live:
         raise WhichtoolError(
-            "bout/live-refused", "a bind or extra docker flag needs --allow-live", None
+            "bout/live-refused",
+            "a bind or extra docker flag needs --allow-live",
+            "Pass --allow-live, or drop --bind and --docker-arg.",
+        )
+    if not args.image:
+        missing = "--image NAME" + ("" if args.allow_live else " and --allow-live")
+        raise WhichtoolError(
+            "bout/docker-image",
+            f"the docker target needs {missing}: this version builds no fixture image",
+            "For example: --image my-server:1.0 --allow-live (or --target fixture, no Docker).",
         )
     if not daemon_reachable():
-        raise DockerError("daemon is not reachable")
-    if not args.image:
-        raise DockerError(
-            "the fixture image is not built by this version; pass --image with --allow-live"
-        )
+        raise DockerError("daemon is not reachable", DAEMON_HINT)
     image_id, digest, _labels = inspect_image(args.image)
     if not image_id.startswith("sha256:"):
-        raise DockerError(f"image {args.image} has no sha256 id")
+        raise DockerError(f"image {args.image} has no sha256 id", IMAGE_HINT)
     from whichtool_tui.mcp_client.command import split_command
 
     command = list(args.cmd)

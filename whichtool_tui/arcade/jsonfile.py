@@ -20,12 +20,12 @@ MAX_JSON_FILE_BYTES = 512 * 1024 * 1024
 class JsonFileError(WhichtoolError):
     """A file that could not be read as JSON; ``reason`` is a short tag for drop tallies."""
 
-    def __init__(self, code: str, message: str, hint: str | None, reason: str) -> None:
+    def __init__(self, code: str, message: str, hint: str, reason: str) -> None:
         super().__init__(code, message, hint)
         self.reason = reason
 
 
-def read_bytes(path: Path, prefix: str, hint: str | None = None) -> bytes:
+def read_bytes(path: Path, prefix: str, hint: str) -> bytes:
     """The file's bytes, refusing a missing path, a folder, or a file over the size limit."""
     shown = str(path)
     try:
@@ -62,7 +62,7 @@ def _unreadable(prefix: str, shown: str, exc: OSError) -> JsonFileError:
     )
 
 
-def parse_json(raw: bytes, shown: str, prefix: str, hint: str | None = None) -> Any:
+def parse_json(raw: bytes, shown: str, prefix: str, hint: str) -> Any:
     """Decode UTF-8 and parse JSON, naming the line of the first syntax error."""
     try:
         text = raw.decode("utf-8")
@@ -85,7 +85,7 @@ def parse_json(raw: bytes, shown: str, prefix: str, hint: str | None = None) -> 
         ) from None
 
 
-def read_json_file(path: str | Path, prefix: str, hint: str | None = None) -> Any:
+def read_json_file(path: str | Path, prefix: str, hint: str) -> Any:
     """Read and parse one JSON file with the errors above."""
     target = Path(path)
     return parse_json(read_bytes(target, prefix, hint), str(target), prefix, hint)

@@ -200,7 +200,7 @@ def parse_agent(spec: str) -> tuple[str, str | None]:
         raise WhichtoolError(
             "bout/invalid-agent",
             "--agent must be naive, task-only, ollama:<model> or <provider>:<model>",
-            None,
+            "For example: --agent naive, or --agent ollama:qwen2.5:7b",
         )
     from whichtool_tui.providers.presets import PROVIDER_NAMES
 

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from whichtool_tui.arcade.formats import Tape, dump
-from whichtool_tui.arcade.receipt import first_problem
+from whichtool_tui.arcade.receipt import RECEIPT_HINT, first_problem
 from whichtool_tui.arcade.timeline import TapeView
 from whichtool_tui.errors import WhichtoolError
 
@@ -58,7 +58,9 @@ def build_tape(data: dict[str, Any]) -> dict[str, Any]:
         tape = dump(Tape.model_validate(raw))
     except ValidationError as exc:
         raise WhichtoolError(
-            "tape/invalid", f"cannot build a tape from this receipt: {first_problem(exc)}", None
+            "tape/invalid",
+            f"cannot build a tape from this receipt: {first_problem(exc)}",
+            RECEIPT_HINT,
         ) from None
     assert_score_free(tape)
     return tape
@@ -70,7 +72,9 @@ def assert_score_free(value: Any) -> None:
         for key, item in value.items():
             if key in FORBIDDEN_KEYS or any(word in key for word in FORBIDDEN_TEXT):
                 raise WhichtoolError(
-                    "tape/score-leak", f"refusing to write a tape with the key {key!r}", None
+                    "tape/score-leak",
+                    f"refusing to write a tape with the key {key!r}",
+                    "A tape carries no scores; `receipt --timeline --score` shows the house call.",
                 )
             assert_score_free(item)
     elif isinstance(value, list):

@@ -22,7 +22,11 @@ def execute(args: argparse.Namespace) -> int:
     from whichtool_tui.errors import WhichtoolError
 
     if args.score and not args.timeline:
-        raise WhichtoolError("receipt/invalid-flag", "--score needs --timeline", None)
+        raise WhichtoolError(
+            "receipt/invalid-flag",
+            "--score needs --timeline",
+            "Add --timeline: the house call prints after the tape.",
+        )
     data = read_receipt_data(args.path)
     if args.timeline and not args.score:
         # The score-free view reads the wire tolerantly; validating 100,000 events through the
