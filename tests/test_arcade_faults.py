@@ -3,6 +3,7 @@ with the receipt still written and no child process left behind."""
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 from tests.arcade_support import (
     ECHO_INSPECT_ONLY,
     atom,
+    bout,
     faulty_cmd,
     gone_soon,
     live_bout,
@@ -81,6 +83,28 @@ def test_stderr_flood_keeps_only_the_tail(tmp_path: Path, capsys: Any) -> None:
     assert inspected["result"] == "pass"
     tail = inspected["session"]["stderr_tail"]
     assert len(tail.encode()) <= 4096 and tail.endswith("last words of the flood")
+
+
+def test_one_line_stderr_flood_is_cut_on_screen_but_kept_in_the_receipt(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # One 1 MB line with no newline, then the honest server on the same stderr.
+    flood = 'import sys; sys.stderr.write("x" * 1_000_000 + "last words")'
+    script = f"{sys.executable} -c '{flood}' && exec {faulty_cmd('honest')}"
+    _code, receipt, stdout = bout(
+        tmp_path,
+        capsys,
+        "--target", "stdio", "--allow-live",
+        "--cmd", "sh", "--cmd=-c", "--cmd", script,
+        *ECHO_INSPECT_ONLY,
+    )  # fmt: skip
+    tail = atom(receipt, "inspect.tools_list")["session"]["stderr_tail"]
+    assert len(tail) > 4000 and tail.endswith("last words")
+    shown = [line for line in stdout.splitlines() if line.lstrip().startswith("stderr:")]
+    assert shown, stdout
+    for line in shown:
+        assert len(line) < 300
+        assert "chars cut; full tail in the receipt]" in line and line.endswith("last words")
 
 
 def test_notification_flood_is_recorded_and_the_atom_finishes(tmp_path: Path, capsys: Any) -> None:

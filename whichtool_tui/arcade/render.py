@@ -15,10 +15,19 @@ from whichtool_tui.redact import sanitize_text
 
 MARKS = {"pass": "·", "fail": "×", "skip": "–", "error": "!"}
 _BATCH = 2000
+STDERR_LINE_CHARS = 200
+"""A stderr line on screen keeps its last this-many characters; the receipt keeps the whole tail."""
 
 
 def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def clip_stderr_line(line: str, width: int = STDERR_LINE_CHARS) -> str:
+    """The end of one server stderr line (where the last words are), the cut marked up front."""
+    if len(line) <= width:
+        return line
+    return f"[…{len(line) - width:,} chars cut; full tail in the receipt] {line[-width:]}"
 
 
 def write_timeline(
@@ -96,5 +105,5 @@ def score_panel(receipt: BoutReceipt) -> str:
             lines.append(f"    note: {sanitize_text(note)}")
         tail = atom.session.stderr_tail.strip().splitlines()[-3:]
         for line in tail:
-            lines.append(f"    stderr: {sanitize_text(line)}")
+            lines.append(f"    stderr: {clip_stderr_line(sanitize_text(line))}")
     return "\n".join(lines) + "\n"
