@@ -176,3 +176,22 @@ async def test_every_kind_opens_its_screen(tmp_path: Path, monkeypatch: pytest.M
                 assert app.session.run.schema_version == "whichtool.run/2"
             if path.name == "upstream-receipt.json":
                 assert app.session.bout is not None and app.session.bout.receipt is not None
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "code"),
+    [
+        ("notes.md", "# Title\n\nSome prose: with a colon.\n", "open/unknown-kind"),
+        ("bad.json", "{bad", "open/invalid-json"),
+        ("empty.json", "   \n", "open/empty"),
+    ],
+)
+def test_unreadable_artefacts_fail_with_a_hint(
+    tmp_path: Path, name: str, content: str, code: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(WhichtoolError) as refused:
+        load_artefact(path)
+    assert refused.value.code == code
+    assert refused.value.hint

@@ -78,6 +78,11 @@ class Artefact:
         return KIND_SECTIONS[self.kind]
 
 
+_READABLE_HINT = (
+    "open reads JSON reports, receipts, tapes and snapshots, and YAML or JSON task sets."
+)
+
+
 def _read_text(path: Path, shown: str) -> str:
     try:
         size = path.stat().st_size
@@ -88,38 +93,57 @@ def _read_text(path: Path, shown: str) -> str:
             "Pass the path of a saved report, receipt, tape, task set or snapshot.",
         ) from None
     if not path.is_file():
-        raise WhichtoolError("open/not-a-file", f"{shown} is not a file", None)
+        raise WhichtoolError("open/not-a-file", f"{shown} is not a file", _READABLE_HINT)
     if size > MAX_ARTEFACT_BYTES:
         raise WhichtoolError(
             "open/too-large",
             f"{shown} is {size:,} bytes, over the {MAX_ARTEFACT_BYTES:,}-byte limit",
-            None,
+            "Saved reports and receipts this large are not something this version opens.",
         )
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise WhichtoolError("open/not-text", f"{shown} is not UTF-8 text", None) from None
+        raise WhichtoolError(
+            "open/not-text", f"{shown} is not UTF-8 text", _READABLE_HINT
+        ) from None
     except OSError as exc:
         raise WhichtoolError(
-            "open/unreadable", f"Cannot read {shown}: {exc.strerror or exc}", None
+            "open/unreadable",
+            f"Cannot read {shown}: {exc.strerror or exc}",
+            "Check the file's permissions.",
         ) from None
 
 
-def parse_artefact_text(text: str, shown: str) -> Any:
-    """JSON when the first non-space character opens an object or array, else strict YAML."""
+def _not_an_artefact(shown: str) -> WhichtoolError:
+    return WhichtoolError(
+        "open/unknown-kind",
+        f"{shown}: not a report, receipt, tape, task set or snapshot this version can open",
+        "Readable: " + ", ".join(SCHEMA_KINDS) + ", task sets and tools/list snapshots.",
+    )
+
+
+def parse_artefact_text(text: str, shown: str, yaml_allowed: bool = True) -> Any:
+    """JSON when the first non-space character opens an object or array, else strict YAML
+    (only for files that say they are YAML, so a README is not read as a broken task set)."""
     stripped = text.lstrip()
     if not stripped:
-        raise WhichtoolError("open/empty", f"{shown} is empty", None)
+        raise WhichtoolError("open/empty", f"{shown} is empty", _READABLE_HINT)
     if stripped[0] in "{[":
         try:
             with paused_gc():  # a big receipt is a million acyclic objects: nothing to collect
                 return json.loads(text)
         except json.JSONDecodeError as exc:
             raise WhichtoolError(
-                "open/invalid-json", f"{shown}:{exc.lineno}: invalid JSON: {exc.msg}", None
+                "open/invalid-json",
+                f"{shown}:{exc.lineno}: invalid JSON: {exc.msg}",
+                _READABLE_HINT,
             ) from None
         except RecursionError:
-            raise WhichtoolError("open/invalid-json", f"{shown}: JSON nested too deeply") from None
+            raise WhichtoolError(
+                "open/invalid-json", f"{shown}: JSON nested too deeply", _READABLE_HINT
+            ) from None
+    if not yaml_allowed:
+        raise _not_an_artefact(shown)
     return load_strict_yaml(text, shown, "open/invalid-yaml")
 
 
@@ -163,18 +187,15 @@ def classify(data: Any, shown: str) -> tuple[ArtefactKind, str | None]:
             return "task-set", None
     if _snapshot_tools(data) is not None:
         return "snapshot", None
-    raise WhichtoolError(
-        "open/unknown-kind",
-        f"{shown}: not a report, receipt, tape, task set or snapshot this version can open",
-        "Readable: " + ", ".join(SCHEMA_KINDS) + ", task sets and tools/list snapshots.",
-    )
+    raise _not_an_artefact(shown)
 
 
 def load_artefact(path: str | Path) -> Artefact:
     """Read, parse and classify one file; every failure is a one-line WhichtoolError."""
     file_path = Path(path)
     shown = redact_paths(str(file_path))
-    data = parse_artefact_text(_read_text(file_path, shown), shown)
+    yaml_allowed = file_path.suffix.lower() in (".yaml", ".yml")
+    data = parse_artefact_text(_read_text(file_path, shown), shown, yaml_allowed)
     kind, schema = classify(data, shown)
     return Artefact(path=str(file_path), kind=kind, schema=schema, data=data)
 
