@@ -50,6 +50,7 @@ def test_refusals_are_a_message_and_a_hint(
 ) -> None:
     # No docker client on PATH: the daemon probe fails the same way on every machine.
     monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.chdir(tmp_path)  # a flag wrongly accepted would make its sandbox here
     code, out, err = run_cli(argv, capsys)
     assert code == 2
     lines = err.splitlines()

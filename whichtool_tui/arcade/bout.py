@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import anyio
@@ -55,6 +56,18 @@ async def _launch(plan: BoutPlan, spec: AtomSpec, warm: Any = None) -> Any:
         return await StdioChannel.start(plan.argv, env, None, plan.framing)  # type: ignore[arg-type]
     except WireError as exc:
         return exc
+
+
+async def _close_leftovers(launched: list[Any]) -> None:
+    """Close the servers of atoms that never ran (the bout stopped early), all at once and
+    without grace: they got no request, and a Ctrl+C should not wait on each in turn."""
+    leftovers = [c for c in launched if c is not None and not isinstance(c, BaseException)]
+    if not leftovers:
+        return
+    with anyio.CancelScope(shield=True):
+        async with anyio.create_task_group() as group:
+            for channel in leftovers:
+                group.start_soon(partial(channel.aclose, urgent=True))
 
 
 def _scripted(plan: BoutPlan) -> bool:
@@ -124,9 +137,7 @@ async def run_bout(
             wire.extend(atom_wire)
             server_requests.extend(atom_requests)
     finally:
-        for leftover in launched:
-            if leftover is not None and not isinstance(leftover, BaseException):
-                await leftover.aclose()
+        await _close_leftovers(launched)
         if zygote is not None:
             zygote.close()
     scores = score_atoms(atoms)

@@ -32,6 +32,16 @@ FRAMING_MODES: tuple[FramingMode, ...] = ("auto", "ndjson", "content-length")
 
 _HEADER_NAME = re.compile(rb"^[A-Za-z0-9-]+$")
 STDERR_TAIL_BYTES = 4096
+# (signal to send first, or None for just the stdin close; seconds to wait for the exit)
+CLOSE_STEPS: tuple[tuple[int | None, float], ...] = (
+    (None, 1.5),
+    (signal.SIGTERM, 3.0),
+    (signal.SIGKILL, 5.0),
+)
+URGENT_CLOSE_STEPS: tuple[tuple[int | None, float], ...] = (
+    (signal.SIGTERM, 0.5),
+    (signal.SIGKILL, 1.0),
+)
 
 
 class FramingError(Exception):
@@ -249,13 +259,17 @@ class StdioChannel:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signum)
 
-    async def aclose(self) -> None:
-        """Close stdin, wait 1.5 s, SIGTERM the group, wait 3 s, SIGKILL; never leaves a child."""
+    async def aclose(self, urgent: bool = False) -> None:
+        """Close stdin, wait 1.5 s, SIGTERM the group, wait 3 s, SIGKILL; never leaves a child.
+
+        ``urgent`` (the bout was cancelled, or the server never got a request) skips the wait
+        for a voluntary exit and allows SIGTERM only 0.5 s, so Ctrl+C returns promptly.
+        """
         with anyio.CancelScope(shield=True):
             if self.process.stdin is not None:
                 with contextlib.suppress(Exception):
                     await self.process.stdin.aclose()
-            for signum, grace in ((None, 1.5), (signal.SIGTERM, 3.0), (signal.SIGKILL, 5.0)):
+            for signum, grace in URGENT_CLOSE_STEPS if urgent else CLOSE_STEPS:
                 if signum is not None:
                     self._signal_group(signum)
                 with anyio.move_on_after(grace):

@@ -384,15 +384,28 @@ async def recorded_channel(
 
     Errors come out as the first real exception rather than an exception group.
     """
+    urgent = False
     try:
-        async with recording_session(
-            channel, recorder, request_timeout, background=(channel.drain_stderr,)
-        ) as wire:
-            yield wire
-    except BaseExceptionGroup as group:
-        raise first_leaf(group) from None
+        try:
+            async with recording_session(
+                channel, recorder, request_timeout, background=(channel.drain_stderr,)
+            ) as wire:
+                yield wire
+        except BaseExceptionGroup as group:
+            raise first_leaf(group) from None
+    except BaseException as exc:
+        urgent = is_cancellation(exc)
+        raise
     finally:
-        await channel.aclose()
+        await channel.aclose(urgent=urgent)
+
+
+def is_cancellation(error: BaseException) -> bool:
+    """Ctrl+C or a cancelled scope, alone or inside a group: the server gets no grace then."""
+    kinds = (KeyboardInterrupt, anyio.get_cancelled_exc_class())
+    if isinstance(error, BaseExceptionGroup):
+        return error.subgroup(lambda item: isinstance(item, kinds)) is not None
+    return isinstance(error, kinds)
 
 
 def first_leaf(error: BaseException) -> BaseException:
