@@ -107,3 +107,14 @@ def test_piped_requests_waiting_at_eof_are_all_answered(dialect: Dialect) -> Non
     replies = _replies(done.stdout, dialect)
     assert [reply.get("id") for reply in replies] == [1, 2]
     assert [tool["name"] for tool in replies[1]["result"]["tools"]] == ["echo", "leak"]
+
+
+def test_requests_read_from_a_file_are_all_answered(tmp_path: Path) -> None:
+    # A regular file is read through a worker thread rather than off the event loop.
+    source = tmp_path / "in.ndjson"
+    source.write_bytes(b"".join(encode_frame(message, "ndjson") for message in _HANDSHAKE))
+    argv = [sys.executable, "-m", "whichtool_tui", "fixture"]
+    with source.open("rb") as stdin:
+        done = subprocess.run(argv, stdin=stdin, capture_output=True, timeout=30, check=False)
+    assert done.returncode == 0, done.stderr
+    assert [reply.get("id") for reply in _replies(done.stdout, "ndjson")] == [1, 2]
