@@ -146,7 +146,7 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
         url = args.url
         if not url.startswith(("http://", "https://")):
             raise _bad(
-                f"--url {url}: not an http:// or https:// URL",
+                f"--url {url} is not an http:// or https:// URL",
                 "For example: --url http://127.0.0.1:8000/mcp",
             )
     else:
