@@ -90,3 +90,11 @@ def test_debug_flag_shows_traceback_for_errors() -> None:
     assert result.returncode == 2
     assert "Traceback" in result.stderr
     assert "whichtool-tui: Unknown command `frobnicate`" in result.stderr
+
+
+def test_demo_without_a_terminal_says_how_to_run_it_headless() -> None:
+    result = run_cli("--no-ui", "--demo")
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert lines[0] == "whichtool-tui: the demo is interactive and needs a terminal"
+    assert "--provider keyword" in lines[1]

@@ -61,3 +61,19 @@ async def test_demo_fills_every_section(tmp_path: Path) -> None:
         saved = json.loads(target.read_text())
         assert saved["operator_call"] == {"recorded": True, "guess": "followed", "skipped": False}
     assert live_children() == []  # every fixture server of the bout is gone
+
+
+async def test_start_point_demo_runs_the_demo_without_a_key_press() -> None:
+    from whichtool_tui.ui.app import StartPoint
+
+    app = WhichtoolApp(start=StartPoint(demo=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        session = app.session
+        await wait_until(
+            pilot,
+            lambda: session.run is not None and session.bout is not None,
+            "the demo started from the command line finished",
+        )
+        await app.workers.wait_for_complete()
+        assert session.surface is not None and len(session.surface.tools) == 6
+        assert session.run is not None and session.run.reproducibility.provider == "keyword"

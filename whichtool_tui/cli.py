@@ -102,6 +102,11 @@ def build_parser() -> ArgumentParser:
     """The full parser: global flags plus one subparser per command."""
     parser = ArgumentParser(prog=PROG, description=DESCRIPTION, allow_abbrev=False)
     parser.add_argument("--version", "-V", action="version", version=__version__)
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="open the TUI straight into the offline demo (no key, no network)",
+    )
     add_global_flags(parser, suppress=False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for name, (_module, summary) in COMMANDS.items():
@@ -133,6 +138,14 @@ def _dispatch(args: argparse.Namespace, parser: ArgumentParser) -> int:
             from whichtool_tui.commands.home import open_home
 
             return open_home(args)
+        if args.demo:
+            raise WhichtoolError(
+                "cli/demo-needs-terminal",
+                "the demo is interactive and needs a terminal",
+                "Headless, the same jobs are: inspect snapshots/demo-lab.json, run it with "
+                "--tasks snapshots/demo-lab.tasks.yaml --provider keyword, and bout --target "
+                "fixture (README.md, quick start).",
+            )
         parser.print_help()
         return ExitCode.OK
     return load_command(args.command).execute(args)

@@ -125,6 +125,8 @@ class WhichtoolApp(JobsApp):
             self.inspect_target(TargetChoice(kind, value), start.section or "surface")
         if start.section is not None and start.bout is None:
             self.switch_mode(start.section)
+        if start.demo:
+            self.open_demo()
 
     # -- sections -----------------------------------------------------------------------------
 
@@ -256,6 +258,7 @@ class StartPoint:
     review: ReviewOptions | None = None
     run_form: RunForm | None = None
     diff: dict[str, Any] | None = None
+    demo: bool = False  # ``whichtool-tui --demo``: start the offline demo at once
     # The command's exit code from what the session holds when the app closes (a finished
     # run's verdict, ``bout --strict`` on the receipt); None keeps the app's own code.
     exit_code: Callable[[Session], int] | None = None
