@@ -47,15 +47,20 @@ DESCRIPTION = (
 class CommandModule(Protocol):
     """What every module under whichtool_tui/commands/ provides."""
 
-    def configure(self, parser: argparse.ArgumentParser) -> None: ...
+    def configure(self, parser: argparse.ArgumentParser) -> None:
+        """Declare the command's flags; must import nothing heavy."""
+        ...
 
-    def execute(self, args: argparse.Namespace) -> int: ...
+    def execute(self, args: argparse.Namespace) -> int:
+        """Do the work and return the exit code; heavy imports happen here."""
+        ...
 
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse that reports problems as WhichtoolError instead of printing usage and exiting."""
 
     def error(self, message: str) -> NoReturn:
+        """Turn argparse's complaint into a one-line WhichtoolError (exit 2)."""
         if "invalid choice" in message and "COMMAND" in message:
             chosen = message.split("invalid choice: ", 1)[1].split(" ", 1)[0].strip("'")
             raise WhichtoolError(
