@@ -179,6 +179,11 @@ def test_run_tasks_bout_and_diff_build_their_start_points(
     assert start.target == ("snapshot", str(DEMO))
     form = start.run_form
     assert form.provider == "mock" and form.options.repeat == 2 and form.options.seed == 7
+    assert form.cache is None and form.cache_dir is None  # the cache on, at its default folder
+    cache_dir = str(tmp_path / "c")
+    assert main([*argv, "--no-cache", "--cache-dir", cache_dir]) == 0
+    form = opened[-1]["start"].run_form
+    assert form.cache is False and form.cache_dir == cache_dir
 
     assert main(["tasks", "lint", str(DEMO), "--tasks", str(DEMO_TASKS)]) == 0
     start = opened[-1]["start"]

@@ -15,6 +15,7 @@ from textual.widgets import Input, Select, Static
 from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text, wait_until
 from whichtool_tui.ui.app import WhichtoolApp, load_tasks_state
 from whichtool_tui.ui.modals.confirm import ConfirmModal
+from whichtool_tui.ui.session import RunForm
 from whichtool_tui.ui.surface_model import build_surface_view
 
 SIZE = (120, 40)
@@ -58,6 +59,7 @@ def load_lab(app: WhichtoolApp, tmp_path: Path) -> None:
     tasks = tmp_path / "tasks.yaml"
     shutil.copy(UI_DATA / "lab-run-tasks.yaml", tasks)
     app.session.surface = build_surface_view(lab_report(), lab_tools())
+    app.session.run_form = RunForm(cache_dir=str(tmp_path / "cache"))  # never the repo's folder
     app.session.tasks = load_tasks_state(str(tasks))
 
 
@@ -91,6 +93,43 @@ async def test_plan_then_keyword_run_fills_results(tmp_path: Path) -> None:
         assert "over-triggered" in static_text(app.screen.query_one("#run-latest", Static))
         await pilot.press("4")
         assert app.screen.query_one("#results-head", Static).display
+
+
+def cache_hits(app: WhichtoolApp) -> list[str]:
+    assert app.session.run is not None
+    return [d.message for d in app.session.run.diagnostics if d.code == "run/cache-hits"]
+
+
+async def test_second_identical_run_is_answered_from_the_cache(tmp_path: Path) -> None:
+    app = WhichtoolApp()
+    async with app.run_test(size=SIZE) as pilot:
+        load_lab(app, tmp_path)
+        await pilot.press("3")
+        app.screen.query_one("#run-repeat", Input).value = "1"
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        assert cache_hits(app) == []
+        first = app.session.run
+        entries = list((tmp_path / "cache" / "trials").glob("*/*.json"))
+        assert len(entries) == 6
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        assert app.session.run is not first
+        assert cache_hits(app) == ["Answered from the trial cache (latency 0): 6 of 6 trials."]
+
+
+async def test_no_cache_from_the_run_command_keeps_runs_uncached(tmp_path: Path) -> None:
+    app = WhichtoolApp()
+    async with app.run_test(size=SIZE) as pilot:
+        load_lab(app, tmp_path)
+        app.session.run_form = RunForm(cache=False, cache_dir=str(tmp_path / "cache"))
+        await pilot.press("3")
+        app.screen.query_one("#run-repeat", Input).value = "1"
+        for _ in range(2):
+            await pilot.press("r")
+            await app.workers.wait_for_complete()
+            assert cache_hits(app) == []
+        assert not (tmp_path / "cache").exists()
 
 
 async def test_budget_raise_needs_confirmation(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from whichtool_tui.commands._argtypes import (
@@ -217,7 +216,7 @@ async def _spend(
     settings: Settings,
     prepared: PreparedRun,
 ) -> RunReport:
-    from whichtool_tui.evaluation.cache import DEFAULT_CACHE_DIR, TrialCache
+    from whichtool_tui.evaluation.cache import cli_trial_cache
     from whichtool_tui.evaluation.engine import run_evaluation
     from whichtool_tui.headless.progress import RunProgress
     from whichtool_tui.providers.factory import build_flagged_provider
@@ -225,9 +224,7 @@ async def _spend(
     provider = build_flagged_provider(
         args.provider, args.model, args.base_url, settings.provider, env=os.environ
     )
-    cache = None
-    if args.cache is not False:
-        cache = TrialCache(Path(args.cache_dir or DEFAULT_CACHE_DIR))
+    cache = cli_trial_cache(args.cache, args.cache_dir)
     progress = RunProgress()
     try:
         return await run_evaluation(
@@ -262,6 +259,8 @@ def _open_in_ui(args: argparse.Namespace, settings: Settings, options: RunOption
         model=args.model or (configured.model if configured else None),
         base_url=args.base_url or (configured.base_url if configured else None),
         options=options,
+        cache=args.cache,
+        cache_dir=args.cache_dir,
     )
     start = StartPoint(
         target=target,

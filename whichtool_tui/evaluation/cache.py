@@ -142,6 +142,16 @@ class TrialCache:
         write_atomic(self._path(key), json.dumps(data, ensure_ascii=False) + "\n")
 
 
+def cli_trial_cache(enabled: bool | None, directory: str | None) -> TrialCache | None:
+    """The cache a run started from the command line uses (headless or in the TUI alike).
+
+    On unless ``--no-cache`` (``enabled`` False), under ``--cache-dir`` or the default folder.
+    """
+    if enabled is False:
+        return None
+    return TrialCache(Path(directory or DEFAULT_CACHE_DIR))
+
+
 def _entry_files(directory: Path) -> list[Path]:
     trials = directory / "trials"
     if not trials.is_dir():

@@ -23,7 +23,13 @@ from whichtool_tui.surface.bulk import paused_gc
 from whichtool_tui.ui.bout_model import BoutView, view_of_receipt
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.base import SectionScreen
-from whichtool_tui.ui.session import ReviewOptions, Session, TargetChoice, TaskSetState
+from whichtool_tui.ui.session import (
+    ReviewOptions,
+    RunForm,
+    Session,
+    TargetChoice,
+    TaskSetState,
+)
 
 ROW_CHUNK = 10_000  # rows read per step while a big receipt loads in the background
 
@@ -82,7 +88,10 @@ class JobsApp(App[int]):
             self.notify(error.message, title="Demo", severity="error")
             return
         # The keyword baseline is offline and free, so the demo may raise budgets without asking.
-        self.start_run(raised(setup) if setup.needs_raise else setup, "keyword", None)
+        # No trial cache: a tour should leave no folder behind, and the keyword run is instant.
+        self.start_run(
+            raised(setup) if setup.needs_raise else setup, "keyword", None, use_cache=False
+        )
         self.run_fixture_bout(show=False)
         self.notify("Demo: surface inspected; the run (3) and the bout (5) are under way.")
 
@@ -113,14 +122,26 @@ class JobsApp(App[int]):
 
     @work(exclusive=True, group="run", exit_on_error=False, description="a routing run")
     async def start_run(
-        self, setup: RunSetup, provider_name: str, model: str | None, base_url: str | None = None
+        self,
+        setup: RunSetup,
+        provider_name: str,
+        model: str | None,
+        base_url: str | None = None,
+        use_cache: bool = True,
     ) -> None:
-        """Spend the plan: trials stream into the session's progress; no report on cancel."""
+        """Spend the plan: trials stream into the session's progress; no report on cancel.
+
+        The trial cache is on as for a headless ``run``, with that command's ``--no-cache`` and
+        ``--cache-dir`` (carried in the session's run form) when it opened the app.
+        """
+        from whichtool_tui.evaluation.cache import cli_trial_cache
         from whichtool_tui.evaluation.engine import run_evaluation
         from whichtool_tui.evaluation.events import RunEvent, TrialFinished
         from whichtool_tui.providers.factory import build_provider
         from whichtool_tui.ui.run_control import RunProgress
 
+        form = self.session.run_form or RunForm()
+        cache = cli_trial_cache(form.cache, form.cache_dir) if use_cache else None
         progress = RunProgress(planned=setup.prepared.plan.planned, provider=provider_name)
         self.session.progress = progress
 
@@ -136,7 +157,12 @@ class JobsApp(App[int]):
             return
         try:
             report = await run_evaluation(
-                setup.inputs, setup.options, provider, prepared=setup.prepared, sink=sink
+                setup.inputs,
+                setup.options,
+                provider,
+                prepared=setup.prepared,
+                cache=cache,
+                sink=sink,
             )
         except asyncio.CancelledError:
             progress.state = "cancelled"
@@ -154,7 +180,8 @@ class JobsApp(App[int]):
             await provider.aclose()
         self.session.run = report
         progress.state = "finished"
-        self.notify(f"Run finished: {progress.done} trials. Press 4 for the results.")
+        reused = f" ({cache.hits} from the cache)" if cache is not None and cache.hits else ""
+        self.notify(f"Run finished: {progress.done} trials{reused}. Press 4 for the results.")
         self.refresh_sections()
 
     @work(

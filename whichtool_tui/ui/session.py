@@ -69,6 +69,8 @@ class RunForm:
     model: str | None = None
     base_url: str | None = None
     options: RunOptions | None = None
+    cache: bool | None = None  # --cache / --no-cache; None means on, like the headless run
+    cache_dir: str | None = None  # --cache-dir; None means the default folder
 
 
 @dataclass
