@@ -7,15 +7,9 @@ import sys
 
 import pytest
 
-from tests.conftest import binary_path
+from tests.support.cli import run_binary as run_cli
 from whichtool_tui import __version__
 from whichtool_tui.cli import COMMANDS, main
-
-
-def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [binary_path(), *args], capture_output=True, text=True, env=env, timeout=60, check=False
-    )
 
 
 def test_version_prints_version_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import binary_path
 from tests.evaluation_support import make_inputs
+from tests.support.cli import run_headless as cli
 from whichtool_tui.evaluation.engine import RunOptions, run_evaluation
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.evaluation.report_model import dump_report_json
@@ -40,12 +39,6 @@ def save_run(path: Path, by_trial: dict[tuple[str, int], ScriptEntry] | None = N
     )
     path.write_text(dump_report_json(report), encoding="utf-8")
     return path
-
-
-def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [binary_path(), "--no-ui", *args], capture_output=True, text=True, env=env, timeout=60
-    )
 
 
 @pytest.fixture

@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-
-from tests.conftest import binary_path
+from tests.support.cli import run_headless
 
 
 def test_origin_hint_survives_redaction(cli_env: dict[str, str]) -> None:
     env = dict(cli_env, WHICHTOOL_HTTP_AUTHORIZATION="Bearer sentinel-secret-value")
     env.pop("WHICHTOOL_HTTP_AUTHORIZATION_ORIGIN", None)
-    result = subprocess.run(
-        [binary_path(), "--no-ui", "inspect", "http://127.0.0.1:9/mcp"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    result = run_headless("inspect", "http://127.0.0.1:9/mcp", env=env)
     assert result.returncode == 2
     lines = result.stderr.splitlines()
     assert lines[0].startswith("whichtool-tui: WHICHTOOL_HTTP_AUTHORIZATION is set but")

@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import binary_path
 from tests.run_report_factory import Task, build_run, demo_run
-
-
-def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [binary_path(), "--no-ui", *args], capture_output=True, text=True, env=env, timeout=60
-    )
+from tests.support.cli import run_headless as cli
 
 
 def saved(tmp_path: Path, name: str, data: object) -> str:

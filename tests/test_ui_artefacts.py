@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import binary_path
+from tests.support.cli import run_binary
 from tests.ui_support import LAB_INSPECT, LAB_TOOLS, UI_DATA
 from whichtool_tui.artefacts import classify, describe, load_artefact
 from whichtool_tui.errors import WhichtoolError
@@ -81,23 +80,11 @@ def test_describe_receipt_hides_verdicts(tmp_path: Path) -> None:
 
 
 def test_open_no_ui_prints_summary(cli_env: dict[str, str]) -> None:
-    done = subprocess.run(
-        [binary_path(), "--no-ui", "open", str(LAB_INSPECT)],
-        capture_output=True,
-        text=True,
-        env=cli_env,
-        timeout=60,
-    )
+    done = run_binary("--no-ui", "open", str(LAB_INSPECT), env=cli_env)
     assert done.returncode == 0, done.stderr
     assert "inspect report (whichtool.inspect/1)" in done.stdout
     assert "1 errors, 1 warnings, 1 info" in done.stdout
-    snap = subprocess.run(
-        [binary_path(), "open", str(LAB_TOOLS)],
-        capture_output=True,
-        text=True,
-        env=cli_env,
-        timeout=60,
-    )
+    snap = run_binary("open", str(LAB_TOOLS), env=cli_env)
     assert snap.returncode == 0, snap.stderr
     assert "tools/list snapshot" in snap.stdout
     assert "list_users" in snap.stdout
@@ -106,13 +93,7 @@ def test_open_no_ui_prints_summary(cli_env: dict[str, str]) -> None:
 def test_open_unknown_kind_exits_2(tmp_path: Path, cli_env: dict[str, str]) -> None:
     path = tmp_path / "other.json"
     path.write_text('{"hello": 1}')
-    done = subprocess.run(
-        [binary_path(), "--no-ui", "open", str(path)],
-        capture_output=True,
-        text=True,
-        env=cli_env,
-        timeout=60,
-    )
+    done = run_binary("--no-ui", "open", str(path), env=cli_env)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert lines[0].startswith("whichtool-tui: ")
