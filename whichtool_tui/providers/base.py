@@ -8,6 +8,7 @@ calls the model proposed, its text and usage. It never executes a tool. Failures
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -130,6 +131,12 @@ class ProviderIdentity:
     def cache_identity(self) -> str | None:
         """The fingerprint the trial cache keys on, or None when answers must not be cached."""
         return self.request_fingerprint if self.cache_fingerprint == "" else self.cache_fingerprint
+
+
+def options_fingerprint(options: dict[str, Any]) -> str:
+    """The sha256 of a provider's settings as sorted compact JSON: its request fingerprint."""
+    text = json.dumps(options, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def credential_fingerprint(request_fingerprint: str, credential: str | None) -> str:

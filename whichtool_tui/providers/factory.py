@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from whichtool_tui.providers.base import Provider, ProviderError
+from whichtool_tui.providers.base import Provider, ProviderError, options_fingerprint
 from whichtool_tui.providers.http import DEFAULT_TIMEOUT_SECONDS, HttpProviderOptions
 from whichtool_tui.providers.presets import PRESETS, PROVIDER_NAMES, Preset
 from whichtool_tui.redact import redact_url
@@ -40,8 +38,7 @@ def request_fingerprint(
             "reasoningEffort": preset.capabilities.reasoning_effort,
         },
     }
-    canonical = json.dumps(options, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return options_fingerprint(options)
 
 
 def _check_base_url(name: str, base_url: str) -> None:

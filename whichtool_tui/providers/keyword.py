@@ -12,8 +12,6 @@ match abstains. Deterministic and independent of tool order, so it has no positi
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import re
 from collections.abc import Iterable
@@ -26,6 +24,7 @@ from whichtool_tui.providers.base import (
     RouteReply,
     RouteRequest,
     ToolSpec,
+    options_fingerprint,
 )
 from whichtool_tui.surface.naming import name_tokens
 
@@ -119,9 +118,7 @@ class KeywordProvider:
     def __init__(self, *, model: str = KEYWORD_MODEL, min_score: float = DEFAULT_MIN_SCORE) -> None:
         self.min_score = min_score
         options = {"provider": "keyword", "model": model, "minScore": min_score, "version": 1}
-        fingerprint = hashlib.sha256(
-            json.dumps(options, sort_keys=True, separators=(",", ":")).encode("utf-8")
-        ).hexdigest()
+        fingerprint = options_fingerprint(options)
         self.identity = ProviderIdentity(
             name="keyword",
             model=model,

@@ -8,9 +8,7 @@ per-(task, trial) scripts, a computed responder, and an optional fixed delay.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import itertools
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +21,7 @@ from whichtool_tui.providers.base import (
     RouteReply,
     RouteRequest,
     Usage,
+    options_fingerprint,
 )
 
 MOCK_MODEL = "mock-1"
@@ -86,8 +85,7 @@ def _as_step(entry: ScriptEntry) -> MockStep:
 
 def _fixed_fingerprint(model: str) -> str:
     options = {"provider": "mock", "model": model, "version": 1}
-    text = json.dumps(options, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return options_fingerprint(options)
 
 
 class MockProvider:
