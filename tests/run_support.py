@@ -60,3 +60,19 @@ def write_project(folder: Path) -> Path:
     surface.write_text(json.dumps(SURFACE), encoding="utf-8")
     (folder / "whichtool.tasks.yaml").write_text(TASKS, encoding="utf-8")
     return surface
+
+
+def run_args(api_base_url: str, *extra: str, model: str = "m") -> list[str]:
+    """Headless ``run`` of the written project against a loopback Chat Completions server."""
+    return [
+        "--no-ui",
+        "run",
+        "surface.json",
+        "--provider",
+        "openai-compatible",
+        "--model",
+        model,
+        "--base-url",
+        api_base_url + "/v1",
+        *extra,
+    ]

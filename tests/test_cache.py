@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.evaluation_support import make_inputs
-from tests.run_support import write_project
+from tests.run_support import run_args, write_project
 from tests.support.fake_apis import chat_reply, fake_api_server
 from whichtool_tui.cli import main
 from whichtool_tui.evaluation.cache import (
@@ -112,26 +112,12 @@ def test_cli_run_uses_cache_then_info_and_clear(
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("WHICHTOOL_PROVIDER_API_KEY", raising=False)
     write_project(tmp_path)
-    args = [
-        "--no-ui",
-        "run",
-        "surface.json",
-        "--provider",
-        "openai-compatible",
-        "--model",
-        "m",
-        "--repeat",
-        "2",
-        "--format",
-        "json",
-        "--cache-dir",
-        "cc",
-    ]
     with fake_api_server() as api:
+        args = run_args(api.base_url, "--repeat", "2", "--format", "json", "--cache-dir", "cc")
         api.responder = lambda _request: chat_reply(calls=[("search_code", '{"query": "q"}')])
-        assert main([*args, "--base-url", api.base_url + "/v1"]) == 0
+        assert main(args) == 0
         assert len(api.requests) == 8
-        assert main([*args, "--base-url", api.base_url + "/v1"]) == 0
+        assert main(args) == 0
         assert len(api.requests) == 8  # every answer came from the cache
     capsys.readouterr()
     assert main(["--no-ui", "cache", "info", "--dir", "cc"]) == 0

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.run_support import write_project
+from tests.run_support import run_args, write_project
 from tests.support.fake_apis import chat_reply, fake_api_server, http_error
 from whichtool_tui.cli import main
 
@@ -94,23 +94,7 @@ def test_task_lint_errors_block_the_run(project: Path, capsys: pytest.CaptureFix
 
 
 def _run_against(api_url: str, *extra: str) -> int:
-    return main(
-        [
-            "--no-ui",
-            "run",
-            "surface.json",
-            "--provider",
-            "openai-compatible",
-            "--model",
-            "fake-model",
-            "--base-url",
-            api_url + "/v1",
-            "--no-cache",
-            "--repeat",
-            "2",
-            *extra,
-        ]
-    )
+    return main(run_args(api_url, "--no-cache", "--repeat", "2", *extra, model="fake-model"))
 
 
 def test_real_run_json_and_threshold_exit_1(

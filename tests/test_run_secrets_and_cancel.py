@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import binary_path
-from tests.run_support import write_project
+from tests.run_support import run_args, write_project
 from tests.support.fake_apis import FakeReply, chat_reply, fake_api_server
 from whichtool_tui.cli import main
 
@@ -51,22 +51,7 @@ def test_sentinel_keys_appear_in_no_file_and_no_output(
     with fake_api_server() as api:
         api.responder = answer
         for extra in (["--format", "json", "--out", "run.json"], ["--max-error-rate", "1"]):
-            main(
-                [
-                    "--no-ui",
-                    "run",
-                    "surface.json",
-                    "--provider",
-                    "openai-compatible",
-                    "--model",
-                    "m",
-                    "--base-url",
-                    api.base_url + "/v1",
-                    "--repeat",
-                    "3",
-                    *extra,
-                ]
-            )
+            main(run_args(api.base_url, "--repeat", "3", *extra))
             captured = capsys.readouterr()
             outputs += [captured.out, captured.err]
     assert api.requests[0].headers["authorization"] == f"Bearer {SENTINEL}"  # it was really sent
@@ -90,15 +75,7 @@ def test_ctrl_c_exits_130_and_writes_no_report(tmp_path: Path, cli_env: dict[str
         process = subprocess.Popen(
             [
                 binary_path(),
-                "--no-ui",
-                "run",
-                "surface.json",
-                "--provider",
-                "openai-compatible",
-                "--model",
-                "m",
-                "--base-url",
-                api.base_url + "/v1",
+                *run_args(api.base_url),
                 "--format",
                 "json",
                 "--out",
