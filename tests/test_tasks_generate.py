@@ -278,10 +278,8 @@ def test_cli_generate_provider_error_exit_2(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_cli_generate_with_mock_provider_cannot_generate(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    code = main(
+def _generate_mock(tmp_path: Path, *extra: str) -> int:
+    return main(
         [
             "--no-ui",
             "tasks",
@@ -291,8 +289,15 @@ def test_cli_generate_with_mock_provider_cannot_generate(
             "mock",
             "--out",
             str(tmp_path / "m.yaml"),
+            *extra,
         ]
     )
+
+
+def test_cli_generate_with_mock_provider_cannot_generate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = _generate_mock(tmp_path)
     assert code == 2
     assert "cannot write free text" in capsys.readouterr().err
 
@@ -309,19 +314,7 @@ def test_cli_generate_with_mock_provider_cannot_generate(
 def test_cli_generate_rejects_bad_numbers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str
 ) -> None:
-    code = main(
-        [
-            "--no-ui",
-            "tasks",
-            "generate",
-            str(SURFACE_FILE),
-            "--provider",
-            "mock",
-            "--out",
-            str(tmp_path / "m.yaml"),
-            f"{flag}={value}",
-        ]
-    )
+    code = _generate_mock(tmp_path, f"{flag}={value}")
     assert code == 2
     assert flag in capsys.readouterr().err
     assert not (tmp_path / "m.yaml").exists()
@@ -330,20 +323,7 @@ def test_cli_generate_rejects_bad_numbers(
 def test_cli_generate_max_tools_zero_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(
-        [
-            "--no-ui",
-            "tasks",
-            "generate",
-            str(SURFACE_FILE),
-            "--provider",
-            "mock",
-            "--out",
-            str(tmp_path / "m.yaml"),
-            "--max-tools",
-            "0",
-        ]
-    )
+    code = _generate_mock(tmp_path, "--max-tools", "0")
     assert code == 2
     assert "--max-tools must be between 1 and 1000" in capsys.readouterr().err
 
