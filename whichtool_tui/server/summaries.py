@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
+from whichtool_tui.reports.rates import percent
 from whichtool_tui.server.envelope import MAX_DIAGNOSTICS, MAX_ITEMS, capped
 
 if TYPE_CHECKING:
@@ -39,10 +40,6 @@ def _counts(severities: list[str]) -> dict[str, int]:
 def _put_diagnostics(data: dict[str, Any], diagnostics: list[dict[str, Any]]) -> None:
     data["findings"] = _counts([str(d["severity"]) for d in diagnostics])
     _put_list(data, "diagnostics", diagnostics, MAX_DIAGNOSTICS)
-
-
-def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f}%"
 
 
 def inspect_summary(report: InspectReport) -> tuple[str, dict[str, Any]]:
@@ -91,10 +88,7 @@ def validation_summary(
 ) -> tuple[str, dict[str, Any]]:
     """Headline line and compact data of a task-set lint."""
     coverage_data = coverage.model_dump(by_alias=True)
-    uncovered = list(coverage_data.get("uncoveredTools") or [])
-    kept, omitted = capped(uncovered, MAX_ITEMS)
-    coverage_data["uncoveredTools"] = kept
-    coverage_data["uncoveredToolsOmitted"] = omitted
+    _put_list(coverage_data, "uncoveredTools", list(coverage_data.get("uncoveredTools") or []))
     data: dict[str, Any] = {
         "schemaVersion": VALIDATION_SUMMARY,
         "source": source,
@@ -223,8 +217,8 @@ def run_summary(
     text = (
         f"{verdict}: {reproducibility['provider']}/{reproducibility['model']}, "
         f"{report.execution.scored}/{report.execution.planned} trials scored; accuracy "
-        f"{accuracy['numerator']}/{accuracy['denominator']} ({_percent(accuracy['value'])}), "
-        f"over-trigger {_percent(over['value'])}. Proposed calls were recorded, never executed."
+        f"{accuracy['numerator']}/{accuracy['denominator']} ({percent(accuracy['value'], 1)}), "
+        f"over-trigger {percent(over['value'], 1)}. Proposed calls were recorded, never executed."
     )
     return text, data
 
