@@ -96,7 +96,7 @@ def published_tools() -> list[types.Tool]:
 def _result(body: dict[str, Any]) -> types.CallToolResult:
     bounded = envelope.bounded(body)
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=envelope.truncate_text(bounded["summary"]))],
+        content=[types.TextContent(type="text", text=bounded["summary"])],  # already capped
         structured_content=bounded,
         is_error="error" in bounded,
     )
