@@ -7,8 +7,6 @@ from whichtool_tui.reports.rates import percent
 from whichtool_tui.surface.model import short_hash
 from whichtool_tui.tasks.terminal import Styler, ascii_safe
 
-_SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
-
 
 def signed_points(delta: float | None) -> str:
     """A change in rate as signed percentage points, or ``n/a``."""
@@ -87,6 +85,6 @@ def render_diff_terminal(report: DiffReport, color: bool = False) -> str:
     if not report.diagnostics:
         lines.append("  None.")
     for diagnostic in report.diagnostics:
-        tag = style(_SEVERITY_STYLE[diagnostic.severity], f"{diagnostic.severity:<7}")
+        tag = style.severity(diagnostic.severity, f"{diagnostic.severity:<7}")
         lines.append(f"  {tag} {diagnostic.code}  {ascii_safe(diagnostic.message)}")
     return "\n".join(lines) + "\n"

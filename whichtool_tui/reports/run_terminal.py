@@ -15,7 +15,6 @@ from whichtool_tui.tasks.terminal import Styler, ascii_safe
 MAX_TOOL_ROWS = 20
 MAX_MATRIX_COLUMNS = 12
 WORST_FIRST = 3
-_SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
 _SPECIAL_COLUMNS = ((NONE_KEY, "-"), (PHANTOM_KEY, "?"), (MULTIPLE_KEY, "+"))
 
 
@@ -35,7 +34,7 @@ def _status(report: RunReport, style: Styler) -> str:
 
 
 def _diagnostic_line(diagnostic: ReportDiagnostic, style: Styler) -> str:
-    label = style(_SEVERITY_STYLE[diagnostic.severity], diagnostic.severity)
+    label = style.severity(diagnostic.severity, diagnostic.severity)
     return f"  {label} {diagnostic.code}: {ascii_safe(diagnostic.message)}"
 
 

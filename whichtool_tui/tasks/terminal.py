@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.colour import use_colour
+from whichtool_tui.tasks.lint import Coverage
 
 __all__ = ["Styler", "ascii_safe", "diagnostic_lines", "lint_report", "use_colour"]
-from whichtool_tui.tasks.lint import Coverage
 
 _COLOURS = {"red": "31", "yellow": "33", "green": "32", "dim": "2", "bold": "1", "cyan": "36"}
 _SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -31,6 +31,10 @@ class Styler:
             return text
         return f"\x1b[{_COLOURS[style]}m{text}\x1b[0m"
 
+    def severity(self, severity: str, text: str) -> str:
+        """``text`` in the colour of a finding's severity (error, warning or info)."""
+        return self(_SEVERITY_STYLE[severity], text)
+
 
 def ascii_safe(text: str) -> str:
     """Controls escaped as visible sequences, then anything non-ASCII as a backslash escape."""
@@ -41,7 +45,7 @@ def diagnostic_lines(diagnostics: Iterable[Diagnostic], style: Styler) -> list[s
     """Each finding as a severity-tagged line plus its indented hint, worst first."""
     lines: list[str] = []
     for diagnostic in sort_diagnostics(diagnostics):
-        tag = style(_SEVERITY_STYLE[diagnostic.severity], f"{diagnostic.severity:<7}")
+        tag = style.severity(diagnostic.severity, f"{diagnostic.severity:<7}")
         lines.append(f"  {tag} {diagnostic.code}  {ascii_safe(diagnostic.message)}")
         if diagnostic.hint:
             lines.append(f"          {style('dim', ascii_safe(diagnostic.hint))}")
