@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.support.fake_apis import FakeApi, fake_api_server
 
 # A real local LLM server, started once per session for every test that asks for it.
 from tests.support.llama import llama_base_url  # noqa: F401
@@ -33,3 +36,10 @@ def cli_env() -> dict[str, str]:
     env.pop("WHICHTOOL_HTTP_AUTHORIZATION", None)
     env["NO_COLOR"] = "1"
     return env
+
+
+@pytest.fixture
+def api() -> Iterator[FakeApi]:
+    """A loopback server speaking the provider APIs, stopped when the test ends."""
+    with fake_api_server() as server:
+        yield server

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.support.fake_apis import FakeApi, FakeReply, anthropic_reply, fake_api_server
+from tests.support.fake_apis import FakeApi, FakeReply, anthropic_reply
 from whichtool_tui.providers.anthropic import AnthropicProvider
 from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec, can_generate
 from whichtool_tui.providers.factory import build_provider
@@ -20,12 +20,6 @@ TOOLS = (
     ),
     ToolSpec("open_page", "Open a page by URL.", {"type": "object"}),
 )
-
-
-@pytest.fixture
-def api() -> Iterator[FakeApi]:
-    with fake_api_server() as server:
-        yield server
 
 
 @pytest.fixture

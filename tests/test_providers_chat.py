@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.support.fake_apis import FakeApi, chat_reply, fake_api_server, http_error
+from tests.support.fake_apis import FakeApi, chat_reply, http_error
 from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec
 from whichtool_tui.providers.chat_completions import ChatCompletionsProvider
 from whichtool_tui.providers.factory import build_provider
@@ -20,12 +20,6 @@ TOOLS = (
     ),
     ToolSpec("list_users", None, {"type": "object", "$defs": {"x": {}}, "properties": {}}),
 )
-
-
-@pytest.fixture
-def api() -> Iterator[FakeApi]:
-    with fake_api_server() as server:
-        yield server
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-from collections.abc import Iterator
 
 import pytest
 
@@ -13,7 +12,6 @@ from tests.support.fake_apis import (
     FakeApi,
     FakeReply,
     chat_reply,
-    fake_api_server,
     http_error,
     malformed_json,
 )
@@ -22,12 +20,6 @@ from whichtool_tui.providers.http import MAX_RESPONSE_BYTES, JsonPoster, backoff
 
 SECRET = "sk-SENTINEL-http-poster-0123456789abcdef"
 HEADERS = {"content-type": "application/json", "authorization": f"Bearer {SECRET}"}
-
-
-@pytest.fixture
-def api() -> Iterator[FakeApi]:
-    with fake_api_server() as server:
-        yield server
 
 
 class SleepLog:

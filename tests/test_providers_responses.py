@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.support.fake_apis import FakeApi, FakeReply, fake_api_server, responses_reply
+from tests.support.fake_apis import FakeApi, FakeReply, responses_reply
 from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec
 from whichtool_tui.providers.factory import build_provider
 from whichtool_tui.providers.openai_responses import ResponsesProvider
@@ -16,12 +16,6 @@ TOOLS = (
     ToolSpec("create_issue", "Open a new issue.", {"type": "object", "properties": {}}),
     ToolSpec("close_issue", "Close an issue.", {"type": "object"}),
 )
-
-
-@pytest.fixture
-def api() -> Iterator[FakeApi]:
-    with fake_api_server() as server:
-        yield server
 
 
 @pytest.fixture
