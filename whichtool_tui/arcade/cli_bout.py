@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -248,17 +247,11 @@ def _forked_fixture_parent(plan: BoutPlan) -> Any:
     return zygote.start_zygote(fork_here=True)
 
 
-def run_bout_command(
-    args: argparse.Namespace,
-    open_screen: Callable[[str | None, dict[str, Any]], int] | None = None,
-    early: Any = None,
-) -> int:
+def run_bout_command(args: argparse.Namespace, early: Any = None) -> int:
     """Plan, run, print the tape, ask, print the call, write the receipt.
 
-    With a terminal and without --no-ui, ``open_screen`` (the TUI's receipt screen) takes over
-    after the run: it shows the timeline, takes the guess, then the house call. ``early`` is the
-    fixture's warm parent when the caller started it before its imports (closed here if a flag
-    is refused; it has run no server yet).
+    ``early`` is the fixture's warm parent when the caller started it before its imports
+    (closed here if a flag is refused; it has run no server yet).
     """
     import anyio
 
@@ -266,29 +259,19 @@ def run_bout_command(
     from whichtool_tui.arcade.receipt import receipt_json
     from whichtool_tui.arcade.render import score_panel, write_timeline
     from whichtool_tui.arcade.timeline import TapeView
-    from whichtool_tui.cli import wants_ui
     from whichtool_tui.evaluation.gc_pause import gc_paused
     from whichtool_tui.files import write_atomic
 
-    ui = open_screen is not None and wants_ui(args)
     try:
         plan = build_plan(args)
     except BaseException:
         if early is not None:
             early.close()
         raise
-    if ui:
-        sys.stderr.write(f"Running {len(plan.atom_ids)} atom(s) against the {plan.kind} target…\n")
     with gc_paused():  # the SDK import and a short bout: long-lived objects, little garbage
         plan.zygote = early or _forked_fixture_parent(plan)
         receipt = anyio.run(run_bout, plan)
     data = json.loads(receipt_json(receipt))
-    if ui and open_screen is not None:
-        # The TUI shows the timeline, takes the operator's guess, then the house call.
-        path = args.output or None
-        if path:
-            write_atomic(path, receipt_json(receipt))
-        return open_screen(path, data) or exit_code(receipt, bool(args.strict))
     write_timeline(TapeView(data), sys.stdout)
     sys.stdout.flush()
     receipt.operator_call = ask_operator(bool(args.no_prompt))

@@ -85,7 +85,7 @@ def execute(args: argparse.Namespace) -> int:
         if early is not None:
             early.close()
         raise
-    code = run_bout_command(args, None, early)
+    code = run_bout_command(args, early)
     _freeze_before_exit()
     return code
 
