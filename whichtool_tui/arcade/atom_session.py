@@ -125,8 +125,7 @@ async def run_atom(
 
     ``prestarted`` is this atom's already spawned server (or the error spawning it raised).
     """
-    from whichtool_tui.arcade.seats import SeatError
-    from whichtool_tui.mcp_client.recorder import Recorder, WireError
+    from whichtool_tui.mcp_client.recorder import Recorder
 
     sink(events.AtomStarted(spec.id))
     if prestarted is None:
@@ -189,8 +188,6 @@ async def run_atom(
                 session.protocol_version_sent = session.protocol_version_sent or (
                     wire.facts.protocol_version_sent
                 )
-    except (WireError, SeatError, OSError) as exc:
-        atom = error_atom(spec, harness_detail(exc), list(ctx.notes))
     except Exception as exc:  # a server we did not write must never crash the bout
         atom = error_atom(spec, harness_detail(exc), list(ctx.notes))
     finally:
