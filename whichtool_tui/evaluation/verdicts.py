@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from typing import Any
 
 from whichtool_tui.evaluation.outcome import TrialOutcome
@@ -24,7 +24,10 @@ _CLARIFICATION = re.compile(
 
 
 def judge(
-    expected: str | None, calls: tuple[Call, ...] | list[Call], errored: bool, surface: set[str]
+    expected: str | None,
+    calls: tuple[Call, ...] | list[Call],
+    errored: bool,
+    surface: Container[str],
 ) -> Verdict:
     """Apply the verdict rules in order: error, distractor, no pick, right pick, wrong pick."""
     if errored:
@@ -140,7 +143,7 @@ def score_trial(
     """Turn a planned trial and its outcome into the report's ScoredTrial."""
     errored = outcome.error is not None
     calls = [] if errored else list(outcome.calls)
-    verdict = judge(planned.task.expected, calls, errored, set(schemas))
+    verdict = judge(planned.task.expected, calls, errored, schemas)
     first = calls[0] if calls else None
     check = None
     if first is not None and first.name is not None and first.name in schemas:
