@@ -13,13 +13,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS, MAX_SAFE_INTEGER
 from whichtool_tui.redact import redact_paths
 from whichtool_tui.strict_yaml import load_strict_yaml
 
 CONFIG_FILE_NAMES = ("whichtool.config.json", "whichtool.config.yaml", "whichtool.config.yml")
-ABSOLUTE_MAX_TRIALS = 1000
-ABSOLUTE_MAX_TOOLS = 1000
-MAX_SAFE_INTEGER = 2**53 - 1
 
 
 class _Strict(BaseModel):

@@ -12,13 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.commands._argtypes import MAX_SAFE_INTEGER, whole_number
 from whichtool_tui.errors import ExitCode, WhichtoolError
+from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
     from whichtool_tui.surface.report_model import InspectReport
-
-# The hard ceiling everywhere (config.ABSOLUTE_MAX_TOOLS; not imported: it loads pydantic).
-ABSOLUTE_MAX_TOOLS = 1000
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
