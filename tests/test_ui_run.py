@@ -10,6 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
 from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text, wait_until
@@ -55,20 +56,28 @@ def hanging_server() -> Iterator[tuple[str, threading.Event]]:
         thread.join(5)
 
 
-def load_lab(app: WhichtoolApp, tmp_path: Path) -> None:
+async def open_lab_run(
+    app: WhichtoolApp,
+    pilot: Pilot[None],
+    tmp_path: Path,
+    repeat: str,
+    form: RunForm | None = None,
+) -> None:
+    """Load the lab surface and tasks, open the Run section and set the repeat count."""
     tasks = tmp_path / "tasks.yaml"
     shutil.copy(UI_DATA / "lab-run-tasks.yaml", tasks)
     app.session.surface = build_surface_view(lab_report(), lab_tools())
-    app.session.run_form = RunForm(cache_dir=str(tmp_path / "cache"))  # never the repo's folder
+    # never the repo's folder
+    app.session.run_form = form or RunForm(cache_dir=str(tmp_path / "cache"))
     app.session.tasks = load_tasks_state(str(tasks))
+    await pilot.press("3")
+    app.screen.query_one("#run-repeat", Input).value = repeat
 
 
 async def test_plan_then_keyword_run_fills_results(tmp_path: Path) -> None:
     app = WhichtoolApp()
     async with app.run_test(size=SIZE) as pilot:
-        load_lab(app, tmp_path)
-        await pilot.press("3")
-        app.screen.query_one("#run-repeat", Input).value = "3"
+        await open_lab_run(app, pilot, tmp_path, "3")
         await pilot.press("p")
         plan = static_text(app.screen.query_one("#run-plan", Static))
         assert "6 tasks × 3 repeats = 18 trials" in plan
@@ -103,9 +112,7 @@ def cache_hits(app: WhichtoolApp) -> list[str]:
 async def test_second_identical_run_is_answered_from_the_cache(tmp_path: Path) -> None:
     app = WhichtoolApp()
     async with app.run_test(size=SIZE) as pilot:
-        load_lab(app, tmp_path)
-        await pilot.press("3")
-        app.screen.query_one("#run-repeat", Input).value = "1"
+        await open_lab_run(app, pilot, tmp_path, "1")
         await pilot.press("r")
         await app.workers.wait_for_complete()
         assert cache_hits(app) == []
@@ -121,10 +128,8 @@ async def test_second_identical_run_is_answered_from_the_cache(tmp_path: Path) -
 async def test_no_cache_from_the_run_command_keeps_runs_uncached(tmp_path: Path) -> None:
     app = WhichtoolApp()
     async with app.run_test(size=SIZE) as pilot:
-        load_lab(app, tmp_path)
-        app.session.run_form = RunForm(cache=False, cache_dir=str(tmp_path / "cache"))
-        await pilot.press("3")
-        app.screen.query_one("#run-repeat", Input).value = "1"
+        form = RunForm(cache=False, cache_dir=str(tmp_path / "cache"))
+        await open_lab_run(app, pilot, tmp_path, "1", form)
         for _ in range(2):
             await pilot.press("r")
             await app.workers.wait_for_complete()
@@ -135,9 +140,7 @@ async def test_no_cache_from_the_run_command_keeps_runs_uncached(tmp_path: Path)
 async def test_budget_raise_needs_confirmation(tmp_path: Path) -> None:
     app = WhichtoolApp()
     async with app.run_test(size=SIZE) as pilot:
-        load_lab(app, tmp_path)
-        await pilot.press("3")
-        app.screen.query_one("#run-repeat", Input).value = "10"
+        await open_lab_run(app, pilot, tmp_path, "10")
         await pilot.press("p")
         plan = static_text(app.screen.query_one("#run-plan", Static))
         assert "60 trials" in plan and "50 trials ✖" in plan
@@ -158,9 +161,7 @@ async def test_cancel_leaves_no_report(
     url, arrived = hanging_server
     app = WhichtoolApp()
     async with app.run_test(size=SIZE) as pilot:
-        load_lab(app, tmp_path)
-        await pilot.press("3")
-        app.screen.query_one("#run-repeat", Input).value = "1"
+        await open_lab_run(app, pilot, tmp_path, "1")
         app.screen.query_one("#run-provider", Select).value = "openai-compatible"
         app.screen.query_one("#run-model", Input).value = "m"
         app.screen.query_one("#run-base-url", Input).value = url
