@@ -223,8 +223,6 @@ def _check_trial(
             f"{_where(trial)} order is not a permutation of the tools",
         )
     position = trial.order.index(trial.expected) if trial.expected in surface else -1
-    if trial.expected is not None and trial.expected not in surface:
-        position = -1
     if position != trial.expected_position:
         raise InconsistentRunError(
             source,
