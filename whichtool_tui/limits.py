@@ -8,5 +8,7 @@ from __future__ import annotations
 
 ABSOLUTE_MAX_TRIALS = 1000
 ABSOLUTE_MAX_TOOLS = 1000
+# How many tools a surface may offer before the review warns (a cautious default, not a limit).
+DEFAULT_MAX_TOOLS = 6
 # The largest integer a JSON reader in JavaScript keeps exactly (Number.MAX_SAFE_INTEGER).
 MAX_SAFE_INTEGER = 2**53 - 1

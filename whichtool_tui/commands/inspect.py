@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.commands._argtypes import MAX_SAFE_INTEGER, whole_number
 from whichtool_tui.errors import ExitCode, WhichtoolError
-from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS
+from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, DEFAULT_MAX_TOOLS
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
@@ -114,7 +114,7 @@ def build_report(args: argparse.Namespace, settings: Settings, target: str | Non
     )
     return inspect_surface(
         listing,
-        max_tools=max_tools if max_tools is not None else 6,
+        max_tools=max_tools if max_tools is not None else DEFAULT_MAX_TOOLS,
         max_context_tokens=max_context,
         approximates=args.provider or (settings.provider.name if settings.provider else None),
         rules=settings.inspect.rules,

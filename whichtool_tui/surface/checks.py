@@ -11,9 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.limits import DEFAULT_MAX_TOOLS
 from whichtool_tui.surface.model import NormalizedSurface
-
-DEFAULT_MAX_TOOLS = 6
 
 
 @dataclass(frozen=True)
