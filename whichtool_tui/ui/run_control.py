@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions, prepare_run
 from whichtool_tui.evaluation.inputs import build_run_inputs, lint_for_run, normalize_listing
+from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
 from whichtool_tui.evaluation.report_model import ScoredTrial
 from whichtool_tui.evaluation.stats import wilson_interval
 from whichtool_tui.redact import redact_paths
@@ -18,7 +19,6 @@ from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.tasks.load import LoadedTaskSet
 from whichtool_tui.ui.session import Session
 
-ABSOLUTE_LIMIT = 1000
 LATEST_SHOWN = 6
 
 
@@ -64,8 +64,6 @@ def prepare_from_session(
     blocking = [d for d in lint_for_run(loaded, surface) if d.severity == "error"]
     form = session.run_form
     if form is not None and form.options is not None:
-        from dataclasses import replace
-
         options = replace(form.options, repeat=repeat, seconds_per_trial=seconds_per_trial)
     else:
         options = RunOptions(repeat=repeat, seconds_per_trial=seconds_per_trial)
@@ -75,12 +73,12 @@ def prepare_from_session(
 
 def raised(setup: RunSetup) -> RunSetup:
     """The same run with budgets raised just enough (never past the absolute 1,000)."""
-    from dataclasses import replace
-
     options = replace(
         setup.options,
-        max_trials=min(ABSOLUTE_LIMIT, max(setup.options.max_trials, setup.prepared.plan.planned)),
-        max_tools=min(ABSOLUTE_LIMIT, max(setup.options.max_tools, len(setup.inputs.tools))),
+        max_trials=min(
+            ABSOLUTE_MAX_TRIALS, max(setup.options.max_trials, setup.prepared.plan.planned)
+        ),
+        max_tools=min(ABSOLUTE_MAX_TOOLS, max(setup.options.max_tools, len(setup.inputs.tools))),
     )
     return RunSetup(setup.inputs, options, prepare_run(setup.inputs, options), setup.blocking)
 
