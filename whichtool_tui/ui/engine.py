@@ -6,13 +6,12 @@ import asyncio
 from pathlib import Path
 
 from whichtool_tui.config import Settings, load_settings
+from whichtool_tui.evaluation.plan import DEFAULT_MAX_TOOLS
 from whichtool_tui.surface.inspect import inspect_surface
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.targets import fetch_listing, resolve_target
 from whichtool_tui.ui.session import ReviewOptions, TargetChoice
 from whichtool_tui.ui.surface_model import SurfaceView, build_surface_view
-
-DEFAULT_MAX_TOOLS = 6  # inspect's tools/too-many threshold when neither flag nor config sets one
 
 
 def review_settings(options: ReviewOptions) -> Settings:
