@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from whichtool_tui.evaluation.report_model import (
     js_numbers,
 )
 from whichtool_tui.files import write_atomic
-from whichtool_tui.providers.base import ProviderIdentity, RouteRequest
+from whichtool_tui.providers.base import ProviderIdentity, RouteRequest, ToolSpec
 
 DEFAULT_CACHE_DIR = ".whichtool-cache"
 CACHE_KEY_VERSION = 3
@@ -50,17 +51,29 @@ def canonical_json(value: Any) -> str:
     return json.dumps(js_numbers(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def cache_key(identity: ProviderIdentity, request: RouteRequest) -> str | None:
+def tool_key_text(tool: ToolSpec) -> str:
+    """A tool's part of the key material: the same for every trial that offers it."""
+    return canonical_json(
+        {"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema}
+    )
+
+
+def cache_key(
+    identity: ProviderIdentity,
+    request: RouteRequest,
+    tool_text: Callable[[ToolSpec], str] = tool_key_text,
+) -> str | None:
     """The sha256 key of a request, or None when the provider cannot be cached (no fingerprint).
 
     The provider's cache fingerprint already differs per credential (a one-way digest), so
     different keys never share entries and no key can be read back from a cache file name.
+    ``tool_text`` may memoise each tool's text: the tools are the bulk of the material and only
+    their order changes between trials.
     """
     fingerprint = identity.cache_identity
     if fingerprint is None:
         return None
     material: dict[str, Any] = {
-        "v": CACHE_KEY_VERSION,
         "provider": identity.name,
         "model": identity.model,
         "endpoint": identity.endpoint,
@@ -68,14 +81,14 @@ def cache_key(identity: ProviderIdentity, request: RouteRequest) -> str | None:
         "temperature": request.temperature,
         "seed": request.seed if identity.capabilities.seed else None,
         "prompt": request.prompt,
-        "tools": [
-            {"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema}
-            for tool in request.tools
-        ],
     }
     if request.reasoning_effort is not None:
         material["reasoningEffort"] = request.reasoning_effort
-    return hashlib.sha256(canonical_json(material).encode("utf-8", "surrogatepass")).hexdigest()
+    # Every key above sorts before "tools" and "v", so splicing those two in after them gives
+    # exactly canonical_json of the whole material.
+    tools = ",".join(tool_text(tool) for tool in request.tools)
+    text = f'{canonical_json(material)[:-1]},"tools":[{tools}],"v":{CACHE_KEY_VERSION}}}'
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -93,10 +106,18 @@ class TrialCache:
     def __init__(self, directory: str | Path = DEFAULT_CACHE_DIR) -> None:
         self.directory = Path(directory)
         self.hits = 0
+        # id(tool) -> (tool, its key text); the tool is kept so its id cannot be reused.
+        self._tool_texts: dict[int, tuple[ToolSpec, str]] = {}
+
+    def _tool_text(self, tool: ToolSpec) -> str:
+        known = self._tool_texts.get(id(tool))
+        if known is None or known[0] is not tool:
+            known = self._tool_texts[id(tool)] = (tool, tool_key_text(tool))
+        return known[1]
 
     def key_for(self, identity: ProviderIdentity, request: RouteRequest) -> str | None:
         """The key of a request (None: this provider's answers are not cached)."""
-        return cache_key(identity, request)
+        return cache_key(identity, request, self._tool_text)
 
     def _path(self, key: str) -> Path:
         return self.directory / "trials" / key[:2] / f"{key}.json"
