@@ -51,6 +51,8 @@ CATALOG: tuple[AtomSpec, ...] = (
 ATOM_IDS: tuple[str, ...] = tuple(spec.id for spec in CATALOG)
 HOLDOUT_IDS: frozenset[str] = frozenset(spec.id for spec in CATALOG if spec.holdout)
 PUBLIC_TRAIN_ATOM_IDS: tuple[str, ...] = tuple(spec.id for spec in CATALOG if not spec.holdout)
+PROBE_PREFIX = "arcade.unlisted."
+"""The unlisted atom's ghost tool names start with this (the tape marks such calls)."""
 
 
 def spec_for(atom_id: str) -> AtomSpec:

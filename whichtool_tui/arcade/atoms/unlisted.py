@@ -7,6 +7,7 @@ success with ``isError`` false fails the atom; any refusal passes. Integrity onl
 
 from __future__ import annotations
 
+from whichtool_tui.arcade.atoms import PROBE_PREFIX
 from whichtool_tui.arcade.atoms.common import (
     AtomContext,
     CallLog,
@@ -18,7 +19,7 @@ from whichtool_tui.arcade.atoms.common import (
 )
 from whichtool_tui.arcade.receipt import AtomResult, TaskSpec
 
-PROBE_PREFIX = "arcade.unlisted."
+__all__ = ["PROBE_PREFIX", "probe_name", "run"]
 
 
 def probe_name(bout_id: str) -> str:
