@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from whichtool_tui.arcade.atoms import PROBE_PREFIX
 from whichtool_tui.arcade.jsonfile import as_dict as _dict
 from whichtool_tui.arcade.jsonfile import as_list as _list
 from whichtool_tui.arcade.jsonfile import as_text
 
-PROBE_PREFIX = "arcade.unlisted."
 UNATTRIBUTED = "?"
 
 
@@ -188,10 +188,14 @@ class TapeView:
         """What the wire alone says per atom; empty when attribution failed."""
         if self._attribution is None:
             return []
+        slices: dict[str, list[dict[str, Any]]] = {atom.id: [] for atom in self.atoms}
+        for i, event in enumerate(self.wire):
+            owned = slices.get(self.atom_of(i))
+            if owned is not None:
+                owned.append(event)
         facts: list[dict[str, str]] = []
         for atom in self.atoms:
-            slice_ = [w for i, w in enumerate(self.wire) if self.atom_of(i) == atom.id]
-            fact = _fact(atom, slice_)
+            fact = _fact(atom, slices[atom.id])
             if fact is not None:
                 facts.append({"atom_id": atom.id, "fact": fact})
         return facts
