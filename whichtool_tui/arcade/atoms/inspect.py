@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from whichtool_tui.arcade.atoms.common import (
     AtomContext,
     CallLog,
@@ -20,7 +22,7 @@ async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
     tools = tool_infos(await wire.list_tools())
     task = resolve_task(ctx, tools, "ping")
     names = [t.name for t in tools]
-    duplicates = sorted({n for n in names if names.count(n) > 1})
+    duplicates = sorted(name for name, seen in Counter(names).items() if seen > 1)
     blank = [t.name for t in tools if not t.description.strip()]
     checks: list[Check] = [
         check(
