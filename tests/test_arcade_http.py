@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,36 +13,18 @@ from tests.arcade_support import (
     http_bout,
     run_cli,
 )
+from tests.support.net import serve_asgi
 from whichtool_tui.arcade.fixture import FixtureState, FixtureSwitches, build_server
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture
 def http_fixture(request: pytest.FixtureRequest) -> Iterator[str]:
     """Serve a fixture (switches from the test's param) and yield its /mcp URL."""
-    import uvicorn
-
     switches: FixtureSwitches = getattr(request, "param", FixtureSwitches())
     app = build_server(FixtureState(switches)).streamable_http_app()
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert server.started
-    try:
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        assert not thread.is_alive()
+    with serve_asgi(app, start_within=20) as running:
+        yield running.url("/mcp")
+    assert not running.thread.is_alive()
 
 
 def test_http_target_needs_allow_live(http_fixture: str, tmp_path: Path, capsys: Any) -> None:

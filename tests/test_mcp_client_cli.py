@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import binary_path
-from tests.support.mcp_http_server import RunningServer, serve
+from tests.support.mcp_http_server import serve
+from tests.support.net import RunningServer
 from tests.support.processes import read_pidfile, wait_gone
 from whichtool_tui.mcp_client.auth import AUTH_ENV, ORIGIN_ENV
 

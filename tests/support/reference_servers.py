@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.support.net import free_port
+
 REPO = Path(__file__).resolve().parents[2]
 NODE_PACKAGES = REPO / "tests" / "node_servers" / "node_modules" / "@modelcontextprotocol"
 
@@ -88,9 +90,7 @@ def everything_over_http(mode: str) -> Iterator[str | None]:
     if entry is None:
         yield None
         return
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     process = subprocess.Popen(
         ["node", "--require", str(LOOPBACK_PRELOAD), str(entry), mode],
         env={**os.environ, "PORT": str(port)},
