@@ -40,3 +40,11 @@ def sort_diagnostics(items: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(
         items, key=lambda d: (SEVERITY_RANK[d.severity], d.code, d.target_key(), d.message)
     )
+
+
+def count_by_severity(items: Iterable[Diagnostic]) -> dict[str, int]:
+    """How many findings of each severity, every severity present (zero when none)."""
+    counts = dict.fromkeys(SEVERITY_RANK, 0)
+    for item in items:
+        counts[item.severity] += 1
+    return counts

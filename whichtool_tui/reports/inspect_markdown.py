@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.diagnostics import Diagnostic, count_by_severity
 from whichtool_tui.reports.escape import markdown_cell, markdown_code
 from whichtool_tui.surface.canonical import js_fixed
 from whichtool_tui.surface.model import short_hash
@@ -31,9 +31,7 @@ def _finding_row(diagnostic: Diagnostic) -> str:
 
 def render_inspect_markdown(report: InspectReport) -> str:
     """Header, counts, the three loudest findings, then details for cost, overlap and findings."""
-    counts = {"error": 0, "warning": 0, "info": 0}
-    for diagnostic in report.diagnostics:
-        counts[diagnostic.severity] += 1
+    counts = count_by_severity(report.diagnostics)
     verdict = "✅ No error findings" if report.ok else "❌ Failing findings"
     lines = [
         "## whichtool inspect",

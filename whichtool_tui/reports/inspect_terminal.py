@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.color import ColorSystem
 from rich.style import Style
 
-from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.diagnostics import Diagnostic, count_by_severity
 from whichtool_tui.surface.canonical import js_fixed
 from whichtool_tui.surface.model import short_hash
 from whichtool_tui.surface.overlap import NOTABLE_OVERLAP
@@ -125,9 +125,7 @@ def _target_of(diagnostic: Diagnostic) -> str:
 
 
 def _diagnostic(out: _Lines, diagnostic: Diagnostic, lead: str, rest: str) -> None:
-    target = ascii_safe(_target_of(diagnostic))
-    if len(target) > 60:
-        target = target[:57] + "..."
+    target = clip(ascii_safe(_target_of(diagnostic)), 60)
     out.add(
         lead,
         (f"{diagnostic.severity:<7}", _SEVERITY_STYLE[diagnostic.severity]),
@@ -282,9 +280,7 @@ def _overlap(out: _Lines, report: InspectReport) -> None:
 
 
 def _findings(out: _Lines, report: InspectReport) -> None:
-    counts = {"error": 0, "warning": 0, "info": 0}
-    for diagnostic in report.diagnostics:
-        counts[diagnostic.severity] += 1
+    counts = count_by_severity(report.diagnostics)
     out.add("")
     out.add("", ("Deprecated features", "bold"))
     out.wrapped(report.deprecations.note, "  ", "dim")
