@@ -16,14 +16,13 @@ from dataclasses import dataclass, field
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.seeds import fnv1a, mulberry32
+from whichtool_tui.surface.canonical import JS_WHITESPACE, JS_WHITESPACE_CLASS
 from whichtool_tui.tasks.model import DerivedFrom, Task
 
 Random = Callable[[], float]
 Mutation = Callable[[str, Random], str | None]
 
-# Whitespace as ECMAScript's \s and String.prototype.trim() define it.
-_WS_CHARS = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_WS = f"[{_WS_CHARS}]"
+_WS = JS_WHITESPACE_CLASS
 _NOT_LINE_BREAK = "[^\n\r\u2028\u2029]"
 _FLAGS = re.IGNORECASE | re.ASCII
 
@@ -71,7 +70,7 @@ _COMMAND = re.compile(
 
 
 def _trim(text: str) -> str:
-    return re.sub(rf"^{_WS}+|{_WS}+\Z", "", text)
+    return text.strip(JS_WHITESPACE)
 
 
 def _is_ascii_letter(char: str) -> bool:
