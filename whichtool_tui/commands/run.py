@@ -142,17 +142,9 @@ def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
         max_trials=int(_pick(args.max_trials, trials.max_trials, plan.DEFAULT_MAX_TRIALS)),
         max_tools=int(_pick(args.max_tools, trials.max_tools, plan.DEFAULT_MAX_TOOLS)),
         thresholds=ThresholdSettings(
-            min_accuracy=args.min_accuracy if args.min_accuracy is not None else gates.min_accuracy,
-            max_over_trigger=(
-                args.max_over_trigger
-                if args.max_over_trigger is not None
-                else gates.max_over_trigger
-            ),
-            max_context_tokens=(
-                args.max_context_tokens
-                if args.max_context_tokens is not None
-                else gates.max_context_tokens
-            ),
+            min_accuracy=_pick(args.min_accuracy, gates.min_accuracy, None),
+            max_over_trigger=_pick(args.max_over_trigger, gates.max_over_trigger, None),
+            max_context_tokens=_pick(args.max_context_tokens, gates.max_context_tokens, None),
             max_error_rate=float(
                 _pick(args.max_error_rate, gates.max_error_rate, DEFAULT_MAX_ERROR_RATE)
             ),
