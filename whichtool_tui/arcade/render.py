@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
+from whichtool_tui.arcade.jsonfile import as_dict, as_list
 from whichtool_tui.arcade.receipt import BoutReceipt
 from whichtool_tui.arcade.timeline import TapeView
 from whichtool_tui.redact import sanitize_text
@@ -72,14 +73,14 @@ def write_timeline(
 
 
 def _write_verbose(data: dict[str, Any], out: TextIO) -> None:
-    for atom in data.get("atoms") or []:
-        session = atom.get("session") or {} if isinstance(atom, dict) else {}
-        container = session.get("container") if isinstance(session, dict) else None
+    for atom in as_list(data.get("atoms")):
+        session = as_dict(as_dict(atom).get("session"))
+        container = session.get("container")
         if isinstance(container, dict):
             out.write(f"run_args[{atom.get('id')}]: {' '.join(container.get('run_args') or [])}\n")
             diff = container.get("docker_diff") or []
             out.write(f"docker_diff[{atom.get('id')}]: {', '.join(diff) if diff else '(none)'}\n")
-        seat = session.get("seat") if isinstance(session, dict) else None
+        seat = session.get("seat")
         if isinstance(seat, dict):
             options = {k: seat.get(k) for k in ("temperature", "seed", "num_ctx", "endpoint")}
             out.write(f"seat options: {json.dumps(options, sort_keys=True)}\n")
