@@ -281,8 +281,10 @@ class JobsApp(App[int]):
                 self.notify(error.message, title="Receipt not written", severity="error")
             else:
                 self.notify(f"Receipt written to {redact_paths(str(written))}")
-        data = json.loads(text)
-        self.session.bout = view_of_receipt(data, label)
+        # The receipt was just built from models: show it without validating it a second time.
+        view = view_of_receipt(json.loads(text), label, validate=False)
+        view.receipt = receipt
+        self.session.bout = view
         if show and self.current_mode != "bout":
             self.switch_mode("bout")
         elif not show:
