@@ -124,7 +124,7 @@ class InspectConfig(_Strict):
     @field_validator("rules", mode="before")
     @classmethod
     def _known_codes(cls, rules: Any) -> Any:
-        from whichtool_tui.surface.rule_catalog import RULES
+        from whichtool_tui.surface.rule_catalog import RULES, SETTING_CHOICES
 
         if not isinstance(rules, dict):
             raise ValueError("expected a mapping of rule codes to settings")
@@ -134,7 +134,7 @@ class InspectConfig(_Strict):
                 raise ValueError(f"unknown rule code `{code}`")
             if not rule.configurable:
                 raise ValueError(f"rule `{code}` cannot be configured")
-            if isinstance(setting, str) and setting in ("off", "error", "warning", "info"):
+            if isinstance(setting, str) and setting in SETTING_CHOICES:
                 continue
             if isinstance(setting, dict):
                 try:
