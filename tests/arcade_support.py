@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from tests.support.processes import gone_soon as gone_soon
+from tests.support.processes import processes_matching as processes_matching
 from whichtool_tui.cli import main
 
 TESTS = Path(__file__).resolve().parent
@@ -76,35 +77,6 @@ def faulty_cmd(mode: str) -> str:
     return f"{sys.executable} {FAULTY} {mode}"
 
 
-def processes_matching(marker: str) -> list[int]:
-    """PIDs whose command line contains ``marker`` (Linux /proc)."""
-    found: list[int] = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            cmdline = (
-                (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
-            )
-        except OSError:
-            continue
-        if marker in cmdline:
-            found.append(int(entry.name))
-    return found
-
-
 def atom(receipt: dict[str, Any], atom_id: str) -> dict[str, Any]:
     """One atom of a receipt by id."""
     return next(a for a in receipt["atoms"] if a["id"] == atom_id)
-
-
-def gone_soon(marker: str, within: float = 5.0) -> bool:
-    """True once no process matches ``marker`` (a SIGKILL is delivered asynchronously)."""
-    import time
-
-    deadline = time.monotonic() + within
-    while processes_matching(marker):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True

@@ -15,24 +15,12 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from tests.conftest import SNAPSHOTS, binary_path
-from tests.support.processes import wait_gone
+from tests.support.processes import live_children, wait_gone
 
 
 def child_pids() -> set[int]:
     """Pids whose parent is this test process (the spawned servers)."""
-    me = str(os.getpid())
-    found: set[int] = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text(encoding="utf-8")
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if fields[1] == me and fields[0] not in ("Z", "X"):
-            found.add(int(entry.name))
-    return found
+    return set(live_children())
 
 
 def demo_workspace(folder: Path, provider: dict[str, Any] | None = None) -> Path:

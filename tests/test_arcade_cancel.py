@@ -13,7 +13,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tests.arcade_support import processes_matching
+from tests.support.processes import is_running, processes_matching
 from whichtool_tui.mcp_client.recorder import is_cancellation
 
 # Ignores SIGTERM and never reads stdin: only SIGKILL ends it.
@@ -26,14 +26,6 @@ LAUNCH = (
 # Generous next to the fixed ~1 s (SIGTERM 0.5 s, then SIGKILL per step); the old graces
 # (1.5 s + 3 s per server, one server after another) took over 18 s here.
 EXIT_WITHIN = 8.0
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
@@ -65,7 +57,7 @@ def test_ctrl_c_on_a_hung_bout_kills_every_server_and_writes_nothing(tmp_path: P
     assert process.returncode == 130, err
     assert b"cancelled" in err and b"Traceback" not in err
     assert not receipt.exists()
-    assert [pid for pid in servers if _alive(pid)] == []
+    assert [pid for pid in servers if is_running(pid)] == []
 
 
 def test_cancellation_is_told_apart_from_other_failures() -> None:

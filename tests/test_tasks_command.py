@@ -4,7 +4,6 @@ with a snapshot, a config target and a real stdio MCP server), and mutate."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.support.processes import live_children
 from whichtool_tui.cli import main
 from whichtool_tui.surface.load import load_snapshot
 from whichtool_tui.surface.normalize import normalize_surface
@@ -142,22 +142,6 @@ def test_lint_refuses_other_formats_and_missing_files(
     assert code == 2 and "No task set at missing.yaml" in err
 
 
-def _children_named(fragment: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent == os.getpid() and fragment in cmdline:
-            found.append(int(entry.name))
-    return found
-
-
 def test_lint_against_a_real_stdio_server(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -185,7 +169,7 @@ def test_lint_against_a_real_stdio_server(
     assert report["surfaceHash"].startswith("sha256:")
     assert report["coverage"]["toolsOnSurface"] == 2
     assert report["coverage"]["uncoveredTools"] == ["convert_time"]
-    assert _children_named("mcp-server-time") == []
+    assert live_children("mcp-server-time", zombies=True) == []
 
 
 def test_mutate_writes_variants_and_keeps_version_and_surface(

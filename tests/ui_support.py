@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.support.processes import live_children as live_children
+
 UI_DATA = Path(__file__).resolve().parent / "ui_data"
 LAB_TOOLS = UI_DATA / "lab-tools.json"
 LAB_INSPECT = UI_DATA / "lab-inspect.json"
@@ -41,26 +43,6 @@ def static_text(widget: Any, width: int = 200) -> str:
     console.print(content)
     output = console.file.getvalue()  # type: ignore[attr-defined]
     return str(output)
-
-
-def live_children() -> list[int]:
-    """Pids of this process's children that are still running (Linux /proc)."""
-    import os
-
-    mine = os.getpid()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="utf-8") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        state, parent = fields[0], int(fields[1])
-        if parent == mine and state != "Z":
-            found.append(int(entry))
-    return found
 
 
 def big_receipt(path: Path, events: int) -> None:
