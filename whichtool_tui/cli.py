@@ -162,9 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in arguments
     try:
         parser = build_parser()
-        args, extras = parser.parse_known_args(arguments)
-        if extras and not getattr(args, "accepts_any_arguments", False):
-            parser.error("unrecognized arguments: " + " ".join(extras))
+        args = parser.parse_args(arguments)
         return int(_dispatch(args, parser))
     except WhichtoolError as error:
         if debug:
