@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import binary_path
+from tests.support.cli import run_headless
 from tests.support.mcp_http_server import serve
 from tests.support.net import RunningServer
 from tests.support.processes import read_pidfile, wait_gone
@@ -31,14 +31,7 @@ def server() -> Iterator[RunningServer]:
 def run_inspect(
     args: list[str], cwd: Path, env: dict[str, str], extra_env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [binary_path(), "--no-ui", "inspect", *args],
-        cwd=cwd,
-        env={**env, **(extra_env or {})},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_headless("inspect", *args, cwd=cwd, env={**env, **(extra_env or {})})
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess[str], needle: str) -> None:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import binary_path
+from tests.support.cli import run_headless
 
 TASKS = """version: 1
 tasks:
@@ -31,28 +30,20 @@ def test_run_reads_a_live_stdio_server(tmp_path: Path, cli_env: dict[str, str]) 
     if not server.exists() and shutil.which("mcp-server-time") is None:
         pytest.skip("mcp-server-time is not installed")
     (tmp_path / "whichtool.tasks.yaml").write_text(TASKS, encoding="utf-8")
-    result = subprocess.run(
-        [
-            binary_path(),
-            "--no-ui",
-            "run",
-            "--transport",
-            "stdio",
-            f"{server} --local-timezone UTC",
-            "--provider",
-            "keyword",
-            "--repeat",
-            "2",
-            "--format",
-            "json",
-            "--no-cache",
-        ],
+    result = run_headless(
+        "run",
+        "--transport",
+        "stdio",
+        f"{server} --local-timezone UTC",
+        "--provider",
+        "keyword",
+        "--repeat",
+        "2",
+        "--format",
+        "json",
+        "--no-cache",
         cwd=tmp_path,
         env=cli_env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
     )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)

@@ -10,6 +10,7 @@ import jsonschema
 
 from tests.conftest import binary_path
 from tests.server_support import call, demo_workspace, mcp_session, server_env
+from tests.support.cli import run_headless
 
 TOOL_NAMES = ["inspect_surface", "validate_task_file", "run_evaluation", "diff_saved_results"]
 
@@ -97,29 +98,21 @@ async def test_inspect_validate_run_and_diff(tmp_path: Path) -> None:
 def _saved_run(folder: Path, name: str, repeat: int) -> str:
     """A run report saved by the command line (the keyword baseline, offline)."""
     out = folder / name
-    completed = subprocess.run(
-        [
-            binary_path(),
-            "--no-ui",
-            "run",
-            "demo-lab.json",
-            "--tasks",
-            "demo-lab.tasks.yaml",
-            "--provider",
-            "keyword",
-            "--repeat",
-            str(repeat),
-            "--format",
-            "json",
-            "--out",
-            str(out),
-        ],
+    completed = run_headless(
+        "run",
+        "demo-lab.json",
+        "--tasks",
+        "demo-lab.tasks.yaml",
+        "--provider",
+        "keyword",
+        "--repeat",
+        str(repeat),
+        "--format",
+        "json",
+        "--out",
+        str(out),
         cwd=folder,
         env=server_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
     )
     assert completed.returncode in (0, 1), completed.stderr
     return name
@@ -219,14 +212,15 @@ def test_config_must_be_json(tmp_path: Path) -> None:
 def test_our_inspect_finds_no_error_on_our_own_surface(tmp_path: Path) -> None:
     config = demo_workspace(tmp_path)
     command = f"{binary_path()} mcp --config {config}"
-    completed = subprocess.run(
-        [binary_path(), "--no-ui", "inspect", "--transport", "stdio", command, "--format", "json"],
+    completed = run_headless(
+        "inspect",
+        "--transport",
+        "stdio",
+        command,
+        "--format",
+        "json",
         cwd=tmp_path,
         env=server_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
     )
     assert completed.returncode == 0, completed.stderr
     report = json.loads(completed.stdout)

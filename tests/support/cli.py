@@ -23,6 +23,8 @@ def run_binary(
     )
 
 
-def run_headless(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def run_headless(
+    *args: str, env: dict[str, str], cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run ``whichtool-tui --no-ui *args``: the plain-terminal form most CLI tests check."""
-    return run_binary("--no-ui", *args, env=env)
+    return run_binary("--no-ui", *args, env=env, cwd=cwd)
