@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from tests.conftest import binary_path
 from tests.run_support import run_args, write_project
 from tests.support.fake_apis import FakeReply, chat_reply, fake_api_server
+from tests.support.processes import wait_for
 from whichtool_tui.cli import main
 
 SENTINEL = "sk-sentinel-7f3a9c1e5b2d4e6f8a0b"
@@ -89,9 +89,7 @@ def test_ctrl_c_exits_130_and_writes_no_report(tmp_path: Path, cli_env: dict[str
             text=True,
         )
         try:
-            deadline = time.monotonic() + 30
-            while len(api.requests) < 4 and time.monotonic() < deadline:
-                time.sleep(0.05)
+            wait_for(lambda: len(api.requests) >= 4, 30, interval=0.05)
             assert len(api.requests) == 4  # concurrency 4: four requests in flight
             process.send_signal(signal.SIGINT)
             out, err = process.communicate(timeout=15)
