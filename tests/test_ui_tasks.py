@@ -10,6 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
 
 from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text
@@ -204,6 +205,17 @@ def drafting_server() -> Iterator[str]:
         thread.join(5)
 
 
+async def draft_with(app: WhichtoolApp, pilot: Pilot[None], base_url: str, out: Path) -> None:
+    """Fill the open Generate dialog for the drafting server, press Go and wait for the draft."""
+    app.screen.query_one("#gen-provider", Select).value = "openai-compatible"
+    app.screen.query_one("#gen-model", Input).value = "m"
+    app.screen.query_one("#gen-base-url", Input).value = base_url
+    app.screen.query_one("#gen-path", Input).value = str(out)
+    await pilot.click("#gen-go")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def test_generate_drafts_and_refuses_to_overwrite(
     drafting_server: str, tmp_path: Path
 ) -> None:
@@ -213,13 +225,7 @@ async def test_generate_drafts_and_refuses_to_overwrite(
         await pilot.press("2", "g")
         assert isinstance(app.screen, GenerateDialog)
         out = tmp_path / "draft.yaml"
-        app.screen.query_one("#gen-provider", Select).value = "openai-compatible"
-        app.screen.query_one("#gen-model", Input).value = "m"
-        app.screen.query_one("#gen-base-url", Input).value = drafting_server
-        app.screen.query_one("#gen-path", Input).value = str(out)
-        await pilot.click("#gen-go")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await draft_with(app, pilot, drafting_server, out)
         state = app.session.tasks
         assert state is not None and state.path == str(out)
         assert [t.id for t in state.tasks] == [
@@ -233,12 +239,6 @@ async def test_generate_drafts_and_refuses_to_overwrite(
         assert app.screen.query_one("#task-table", DataTable).row_count == 5
         before = out.read_text()
         await pilot.press("g")
-        app.screen.query_one("#gen-provider", Select).value = "openai-compatible"
-        app.screen.query_one("#gen-model", Input).value = "m"
-        app.screen.query_one("#gen-base-url", Input).value = drafting_server
-        app.screen.query_one("#gen-path", Input).value = str(out)
-        await pilot.click("#gen-go")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await draft_with(app, pilot, drafting_server, out)
         assert out.read_text() == before
         assert any("already exists" in n.message for n in app._notifications)
