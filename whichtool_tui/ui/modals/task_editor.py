@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
+from whichtool_tui.arcade.receipt import first_problem
 from whichtool_tui.tasks.model import Task
 
 NONE_CHOICE = "(none)"
@@ -80,9 +81,7 @@ class TaskEditor(ModalScreen[Task | None]):
                 derived_from=self._editing.derived_from if self._editing else None,
             )
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            error.update(f"[b red]{where}: {first['msg']}[/]")
+            error.update(f"[b red]{first_problem(exc)}[/]")
             return
         self.dismiss(task)
 
