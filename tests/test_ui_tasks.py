@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 import shutil
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
 
+from tests.support.fake_apis import chat_reply, fake_api_server
 from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.tasks.load import load_task_set
@@ -166,43 +165,9 @@ DRAFT = {
 @pytest.fixture
 def drafting_server() -> Iterator[str]:
     """A Chat Completions endpoint on loopback that answers every request with DRAFT as text."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            length = int(self.headers.get("content-length", "0"))
-            self.rfile.read(length)
-            body = json.dumps(
-                {
-                    "id": "x",
-                    "object": "chat.completion",
-                    "model": "m",
-                    "choices": [
-                        {
-                            "index": 0,
-                            "finish_reason": "stop",
-                            "message": {"role": "assistant", "content": json.dumps(DRAFT)},
-                        }
-                    ],
-                }
-            ).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
+    with fake_api_server() as api:
+        api.responder = lambda _request: chat_reply(text=json.dumps(DRAFT), usage=None)
+        yield api.base_url + "/v1"
 
 
 async def draft_with(app: WhichtoolApp, pilot: Pilot[None], base_url: str, out: Path) -> None:
