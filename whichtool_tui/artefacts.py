@@ -14,7 +14,6 @@ from typing import Any, Literal
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths, sanitize_text
-from whichtool_tui.strict_yaml import load_strict_yaml
 from whichtool_tui.surface.bulk import paused_gc
 
 ArtefactKind = Literal[
@@ -144,6 +143,8 @@ def parse_artefact_text(text: str, shown: str, yaml_allowed: bool = True) -> Any
             ) from None
     if not yaml_allowed:
         raise _not_an_artefact(shown)
+    from whichtool_tui.strict_yaml import load_strict_yaml  # the YAML parser only for YAML files
+
     return load_strict_yaml(text, shown, "open/invalid-yaml")
 
 
