@@ -66,7 +66,7 @@ def _parameter_counts(tool: Tool) -> tuple[int, int]:
     )
 
 
-def _summary(tool: Tool, tokens: ToolTokens, surface_total: int) -> ToolSummary:
+def _summary(tool: Tool, tokens: TokenBreakdown, surface_total: int) -> ToolSummary:
     parameters, required = _parameter_counts(tool)
     return ToolSummary(
         name=tool.name,
@@ -77,7 +77,7 @@ def _summary(tool: Tool, tokens: ToolTokens, surface_total: int) -> ToolSummary:
         parameter_count=parameters,
         required_parameter_count=required,
         annotations=tool.annotations,
-        tokens=_breakdown(tokens),
+        tokens=tokens,
         token_share=tokens.total / surface_total if surface_total > 0 else 0,
         served_index=tool.served_index,
     )
@@ -172,13 +172,15 @@ def _inspect_normalized(
         if not check.ok
     ]
     analysis_ok = not any(item.severity == "error" for item in analysis)
+    # One model per tool, shared by the tool summary and the per-tool token table.
+    breakdowns = {name: _breakdown(item) for name, item in tokens.items()}
     thresholds_ok = all(check.ok for check in thresholds)
     return InspectReport(
         target=target,
         surface=SurfaceSection(
             hash=surface.hash,
             tool_count=len(surface.tools),
-            tools=[_summary(tool, tokens[tool.name], total) for tool in surface.tools],
+            tools=[_summary(tool, breakdowns[tool.name], total) for tool in surface.tools],
         ),
         tokens=TokensSection(
             tokenizer=TokenizerInfo(
@@ -186,7 +188,7 @@ def _inspect_normalized(
             ),
             serialization=SERIALIZATION,
             total=total,
-            by_tool={name: _breakdown(item) for name, item in tokens.items()},
+            by_tool=breakdowns,
         ),
         annotations=annotations,
         overlap=overlap,
