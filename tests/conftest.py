@@ -43,3 +43,11 @@ def api() -> Iterator[FakeApi]:
     """A loopback server speaking the provider APIs, stopped when the test ends."""
     with fake_api_server() as server:
         yield server
+
+
+@pytest.fixture
+def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh TUI state folder, so no test reads or writes the user's recent files."""
+    state = tmp_path / "state"
+    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(state))
+    return state

@@ -28,11 +28,7 @@ from whichtool_tui.ui.widgets.section_bar import SectionBar
 SIZE = (120, 40)
 
 
-@pytest.fixture(autouse=True)
-def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    state = tmp_path / "state"
-    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(state))
-    return state
+pytestmark = pytest.mark.usefixtures("isolated_state")
 
 
 def bar_text(app: WhichtoolApp) -> str:

@@ -19,9 +19,7 @@ LAB_TAPE = UI_DATA / "lab-tape.json"
 SIZE = (120, 40)
 
 
-@pytest.fixture(autouse=True)
-def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(tmp_path / "state"))
+pytestmark = pytest.mark.usefixtures("isolated_state")
 
 
 def screen_text(app: WhichtoolApp, selector: str) -> str:

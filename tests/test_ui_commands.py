@@ -38,11 +38,7 @@ class Tty(io.StringIO):
         return True
 
 
-@pytest.fixture(autouse=True)
-def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    state = tmp_path / "state"
-    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(state))
-    return state
+pytestmark = pytest.mark.usefixtures("isolated_state")
 
 
 class TerminalSys:

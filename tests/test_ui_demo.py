@@ -13,10 +13,7 @@ from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 from whichtool_tui.ui.widgets.timeline import RpcTimeline
 
-
-@pytest.fixture(autouse=True)
-def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(tmp_path / "state"))
+pytestmark = pytest.mark.usefixtures("isolated_state")
 
 
 async def test_demo_fills_every_section(tmp_path: Path) -> None:

@@ -19,9 +19,7 @@ LAB_RUN = UI_DATA / "lab-run.json"
 SIZE = (120, 40)
 
 
-@pytest.fixture(autouse=True)
-def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(tmp_path / "state"))
+pytestmark = pytest.mark.usefixtures("isolated_state")
 
 
 def test_abbreviations_are_unique_and_short() -> None:

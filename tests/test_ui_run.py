@@ -22,9 +22,7 @@ from whichtool_tui.ui.surface_model import build_surface_view
 SIZE = (120, 40)
 
 
-@pytest.fixture(autouse=True)
-def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(tmp_path / "state"))
+pytestmark = pytest.mark.usefixtures("isolated_state")
 
 
 @pytest.fixture

@@ -20,9 +20,7 @@ NARROW = (80, 24)
 SnapCompare = Callable[..., bool]
 
 
-@pytest.fixture(autouse=True)
-def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(tmp_path / "state"))
+pytestmark = pytest.mark.usefixtures("isolated_state")
 
 
 def app_for(path: Path | None = None) -> WhichtoolApp:
