@@ -54,7 +54,9 @@ def prepare_from_session(
     if state is None:
         raise WhichtoolError("ui/no-tasks", "Open a task set first (Tasks, or the demo)")
     listing = ServedListing(view.transport or "snapshot", view.target, view.raw_list)  # type: ignore[arg-type]
-    surface = normalize_listing(listing)
+    surface = view.normalized
+    if surface is None:
+        surface = view.normalized = normalize_listing(listing)
     loaded = LoadedTaskSet(
         task_set=state.as_task_set(),
         source=redact_paths(state.path),

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.diagnostics import SEVERITY_RANK
+
+if TYPE_CHECKING:
+    from whichtool_tui.surface.model import NormalizedSurface
 
 OVERLAP_CODES = ("descriptions/identical", "overlap/high", "overlap/notable")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -74,6 +77,8 @@ class SurfaceView:
     ok: bool | None = None
     rules: dict[str, Any] = field(default_factory=dict)  # config ``inspect.rules`` in effect
     rules_known: bool = False  # False for a report opened from disk: its config is unknown
+    # ``raw_list`` normalised once, on the first run plan (the plan is redrawn per keystroke).
+    normalized: NormalizedSurface | None = field(default=None, repr=False, compare=False)
 
     @property
     def short_hash(self) -> str:
