@@ -22,6 +22,8 @@ from whichtool_tui.evaluation.plan import (
     ABSOLUTE_MAX_TRIALS,
     DEFAULT_CONCURRENCY,
     DEFAULT_REPEAT,
+    DEFAULT_SEED,
+    DEFAULT_TEMPERATURE,
 )
 from whichtool_tui.server import envelope
 from whichtool_tui.server.arguments import (
@@ -171,10 +173,10 @@ def _run_options(options: ServerOptions, arguments: RunArguments) -> RunOptions:
     max_over_trigger = arguments.max_over_trigger
     return RunOptions(
         repeat=repeat,
-        seed=trials.seed if trials.seed is not None else 0,
+        seed=trials.seed if trials.seed is not None else DEFAULT_SEED,
         permute=trials.permute if trials.permute is not None else True,
         concurrency=concurrency,
-        temperature=trials.temperature if trials.temperature is not None else 0.0,
+        temperature=(trials.temperature if trials.temperature is not None else DEFAULT_TEMPERATURE),
         reasoning_effort=trials.reasoning_effort,
         max_trials=options.max_trials,
         max_tools=options.max_tools,
