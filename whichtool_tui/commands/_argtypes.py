@@ -9,7 +9,8 @@ import argparse
 import math
 from collections.abc import Callable
 
-MAX_SAFE_INTEGER = 2**53 - 1
+# Re-exported for the flag declarations that bound integers by it.
+from whichtool_tui.limits import MAX_SAFE_INTEGER as MAX_SAFE_INTEGER
 
 
 def finite_number(text: str) -> float:

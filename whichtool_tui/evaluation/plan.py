@@ -15,14 +15,16 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.seeds import attempt_seed, shuffled, trial_seed
 
+# Re-exported: callers take the run budgets from here.
+from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS as ABSOLUTE_MAX_TOOLS
+from whichtool_tui.limits import ABSOLUTE_MAX_TRIALS as ABSOLUTE_MAX_TRIALS
+from whichtool_tui.limits import DEFAULT_MAX_TOOLS as DEFAULT_MAX_TOOLS
+
 DEFAULT_REPEAT = 5
 DEFAULT_MAX_TRIALS = 50
-DEFAULT_MAX_TOOLS = 6
 DEFAULT_CONCURRENCY = 4
 DEFAULT_SEED = 0
 DEFAULT_TEMPERATURE = 0.0
-ABSOLUTE_MAX_TRIALS = 1000
-ABSOLUTE_MAX_TOOLS = 1000
 PLAN_CAP = 100_000
 MAX_REORDER_ATTEMPTS = 24
 CHARS_PER_TOKEN = 4

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.evaluation.plan import DEFAULT_MAX_TRIALS
+from whichtool_tui.limits import DEFAULT_MAX_TOOLS
 from whichtool_tui.providers.presets import OFFLINE_PROVIDERS
 from whichtool_tui.server.paths import agent_file
 from whichtool_tui.targets import TargetSpec, resolve_target
@@ -28,8 +30,8 @@ class ServerOptions:
     allow_paid_runs: bool = False
     allow_dynamic_targets: bool = False
     allow_provider_overrides: bool = False
-    max_trials: int = 50
-    max_tools: int = 6
+    max_trials: int = DEFAULT_MAX_TRIALS
+    max_tools: int = DEFAULT_MAX_TOOLS
     cache: bool = False
     cache_dir: str = ".whichtool-cache"
     result_file: str | None = None

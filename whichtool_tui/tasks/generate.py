@@ -15,14 +15,14 @@ from typing import Any
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS
+from whichtool_tui.limits import DEFAULT_MAX_TOOLS as DEFAULT_MAX_TOOLS
 from whichtool_tui.surface.model import NormalizedSurface, Tool
 from whichtool_tui.tasks.model import TASK_SET_VERSION, Task, TaskSet
 
 DEFAULT_TASKS_PER_TOOL = 3
 DEFAULT_DISTRACTORS = 4
 DEFAULT_TEMPERATURE = 0.7
-DEFAULT_MAX_TOOLS = 6
-ABSOLUTE_MAX_TOOLS = 1000
 _FENCE = re.compile(r"```(?:json)?\s*([\s\S]*?)```")
 
 
