@@ -228,7 +228,7 @@ def metrics_of(tools: dict[str, int], trials: list[dict[str, Any]]) -> dict[str,
         {
             "tools": [a, b],
             "swaps": v[0] + v[1],
-            "rate": (v[0] + v[1]) / (expecting[a] + expecting[b]),
+            "rate": prop(v[0] + v[1], expecting[a] + expecting[b]),
             "aChosenWhenBExpected": v[0],
             "bChosenWhenAExpected": v[1],
         }

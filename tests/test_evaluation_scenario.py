@@ -104,15 +104,17 @@ async def test_every_verdict_and_rate_matches_hand_count() -> None:
         B: {B: 1, "(multiple calls)": 1},
         C: {"(none)": 1, "(phantom)": 1},
     }
-    assert metrics["confusionPairs"] == [
-        {
-            "tools": [A, B],
-            "swaps": 1,
-            "rate": 0.25,
-            "aChosenWhenBExpected": 0,
-            "bChosenWhenAExpected": 1,
-        }
-    ]
+    [pair] = metrics["confusionPairs"]
+    rate = pair.pop("rate")
+    assert pair == {
+        "tools": [A, B],
+        "swaps": 1,
+        "aChosenWhenBExpected": 0,
+        "bChosenWhenAExpected": 1,
+    }
+    # upstream's shape: a proportion (1 swap over the 4 trials that expected A or B)
+    assert (rate["numerator"], rate["denominator"], rate["value"]) == (1, 4, 0.25)
+    assert rate["ci95"][0] < 0.25 < rate["ci95"][1]
     by_tool = {row["tool"]: row for row in metrics["byTool"]}
     assert (by_tool[A]["accuracy"]["numerator"], by_tool[A]["accuracy"]["denominator"]) == (1, 2)
     assert by_tool[A]["confusedWith"] == [{"tool": B, "count": 1}]

@@ -188,15 +188,9 @@ def _confusion_delta(
 
 
 def _pair_denominators(report: RunReport) -> dict[tuple[str, str], tuple[int, int]]:
-    """(swaps, rate denominator) per confusion pair, the denominator rebuilt from the rate."""
-    scored_by_tool: dict[str, int] = {
-        row.tool: row.accuracy.denominator for row in report.metrics.by_tool
-    }
+    """(swaps, rate denominator) per confusion pair, as the report's rate proportion states."""
     return {
-        (pair.tools[0], pair.tools[1]): (
-            pair.swaps,
-            scored_by_tool.get(pair.tools[0], 0) + scored_by_tool.get(pair.tools[1], 0),
-        )
+        (pair.tools[0], pair.tools[1]): (pair.swaps, pair.rate.denominator)
         for pair in report.metrics.confusion_pairs
     }
 

@@ -25,12 +25,13 @@ def run_findings(
     found: list[Diagnostic] = []
     for pair in metrics.confusion_pairs[:TOP_CONFUSION_PAIRS]:
         first, second = pair.tools
+        share = pair.rate.value or 0.0
         found.append(
             Diagnostic(
                 code="run/confusion-pair",
                 severity="warning",
                 message=f"{first} and {second} were confused (swaps: {pair.swaps}, "
-                f"{pair.rate:.0%} of their trials): {first} chosen when {second} was expected: "
+                f"{share:.0%} of their trials): {first} chosen when {second} was expected: "
                 f"{pair.a_chosen_when_b_expected}; {second} chosen when {first} was expected: "
                 f"{pair.b_chosen_when_a_expected}.",
                 tools=[first, second],

@@ -94,7 +94,7 @@ def _confusion_pairs(scored: Sequence[ScoredTrial]) -> list[ConfusionPair]:
         pairs[(first, second)] = ConfusionPair(
             tools=(first, second),
             swaps=swaps,
-            rate=swaps / denominator if denominator else 0.0,
+            rate=proportion(swaps, denominator),
             a_chosen_when_b_expected=a_chosen_when_b,
             b_chosen_when_a_expected=b_chosen_when_a,
         )

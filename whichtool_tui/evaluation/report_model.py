@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic.alias_generators import to_camel
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.evaluation.js_json import dump_js_json
-from whichtool_tui.evaluation.stats import Proportion
+from whichtool_tui.evaluation.stats import Proportion, proportion
 
 RUN_SCHEMA_VERSION: Final = "whichtool.run/2"
 
@@ -129,11 +129,27 @@ class ToolMetrics(ClosedModel):
 
 
 class ConfusionPair(ClosedModel):
-    """Two tools swapped for each other in wrong-tool trials; ``tools`` sorted by name."""
+    """Two tools swapped for each other in wrong-tool trials; ``tools`` sorted by name.
+
+    ``rate`` is swaps over the trials that expected either tool, as a proportion (upstream's
+    shape). Files written before we matched it carry a bare number; it is read back into the
+    same proportion, its denominator rebuilt as ``swaps / rate``.
+    """
 
     tools: tuple[str, str]
     swaps: int
-    rate: float
+    rate: Proportion
+
+    @field_validator("rate", mode="before")
+    @classmethod
+    def _rate_from_bare_number(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return value
+        swaps = info.data.get("swaps")
+        if not isinstance(swaps, int) or not 0 < value <= 1:
+            raise ValueError("a bare confusion-pair rate needs swaps > 0 and 0 < rate <= 1")
+        return proportion(swaps, round(swaps / value))
+
     a_chosen_when_b_expected: int = Field(alias="aChosenWhenBExpected")
     b_chosen_when_a_expected: int = Field(alias="bChosenWhenAExpected")
 

@@ -125,7 +125,7 @@ def _pairs(report: RunReport) -> str:
         return "<p>No confusion pairs: no wrong-tool picks.</p>"
     rows = "".join(
         f"<tr><td>{_text(p.tools[0])} ↔ {_text(p.tools[1])}</td>"
-        f'<td class="num">{p.swaps}</td><td class="num">{percent(p.rate)}</td>'
+        f'<td class="num">{p.swaps}</td><td class="num">{percent(p.rate.value)}</td>'
         f"<td>{_text(p.tools[0])} for {_text(p.tools[1])} ×{p.a_chosen_when_b_expected}; "
         f"{_text(p.tools[1])} for {_text(p.tools[0])} ×{p.b_chosen_when_a_expected}</td></tr>"
         for p in pairs

@@ -55,7 +55,9 @@ def _pairs(report: RunReport) -> list[str]:
             f"{first} picked for {second} ×{pair.a_chosen_when_b_expected}; "
             f"{second} picked for {first} ×{pair.b_chosen_when_a_expected}"
         )
-        lines.append(f"| {first} ↔ {second} | {pair.swaps} | {percent(pair.rate)} | {direction} |")
+        lines.append(
+            f"| {first} ↔ {second} | {pair.swaps} | {percent(pair.rate.value)} | {direction} |"
+        )
     return lines
 
 

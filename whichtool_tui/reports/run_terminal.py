@@ -132,7 +132,7 @@ def _pairs(report: RunReport) -> list[str]:
     for pair in pairs:
         first, second = (ascii_safe(name) for name in pair.tools)
         lines.append(
-            f"  {pair.swaps} swaps  {first} <-> {second}  rate {percent(pair.rate)}  "
+            f"  {pair.swaps} swaps  {first} <-> {second}  rate {percent(pair.rate.value)}  "
             f"({first} for {second}: {pair.a_chosen_when_b_expected}, "
             f"{second} for {first}: {pair.b_chosen_when_a_expected})"
         )

@@ -54,7 +54,9 @@ def details(report: RunReport) -> RenderableType:
     lines: list[RenderableType] = []
     pairs = Text.assemble(("Pairs: ", "bold"))
     for pair in metrics.confusion_pairs[:4]:
-        pairs.append(f"{pair.tools[0]} ↔ {pair.tools[1]} {pair.swaps} swaps ({pair.rate:.0%})  ")
+        pairs.append(
+            f"{pair.tools[0]} ↔ {pair.tools[1]} {pair.swaps} swaps ({pair.rate.value or 0.0:.0%})  "
+        )
     if not metrics.confusion_pairs:
         pairs.append("none", style="dim")
     lines.append(pairs)
