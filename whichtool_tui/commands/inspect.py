@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from whichtool_tui.commands._argtypes import MAX_SAFE_INTEGER, whole_number
+from whichtool_tui.commands._argtypes import MAX_SAFE_INTEGER, number_between, whole_number
 from whichtool_tui.errors import ExitCode, WhichtoolError
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, DEFAULT_MAX_TOOLS
 
@@ -63,6 +63,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="also save tools/list as served",
     )
+    add(
+        "--tasks",
+        metavar="FILE",
+        help="also review findability: would a deferring host's tool search find each "
+        "task's expected tool? (task set .yaml/.json)",
+    )
+    add(
+        "--retriever",
+        action="append",
+        metavar="NAME",
+        help="with --tasks: bm25, regex or semantic (repeatable; default bm25 and regex, "
+        "plus semantic when the embedding extra is installed)",
+    )
+    add(
+        "--min-similarity",
+        dest="min_similarity",
+        metavar="F",
+        type=number_between(-1, 1),
+        help="with --tasks: the semantic search's confidence floor (default 0.40)",
+    )
     add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")
 
 
@@ -112,12 +132,19 @@ def build_report(args: argparse.Namespace, settings: Settings, target: str | Non
         if args.max_context_tokens is not None
         else settings.thresholds.max_context_tokens
     )
-    return inspect_surface(
+    report = inspect_surface(
         listing,
         max_tools=max_tools if max_tools is not None else DEFAULT_MAX_TOOLS,
         max_context_tokens=max_context,
         approximates=args.provider or (settings.provider.name if settings.provider else None),
         rules=settings.inspect.rules,
+    )
+    if args.tasks is None:
+        return report
+    from whichtool_tui.discovery.attach import with_findability
+
+    return with_findability(
+        report, listing, args.tasks, settings, args.retriever, args.min_similarity
     )
 
 

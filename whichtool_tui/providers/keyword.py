@@ -44,10 +44,10 @@ _STOPWORD_TEXT = """
     which while who will with would you your all also just like make need needs want wants
     tool tools one ones returns return given
 """
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """A tiny deterministic suffix strip; only needs to make common inflections meet."""
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
@@ -60,7 +60,7 @@ def _stem(word: str) -> str:
 
 
 def _comparable(words: Iterable[str]) -> frozenset[str]:
-    return frozenset(_stem(word) for word in words if len(word) >= 3 and word not in _STOPWORDS)
+    return frozenset(stem(word) for word in words if len(word) >= 3 and word not in STOPWORDS)
 
 
 # A run asks about the same prompts and the same tools thousands of times (repeats, permuted

@@ -112,10 +112,12 @@ def render_inspect_markdown(report: InspectReport) -> str:
     hidden = len(report.diagnostics) - MAX_FINDING_ROWS
     if hidden > 0:
         lines += ["", f"{hidden:,} more findings are in the JSON report."]
+    lines += ["", "</details>", ""]
+    if report.findability is not None:
+        from whichtool_tui.reports.findability_markdown import render_findability_markdown
+
+        lines += render_findability_markdown(report.findability)
     lines += [
-        "",
-        "</details>",
-        "",
         "_No tool was executed: whichtool-tui read tools/list and stopped there._",
     ]
     return "\n".join(lines) + "\n"

@@ -314,6 +314,10 @@ def render_inspect_terminal(report: InspectReport, *, color: bool = False, width
     _annotations(out, report)
     _overlap(out, report)
     _findings(out, report)
+    if report.findability is not None:
+        from whichtool_tui.reports.findability_terminal import render_findability_terminal
+
+        render_findability_terminal(out, report.findability)
     out.add("")
     out.add((FOOTER, "dim"))
     return out.render(color)

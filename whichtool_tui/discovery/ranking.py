@@ -1,0 +1,65 @@
+"""A search's answer: tools that matched, best first, and whether the best one stands out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+RETRIEVER_NAMES = ("bm25", "regex", "semantic")
+DEFAULT_K = 5
+FINDABILITY_KS = (1, 3, 5)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One tool a search returned, with the retriever's own score."""
+
+    name: str
+    score: float
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Matching tools best first (ties in served order); ``confident``: the top one stands out."""
+
+    retriever: str
+    query: str
+    hits: tuple[Hit, ...]
+    confident: bool
+
+    def rank_of(self, name: str) -> int | None:
+        """1-based position of a tool among the hits, None when the search did not return it."""
+        for position, hit in enumerate(self.hits, start=1):
+            if hit.name == name:
+                return position
+        return None
+
+    def top(self, k: int) -> tuple[str, ...]:
+        """Names of the first k hits: what a host would load."""
+        return tuple(hit.name for hit in self.hits[:k])
+
+
+class Retriever(Protocol):
+    """A host-style tool search over one surface."""
+
+    name: str
+
+    def search(self, query: str) -> Ranking:
+        """Rank the surface's tools for a natural-language query."""
+        ...
+
+
+def ordered_hits(scores: list[tuple[float, int, str]]) -> tuple[Hit, ...]:
+    """Hits with a positive score, best first; equal scores keep served order (index)."""
+    kept = [entry for entry in scores if entry[0] > 0]
+    kept.sort(key=lambda entry: (-entry[0], entry[1]))
+    return tuple(Hit(name=name, score=round(score, 6)) for score, _, name in kept)
+
+
+def stands_out(hits: tuple[Hit, ...], ratio: float) -> bool:
+    """True when the best hit scores at least ``ratio`` times the runner-up (or is alone)."""
+    if not hits:
+        return False
+    if len(hits) == 1:
+        return True
+    return hits[0].score >= ratio * hits[1].score

@@ -1,0 +1,120 @@
+"""Build the findability section for a reviewed surface: pick the searches, then assess."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from whichtool_tui.discovery import embedding
+from whichtool_tui.discovery.deferral import predict_deferral
+from whichtool_tui.discovery.documents import ToolDocument, build_document
+from whichtool_tui.discovery.findability import FindabilityTask, assess_findability
+from whichtool_tui.discovery.ranking import DEFAULT_K, RETRIEVER_NAMES, Retriever
+from whichtool_tui.discovery.report_model import FindabilitySection, SemanticOverlap
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.surface.model import NormalizedSurface
+from whichtool_tui.surface.report_model import InspectReport
+
+
+def surface_documents(surface: NormalizedSurface) -> tuple[ToolDocument, ...]:
+    """One document per tool in served order (title and resolved schema included)."""
+    tools = sorted(surface.tools, key=lambda tool: tool.served_index)
+    return tuple(
+        build_document(
+            tool.name, tool.description, tool.input_schema_resolved, tool.served_index, tool.title
+        )
+        for tool in tools
+    )
+
+
+def check_retriever_names(names: Sequence[str]) -> tuple[str, ...]:
+    """Refuse unknown searches, and semantic without the extra; keep order, drop repeats."""
+    chosen: list[str] = []
+    for name in names:
+        if name not in RETRIEVER_NAMES:
+            raise WhichtoolError(
+                "discovery/unknown-retriever",
+                f"Unknown search `{name}`. Available: {', '.join(RETRIEVER_NAMES)}",
+                "Pass --retriever bm25, regex or semantic (repeatable).",
+            )
+        if name == "semantic":
+            embedding.require_embedding()
+        if name not in chosen:
+            chosen.append(name)
+    return tuple(chosen)
+
+
+def default_retriever_names() -> tuple[tuple[str, ...], dict[str, str]]:
+    """bm25 and regex always; semantic when the embedding extra is installed (else why not)."""
+    if embedding.embedding_available():
+        return ("bm25", "regex", "semantic"), {}
+    return ("bm25", "regex"), {
+        "semantic": f"the embedding extra is not installed. {embedding.INSTALL_HINT}"
+    }
+
+
+def build_retrievers(
+    documents: Sequence[ToolDocument], names: Sequence[str], min_similarity: float
+) -> list[Retriever]:
+    """Instantiate the named searches over one surface's documents."""
+    from whichtool_tui.discovery.lexical import Bm25Retriever, RegexRetriever
+
+    retrievers: list[Retriever] = []
+    for name in names:
+        if name == "bm25":
+            retrievers.append(Bm25Retriever(documents))
+        elif name == "regex":
+            retrievers.append(RegexRetriever(documents))
+        else:
+            from whichtool_tui.discovery.semantic import SemanticRetriever
+
+            retrievers.append(SemanticRetriever(documents, min_similarity))
+    return retrievers
+
+
+def _semantic_overlap(report: InspectReport, surface: NormalizedSurface) -> list[SemanticOverlap]:
+    from whichtool_tui.discovery.semantic import semantic_similarity
+
+    descriptions = {tool.name: tool.description_text for tool in surface.tools}
+    return [
+        SemanticOverlap(
+            tools=pair.tools,
+            dice=pair.score,
+            semantic=semantic_similarity(descriptions[pair.tools[0]], descriptions[pair.tools[1]]),
+        )
+        for pair in report.overlap.pairs
+        if pair.tools[0] in descriptions and pair.tools[1] in descriptions
+    ]
+
+
+def review_findability(
+    report: InspectReport,
+    surface: NormalizedSurface,
+    tasks: Sequence[FindabilityTask],
+    task_source: str,
+    *,
+    retriever_names: Sequence[str] | None = None,
+    min_similarity: float | None = None,
+    top_k: int = DEFAULT_K,
+) -> FindabilitySection:
+    """The findability section of ``report``'s surface for a task set."""
+    from whichtool_tui.discovery.semantic import DEFAULT_MIN_SIMILARITY
+
+    skipped: dict[str, str] = {}
+    if retriever_names:
+        names = check_retriever_names(retriever_names)
+    else:
+        names, skipped = default_retriever_names()
+    similarity = DEFAULT_MIN_SIMILARITY if min_similarity is None else min_similarity
+    documents = surface_documents(surface)
+    semantic = "semantic" in names
+    return assess_findability(
+        documents,
+        tasks,
+        build_retrievers(documents, names, similarity),
+        predict_deferral(report.tokens.total, report.surface.tool_count),
+        task_source=task_source,
+        top_k=top_k,
+        min_similarity=similarity if semantic else None,
+        skipped=skipped,
+        semantic_overlap=_semantic_overlap(report, surface) if semantic else None,
+    )

@@ -1,0 +1,49 @@
+"""The semantic tool search: cosine similarity between the prompt and each tool's search text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from whichtool_tui.discovery.documents import ToolDocument
+from whichtool_tui.discovery.embedding import cosine, load_embedding_model
+from whichtool_tui.discovery.ranking import Hit, Ranking
+
+# Below this similarity the best tool is not a confident match: the embedding baseline abstains
+# and a distractor does not count as retrieving. Tuned on the demo task set (see README): it costs
+# recall on surfaces whose prompts paraphrase far from the descriptions, so it is an option.
+DEFAULT_MIN_SIMILARITY = 0.40
+
+
+class SemanticRetriever:
+    """Every tool ranked by similarity to the query (a semantic search always returns k tools)."""
+
+    name = "semantic"
+
+    def __init__(
+        self, documents: Sequence[ToolDocument], min_similarity: float = DEFAULT_MIN_SIMILARITY
+    ) -> None:
+        self.documents = tuple(documents)
+        self.min_similarity = min_similarity
+        self._model = load_embedding_model()
+        self._vectors = [self._model.encode(doc.search_text) for doc in self.documents]
+
+    def similarities(self, query: str) -> list[float]:
+        """The similarity of every document to a query, in document order."""
+        query_vector = self._model.encode(query)
+        return [cosine(query_vector, vector) for vector in self._vectors]
+
+    def search(self, query: str) -> Ranking:
+        """All tools, most similar first; confident when the best reaches the minimum."""
+        scored = sorted(
+            zip(self.similarities(query), self.documents, strict=True),
+            key=lambda pair: (-pair[0], pair[1].served_index),
+        )
+        hits = tuple(Hit(name=doc.name, score=round(score, 6)) for score, doc in scored)
+        confident = bool(hits) and hits[0].score >= self.min_similarity
+        return Ranking("semantic", query, hits, confident)
+
+
+def semantic_similarity(left: str, right: str) -> float:
+    """Cosine similarity of two texts under the embedding model (for overlap pairs)."""
+    model = load_embedding_model()
+    return round(cosine(model.encode(left), model.encode(right)), 6)

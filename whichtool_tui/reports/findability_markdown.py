@@ -1,0 +1,64 @@
+"""The findability section of the markdown inspect report."""
+
+from __future__ import annotations
+
+from whichtool_tui.discovery.report_model import FindabilitySection
+from whichtool_tui.reports.escape import markdown_cell, markdown_code
+from whichtool_tui.reports.findability_terminal import rank_text
+
+
+def render_findability_markdown(section: FindabilitySection) -> list[str]:
+    """Ranks per task, found@k per tool, deferral rules and findings, as markdown lines."""
+    names = section.retrievers
+    lines = [
+        "### Findability",
+        "",
+        f"Would a deferring host's tool search find each tool for its own prompts? Tasks: "
+        f"{markdown_code(section.task_source)}; searches: {', '.join(names)}.",
+        "",
+    ]
+    for name, reason in section.skipped_retrievers.items():
+        lines += [f"_{name} skipped: {markdown_cell(reason)}_", ""]
+    if section.tasks:
+        lines.append("| task | expected | " + " | ".join(f"{n} rank" for n in names) + " |")
+        lines.append("|---|---|" + "---:|" * len(names))
+        for row in section.tasks:
+            ranks = " | ".join(rank_text(row.ranks.get(name)) for name in names)
+            lines.append(f"| {markdown_cell(row.id)} | {markdown_code(row.expected)} | {ranks} |")
+        lines.append("")
+    if section.tools:
+        header = "| tool | tasks | " + " | ".join(f"{n} @1/@3/@5" for n in names) + " |"
+        lines += [header, "|---|---:|" + "---:|" * len(names)]
+        for tool in section.tools:
+            cells = " | ".join(
+                "/".join(f"{tool.found_at[name][f'at{k}'] * 100:.0f}%" for k in (1, 3, 5))
+                for name in names
+            )
+            lines.append(f"| {markdown_code(tool.name)} | {tool.tasks} | {cells} |")
+        lines.append("")
+    if section.semantic_overlap:
+        lines += ["| pair | Dice | semantic |", "|---|---:|---:|"]
+        for pair in section.semantic_overlap[:10]:
+            lines.append(
+                f"| {markdown_code(pair.tools[0])} ~ {markdown_code(pair.tools[1])} | "
+                f"{pair.dice:.2f} | {pair.semantic:.2f} |"
+            )
+        lines.append("")
+    deferral = section.deferral
+    lines += [
+        f"**Deferral** (~{deferral.estimated_tokens:,} tokens, {deferral.tool_count} tools)",
+        "",
+    ]
+    for rule in deferral.rules:
+        verdict = "defers" if rule.defers else "loads upfront"
+        lines.append(f"- {verdict}: {markdown_cell(rule.hosts)}: {markdown_cell(rule.rule)}")
+    lines.append("")
+    if section.findings:
+        lines += ["| severity | code | message | fix |", "|---|---|---|---|"]
+        for finding in section.findings:
+            lines.append(
+                f"| {finding.severity} | `{finding.code}` | {markdown_cell(finding.message)} | "
+                f"{markdown_cell(finding.hint or '')} |"
+            )
+        lines.append("")
+    return lines
