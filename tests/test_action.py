@@ -144,7 +144,18 @@ def test_inputs_outputs_and_steps_match_the_contract() -> None:
     assert set(ACTION["outputs"]) == {"accuracy", "report"}
     assert ACTION["runs"]["using"] == "composite"
     steps = [step["id"] for step in ACTION["runs"]["steps"]]
-    order = ["install", "inspect", "lint", "preflight", "cache", "run", "diff", "summary", "gate"]
+    order = [
+        "install",
+        "config",
+        "inspect",
+        "lint",
+        "preflight",
+        "cache",
+        "run",
+        "diff",
+        "summary",
+        "gate",
+    ]
     assert [step for step in steps if step in order] == order
     cache = next(step for step in ACTION["runs"]["steps"] if step["id"] == "cache")
     assert cache["uses"].startswith("actions/cache@")
@@ -156,6 +167,7 @@ def test_inputs_outputs_and_steps_match_the_contract() -> None:
             assert "${{" not in step["run"]
             assert "--no-ui" in step["run"] or step["id"] in (
                 "install",
+                "config",
                 "summary",
                 "comment",
                 "gate",

@@ -92,7 +92,7 @@ def build_seat(args: argparse.Namespace) -> Any:
     endpoint = args.seat_endpoint
     if name != "ollama" and endpoint == "http://127.0.0.1:11434":
         endpoint = None  # the provider's own default base URL
-    return ModelSeat(
+    seat = ModelSeat(
         ModelSeatOptions(
             provider=name,
             model=model,
@@ -102,9 +102,12 @@ def build_seat(args: argparse.Namespace) -> Any:
             num_ctx=args.seat_num_ctx,
             timeout=args.seat_timeout,
             max_output_tokens=args.seat_max_tokens,
+            allow_http=bool(getattr(args, "allow_http_provider", False)),
         ),
         os.environ,
     )
+    seat.check_route()
+    return seat
 
 
 def build_plan(args: argparse.Namespace) -> BoutPlan:

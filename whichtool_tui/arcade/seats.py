@@ -91,6 +91,7 @@ class ModelSeatOptions:
     num_ctx: int = 8192
     timeout: float = 120.0
     max_output_tokens: int | None = None
+    allow_http: bool = False
 
 
 def _arguments(raw: Any) -> dict[str, Any]:
@@ -128,6 +129,19 @@ class ModelSeat:
             return endpoint.rstrip("/") + "/v1"
         return endpoint
 
+    def check_route(self) -> None:
+        """Refuse, before any server starts, a seat endpoint its provider key may not go to."""
+        from whichtool_tui.providers.factory import route_provider
+        from whichtool_tui.providers.presets import PRESETS
+
+        if self.options.provider in PRESETS:
+            route_provider(
+                self.options.provider,
+                self._base_url(),
+                env=self.env,
+                allow_http=self.options.allow_http,
+            )
+
     async def play(self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller) -> None:
         """Ask once with the frozen prompt and the task line; execute only the calls it names."""
         from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec
@@ -154,6 +168,7 @@ class ModelSeat:
                 env=self.env,
                 timeout=self.options.timeout,
                 max_output_tokens=self.options.max_output_tokens,
+                allow_http=self.options.allow_http,
             )
         except ProviderError as exc:
             raise SeatError(f"seat provider: {exc.message}") from None

@@ -56,3 +56,14 @@ def non_negative_number(text: str) -> float:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text} is negative")
     return value
+
+
+def add_allow_http_provider(parser: argparse.ArgumentParser) -> None:
+    """The opt-in that lets a provider key travel over plain HTTP to a private-network host."""
+    parser.add_argument(
+        "--allow-http-provider",
+        action="store_true",
+        default=False,
+        help="allow sending a provider key over plain HTTP to a private-network host "
+        "(10.x, 192.168.x, *.lan, ...); HTTPS and loopback need no flag",
+    )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from whichtool_tui.commands._argtypes import add_allow_http_provider
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the flags of `bout` (defaults as mcp-arcade 0.2.0, plus http and --strict)."""
@@ -23,6 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--seat-allow", default=None, metavar="A,B", help="tools a seat may call on live targets")
     add("--seat-timeout", type=float, default=120.0)
     add("--seat-max-tokens", type=int, default=None, help="output cap for a model seat's reply")
+    add_allow_http_provider(parser)
     add("--allow-live", action="store_true", help="required for any target but the fixture")
     add("--task", default=None, metavar="NAME", help="the benign task tool")
     add("--args", default=None, metavar="JSON", help="task arguments (a JSON object)")

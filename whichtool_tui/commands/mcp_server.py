@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from whichtool_tui.commands._argtypes import whole_number
+from whichtool_tui.commands._argtypes import add_allow_http_provider, whole_number
 from whichtool_tui.errors import WhichtoolError
 
 ABSOLUTE_MAX = 1000
@@ -33,6 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let agents choose the provider and model",
     )
+    add_allow_http_provider(parser)
     add(
         "--max-trials",
         metavar="N",
@@ -85,6 +86,7 @@ def execute(args: argparse.Namespace) -> int:
         allow_paid_runs=args.allow_paid_runs,
         allow_dynamic_targets=args.allow_dynamic_targets,
         allow_provider_overrides=args.allow_provider_overrides,
+        allow_http_provider=args.allow_http_provider,
         max_trials=args.max_trials or trials.max_trials or DEFAULT_MAX_TRIALS,
         max_tools=args.max_tools or trials.max_tools or DEFAULT_MAX_TOOLS,
         cache=args.cache,

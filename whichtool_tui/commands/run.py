@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from whichtool_tui.commands._argtypes import (
     MAX_SAFE_INTEGER,
+    add_allow_http_provider,
     non_negative_number,
     number_between,
     whole_number,
@@ -44,6 +45,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add("--model", help="model name for the provider")
     add("--base-url", help="override the provider's base URL")
+    add_allow_http_provider(parser)
     add("--repeat", type=whole_number(1, 1000), help="trials per task (default 5)")
     add(
         "--max-trials",
@@ -214,8 +216,14 @@ async def _spend(
     from whichtool_tui.providers.factory import build_flagged_provider
 
     provider = build_flagged_provider(
-        args.provider, args.model, args.base_url, settings.provider, env=os.environ
+        args.provider,
+        args.model,
+        args.base_url,
+        settings.provider,
+        env=os.environ,
+        allow_http=args.allow_http_provider,
     )
+    sys.stderr.write(_destination(args, settings) + "\n")
     cache = cli_trial_cache(args.cache, args.cache_dir)
     progress = RunProgress()
     try:
@@ -225,6 +233,19 @@ async def _spend(
     finally:
         progress.close()
         await provider.aclose()
+
+
+def _destination(args: argparse.Namespace, settings: Settings) -> str:
+    """Where this run's requests and key go, checked by the key-routing rules."""
+    from whichtool_tui.providers.factory import flagged_destination_line
+
+    return flagged_destination_line(
+        args.provider,
+        args.base_url,
+        settings.provider,
+        env=os.environ,
+        allow_http=args.allow_http_provider,
+    )
 
 
 def opens_tui(args: argparse.Namespace) -> bool:
@@ -245,11 +266,16 @@ def _open_in_ui(args: argparse.Namespace, settings: Settings, options: RunOption
     task_file = resolve_task_file(args.tasks, settings)
     load_task_set(task_file)  # a broken task set is a one-line error before the app opens
     tasks = str(task_file)
+    from whichtool_tui.providers.key_routing import choose_base_url
+
     configured = settings.provider
+    provider_name = args.provider or (configured.name if configured else "keyword")
+    chosen = choose_base_url(provider_name, args.base_url, configured)
     form = RunForm(
-        provider=args.provider or (configured.name if configured else "keyword"),
+        provider=provider_name,
         model=args.model or (configured.model if configured else None),
-        base_url=args.base_url or (configured.base_url if configured else None),
+        # The config's baseUrl pre-fills the form only for the provider it was written for.
+        base_url=chosen.url if chosen.source != "preset" else None,
         options=options,
         cache=args.cache,
         cache_dir=args.cache_dir,
@@ -289,6 +315,7 @@ def execute(args: argparse.Namespace) -> int:
     if args.dry_run:
         from whichtool_tui.reports.run_terminal import render_dry_run
 
+        destination = _destination(args, settings)
         sys.stdout.write(
             render_dry_run(
                 prepared,
@@ -296,6 +323,7 @@ def execute(args: argparse.Namespace) -> int:
                 options.max_trials,
                 options.max_tools,
                 inputs.task_set_source,
+                destination,
             )
         )
         return 0

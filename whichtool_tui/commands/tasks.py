@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from whichtool_tui.cli import ArgumentParser, add_global_flags, wants_ui
-from whichtool_tui.commands._argtypes import finite_number
+from whichtool_tui.commands._argtypes import add_allow_http_provider, finite_number
 from whichtool_tui.errors import ExitCode, WhichtoolError
 
 if TYPE_CHECKING:
@@ -147,6 +147,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     generate.add_argument("--provider", metavar="NAME", help="provider that drafts the tasks")
     generate.add_argument("--model", metavar="ID", help="model id")
     generate.add_argument("--base-url", metavar="URL", help="endpoint for compatible providers")
+    add_allow_http_provider(generate)
     generate.add_argument(
         "--tasks-per-tool", type=int, default=3, metavar="N", help="requests per tool (default 3)"
     )
@@ -323,7 +324,7 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
     import asyncio
     import os
 
-    from whichtool_tui.providers.factory import build_flagged_provider
+    from whichtool_tui.providers.factory import build_flagged_provider, flagged_destination_line
     from whichtool_tui.tasks.generate import (
         DEFAULT_MAX_TOOLS,
         check_tool_limit,
@@ -343,9 +344,22 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
         max_tools = settings.trials.max_tools or DEFAULT_MAX_TOOLS
     check_tool_limit(len(surface.tools), max_tools)
     provider = build_flagged_provider(
-        args.provider, args.model, args.base_url, settings.provider, env=os.environ
+        args.provider,
+        args.model,
+        args.base_url,
+        settings.provider,
+        env=os.environ,
+        allow_http=args.allow_http_provider,
     )
     identity = provider.identity
+    destination = flagged_destination_line(
+        args.provider,
+        args.base_url,
+        settings.provider,
+        env=os.environ,
+        allow_http=args.allow_http_provider,
+    )
+    sys.stderr.write(ascii_safe(destination) + "\n")
     sys.stderr.write(
         f"Asking {identity.name}/{ascii_safe(identity.model)} for a draft over "
         f"{len(surface.tools)} tools...\n"

@@ -11,6 +11,7 @@ from typing import Any
 
 from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest
 from whichtool_tui.providers.http import HttpProvider, read_usage
+from whichtool_tui.providers.presets import ENDPOINT_PATHS
 
 ANTHROPIC_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 8192
@@ -20,7 +21,7 @@ _CLEAN_STOPS = ("end_turn", "stop_sequence", "tool_use")
 class AnthropicProvider(HttpProvider):
     """The ``anthropic`` preset."""
 
-    endpoint_path = "/v1/messages"
+    endpoint_path = ENDPOINT_PATHS["messages"]
 
     def headers(self) -> dict[str, str]:
         """JSON, the API version, and the key as ``x-api-key``."""

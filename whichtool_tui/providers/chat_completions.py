@@ -14,6 +14,7 @@ from typing import Any
 
 from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest
 from whichtool_tui.providers.http import HintFor, HttpProvider, read_usage
+from whichtool_tui.providers.presets import ENDPOINT_PATHS
 
 OPENAI_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
@@ -21,7 +22,7 @@ OPENAI_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 class ChatCompletionsProvider(HttpProvider):
     """Every preset that speaks Chat Completions."""
 
-    endpoint_path = "/chat/completions"
+    endpoint_path = ENDPOINT_PATHS["chat"]
 
     def build_body(self, request: RouteRequest) -> dict[str, Any]:
         """The exact request body for one routing request."""

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from whichtool_tui.providers.base import Provider, ProviderError, options_fingerprint
 from whichtool_tui.providers.http import DEFAULT_TIMEOUT_SECONDS, HttpProviderOptions
-from whichtool_tui.providers.presets import PRESETS, PROVIDER_NAMES, Preset
+from whichtool_tui.providers.key_routing import (
+    BaseUrlSource,
+    check_key_destination,
+    choose_base_url,
+    describe_destination,
+    endpoint_url,
+)
+from whichtool_tui.providers.presets import OFFLINE_PROVIDERS, PRESETS, PROVIDER_NAMES, Preset
 from whichtool_tui.redact import redact_url
 
 if TYPE_CHECKING:
@@ -56,6 +64,80 @@ def _check_base_url(name: str, base_url: str) -> None:
         )
 
 
+@dataclass(frozen=True)
+class ProviderRoute:
+    """A checked destination: the preset, its base URL and the key that may go there."""
+
+    preset: Preset
+    base_url: str
+    api_key: str | None = field(repr=False)
+
+    @property
+    def endpoint(self) -> str:
+        """The redacted URL requests are posted to."""
+        return redact_url(endpoint_url(self.preset, self.base_url))
+
+    @property
+    def sent_key_env(self) -> str | None:
+        """The variable whose key travels with each request, or None when none does."""
+        return self.preset.key_env if self.api_key else None
+
+
+def route_provider(
+    name: str,
+    base_url: str | None,
+    *,
+    env: Mapping[str, str],
+    base_url_source: BaseUrlSource = "flag",
+    allow_http: bool = False,
+) -> ProviderRoute:
+    """Pick the base URL and key of an HTTP preset and check the key may go there."""
+    preset = PRESETS.get(name)
+    if preset is None:
+        raise ProviderError(
+            "provider/unknown",
+            f"Unknown provider `{name}`",
+            f"Providers: {', '.join(PROVIDER_NAMES)}.",
+        )
+    resolved_url = base_url or preset.base_url
+    source: BaseUrlSource = base_url_source if base_url else "preset"
+    if not resolved_url:
+        raise ProviderError(
+            "provider/no-base-url",
+            f"The {name} provider needs a base URL",
+            "Pass --base-url (for example http://127.0.0.1:8000/v1) or set provider.baseUrl.",
+        )
+    _check_base_url(name, resolved_url)
+    api_key = env.get(preset.key_env) if preset.key_env else None
+    api_key = api_key.strip() if api_key else None
+    if api_key:
+        check_key_destination(preset, resolved_url, source, allow_http=allow_http)
+    return ProviderRoute(preset, resolved_url, api_key or None)
+
+
+def destination_line(
+    name: str | None,
+    base_url: str | None,
+    *,
+    env: Mapping[str, str],
+    base_url_source: BaseUrlSource = "flag",
+    allow_http: bool = False,
+) -> str:
+    """Where a run's requests and key would go, checked but without needing the key set."""
+    if not name or name in OFFLINE_PROVIDERS:
+        return describe_destination(name or "none", None, None)
+    route = route_provider(
+        name, base_url, env=env, base_url_source=base_url_source, allow_http=allow_http
+    )
+    if route.preset.key_required and route.api_key is None:
+        key_env = route.preset.key_env
+        return (
+            f"provider {name}: requests and {key_env} would go to {route.endpoint} "
+            f"({key_env} is not set)"
+        )
+    return describe_destination(name, route.endpoint, route.sent_key_env)
+
+
 def build_provider(
     name: str | None,
     model: str | None,
@@ -65,8 +147,14 @@ def build_provider(
     timeout: float = DEFAULT_TIMEOUT_SECONDS,
     retries: int = 0,
     max_output_tokens: int | None = None,
+    base_url_source: BaseUrlSource = "flag",
+    allow_http: bool = False,
 ) -> Provider:
-    """Construct the named provider; every refusal is a ProviderError with a stable code."""
+    """Construct the named provider; every refusal is a ProviderError with a stable code.
+
+    ``base_url`` counts as typed by the user unless ``base_url_source`` says it came from a
+    config file; the key-routing rules of ``key_routing`` decide whether the key may go there.
+    """
     if not name:
         raise ProviderError(
             "provider/missing",
@@ -82,42 +170,31 @@ def build_provider(
         from whichtool_tui.providers.keyword import KEYWORD_MODEL, KeywordProvider
 
         return KeywordProvider(model=model or KEYWORD_MODEL)
-    preset = PRESETS.get(name)
-    if preset is None:
-        raise ProviderError(
-            "provider/unknown",
-            f"Unknown provider `{name}`",
-            f"Providers: {', '.join(PROVIDER_NAMES)}.",
-        )
+    if name not in PRESETS:
+        route_provider(name, base_url, env=env)  # raises provider/unknown
     if not model:
         raise ProviderError(
             "provider/no-model",
             f"The {name} provider needs a model",
             "Pass --model or set provider.model in the config.",
         )
-    resolved_url = base_url or preset.base_url
-    if not resolved_url:
-        raise ProviderError(
-            "provider/no-base-url",
-            f"The {name} provider needs a base URL",
-            "Pass --base-url (for example http://127.0.0.1:8000/v1) or set provider.baseUrl.",
-        )
-    _check_base_url(name, resolved_url)
-    api_key = env.get(preset.key_env) if preset.key_env else None
-    api_key = api_key.strip() if api_key else None
+    route = route_provider(
+        name, base_url, env=env, base_url_source=base_url_source, allow_http=allow_http
+    )
+    preset, resolved_url, api_key = route.preset, route.base_url, route.api_key
     if preset.key_required and not api_key:
         raise ProviderError(
             "provider/no-api-key",
             f"The {name} provider needs an API key in {preset.key_env}",
             f"Set {preset.key_env} in the environment; keys are never read from config files.",
         )
-    if timeout <= 0:
+    if not timeout > 0 or timeout == float("inf"):
         raise ProviderError("provider/invalid-timeout", "The provider timeout must be positive")
     options = HttpProviderOptions(
         name=name,
         model=model,
         base_url=resolved_url,
-        api_key=api_key or None,
+        api_key=api_key,
         key_env=preset.key_env,
         timeout=timeout,
         retries=retries,
@@ -151,11 +228,41 @@ def build_flagged_provider(
     configured: ProviderConfig | None,
     *,
     env: Mapping[str, str],
+    allow_http: bool = False,
+    timeout: float = DEFAULT_TIMEOUT_SECONDS,
+    max_output_tokens: int | None = None,
 ) -> Provider:
-    """``build_provider`` with each of name, model and base URL falling back to the config."""
+    """``build_provider`` with name and model falling back to the config, and the config's
+    ``baseUrl`` used only for the provider it was written for (see ``choose_base_url``)."""
+    resolved_name = name or (configured.name if configured else None)
+    chosen = choose_base_url(resolved_name, base_url, configured)
     return build_provider(
-        name or (configured.name if configured else None),
+        resolved_name,
         model or (configured.model if configured else None),
-        base_url or (configured.base_url if configured else None),
+        chosen.url if chosen.source != "preset" else None,
         env=env,
+        base_url_source=chosen.source,
+        allow_http=allow_http,
+        timeout=timeout,
+        max_output_tokens=max_output_tokens,
+    )
+
+
+def flagged_destination_line(
+    name: str | None,
+    base_url: str | None,
+    configured: ProviderConfig | None,
+    *,
+    env: Mapping[str, str],
+    allow_http: bool = False,
+) -> str:
+    """``destination_line`` with the same config fallbacks as ``build_flagged_provider``."""
+    resolved_name = name or (configured.name if configured else None)
+    chosen = choose_base_url(resolved_name, base_url, configured)
+    return destination_line(
+        resolved_name,
+        chosen.url if chosen.source != "preset" else None,
+        env=env,
+        base_url_source=chosen.source,
+        allow_http=allow_http,
     )

@@ -9,7 +9,6 @@ Retries are off unless asked for, and then only for 429, 5xx and network failure
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import time
 from abc import ABC, abstractmethod
@@ -20,6 +19,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from whichtool_tui.mcp_client.auth import is_loopback_host
 from whichtool_tui.providers.base import (
     Capabilities,
     ProviderError,
@@ -326,13 +326,7 @@ class HttpProvider(ABC):
 
 def _is_loopback(url: str) -> bool:
     try:
-        host = urlsplit(url).hostname or ""
-    except ValueError:
-        return False
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
+        return is_loopback_host(urlsplit(url).hostname)
     except ValueError:
         return False
 

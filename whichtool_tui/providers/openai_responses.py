@@ -10,6 +10,7 @@ from typing import Any
 
 from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest
 from whichtool_tui.providers.http import HttpProvider, read_usage
+from whichtool_tui.providers.presets import ENDPOINT_PATHS
 
 _TERMINAL_ITEMS = ("message", "function_call")
 
@@ -17,7 +18,7 @@ _TERMINAL_ITEMS = ("message", "function_call")
 class ResponsesProvider(HttpProvider):
     """The ``openai`` preset."""
 
-    endpoint_path = "/responses"
+    endpoint_path = ENDPOINT_PATHS["responses"]
 
     def build_body(self, request: RouteRequest) -> dict[str, Any]:
         """The exact request body for one routing request."""

@@ -8,6 +8,12 @@ from typing import Literal
 from whichtool_tui.providers.base import Capabilities
 
 ApiShape = Literal["messages", "responses", "chat"]
+# The path each API shape posts to, below the base URL.
+ENDPOINT_PATHS: dict[ApiShape, str] = {
+    "messages": "/v1/messages",
+    "responses": "/responses",
+    "chat": "/chat/completions",
+}
 
 # Anthropic's Messages API gets no temperature, seed or reasoning effort from us.
 MESSAGES_CAPABILITIES = Capabilities()

@@ -194,9 +194,14 @@ def render_run_terminal(report: RunReport, color: bool = False) -> str:
 
 
 def render_dry_run(
-    prepared: PreparedRun, tool_count: int, max_trials: int, max_tools: int, task_source: str
+    prepared: PreparedRun,
+    tool_count: int,
+    max_trials: int,
+    max_tools: int,
+    task_source: str,
+    destination: str | None = None,
 ) -> str:
-    """The labelled plan of a dry run: size, prompt-token floor, limits, wall clock."""
+    """The labelled plan of a dry run: size, prompt-token floor, limits, wall clock, endpoint."""
     plan = prepared.plan
     estimate = prepared.estimate
     if prepared.within_trial_limit:
@@ -236,6 +241,8 @@ def render_dry_run(
         ("tool check", tool_check),
         ("wall clock", wall_clock),
     ]
+    if destination is not None:
+        rows.append(("endpoint", ascii_safe(destination)))
     lines = ["whichtool-tui run --dry-run"]
     lines += [f"  {label:<14}{value}" for label, value in rows]
     lines.append(

@@ -313,7 +313,7 @@ async def _spend(
     """Steps 10-11: one paid run at a time; cancellation (notifications/cancelled) aborts it."""
     from whichtool_tui.evaluation.cache import TrialCache
     from whichtool_tui.evaluation.engine import run_evaluation
-    from whichtool_tui.providers.factory import build_provider
+    from whichtool_tui.providers.factory import build_flagged_provider
 
     paid = is_paid_provider(provider_name)
     if paid and state.paid_run_active:
@@ -322,9 +322,16 @@ async def _spend(
             "Another paid run is in progress on this server",
             "Wait for it to finish; one paid run runs at a time.",
         )
-    configured = state.options.settings.provider
-    base_url = configured.base_url if configured else None
-    provider = build_provider(provider_name, model, base_url, env=os.environ)
+    # The operator's config baseUrl applies only to the provider it names: an agent switching
+    # provider gets that provider's own endpoint, never the operator's URL with another key.
+    provider = build_flagged_provider(
+        provider_name,
+        model,
+        None,
+        state.options.settings.provider,
+        env=os.environ,
+        allow_http=state.options.allow_http_provider,
+    )
     if paid:
         state.paid_run_active = True
     try:

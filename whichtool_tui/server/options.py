@@ -30,6 +30,7 @@ class ServerOptions:
     allow_paid_runs: bool = False
     allow_dynamic_targets: bool = False
     allow_provider_overrides: bool = False
+    allow_http_provider: bool = False
     max_trials: int = DEFAULT_MAX_TRIALS
     max_tools: int = DEFAULT_MAX_TOOLS
     cache: bool = False
