@@ -78,6 +78,41 @@ def guard_overwrite(path: str | os.PathLike[str], force: bool) -> None:
         )
 
 
-def write_task_set(task_set: TaskSet, path: str | os.PathLike[str]) -> Path:
-    """Serialise by extension and write atomically."""
-    return write_atomic(path, serialize_task_set(task_set, path))
+def leading_comments(text: str) -> list[str]:
+    """The comment block a YAML file opens with, minus this writer's own header line.
+
+    A save from the TUI rewrites the file in the fixed layout above; keeping the author's
+    opening notes (what the set is for, why a task is hard) is what makes that safe.
+    """
+    kept: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            if stripped != HEADER:
+                kept.append(line.rstrip())
+        elif stripped:
+            break
+    return kept
+
+
+def write_task_set(
+    task_set: TaskSet,
+    path: str | os.PathLike[str],
+    comments_from: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Serialise by extension and write atomically.
+
+    ``comments_from`` names the YAML file the set was read from: its opening comment block is
+    carried into the new YAML (a JSON file has no comments to keep).
+    """
+    text = serialize_task_set(task_set, path)
+    if comments_from is not None and not str(path).lower().endswith(".json"):
+        try:
+            source = Path(comments_from).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            source = ""
+        comments = leading_comments(source)
+        if comments:
+            first, rest = text.split("\n", 1)
+            text = "\n".join([first, *comments, rest])
+    return write_atomic(path, text)

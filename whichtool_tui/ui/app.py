@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import importlib
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +21,7 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths
 from whichtool_tui.ui.bout_model import view_of_receipt, view_of_tape
 from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
+from whichtool_tui.ui.preferences import chosen_theme, remember_theme
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.help import HelpScreen
 from whichtool_tui.ui.screens.home import HomeScreen
@@ -37,6 +41,13 @@ def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
     return build
 
 
+WORK_LOST_ON_QUIT = {
+    "inspect": "inspecting the target",
+    "run": "a routing run in progress",
+    "bout": "a bout in progress",
+    "generate": "drafting a task set with a model",
+}
+QUIT_GRACE_SECONDS = 5.0  # cancelled work gets this long to stop its servers before we exit
 FIRST_ROWS = 2_000  # timeline rows built before the first frame; the rest load in a thread
 SECTION_NAMES = {section: label for _key, section, label in SECTIONS}
 
@@ -81,8 +92,10 @@ class WhichtoolApp(JobsApp):
         self._initial = artefact
         self._start = start
         self._debug_errors = debug
-        if theme:
-            self.theme = theme
+        self.cancelled_on_quit: list[str] = []  # what quitting stopped, said on the way out
+        wanted = theme or chosen_theme()
+        if wanted and wanted in self.available_themes:
+            self.theme = wanted
 
     def _print_error_renderables(self) -> None:
         """An internal error ends the app with one line (the traceback only with --debug)."""
@@ -101,6 +114,7 @@ class WhichtoolApp(JobsApp):
         self._exit_renderables.clear()
 
     def on_mount(self) -> None:
+        self.theme_changed_signal.subscribe(self, lambda theme: remember_theme(theme.name))
         if self._initial is not None:
             self.show_artefact(self._initial)
         start = self._start
@@ -127,6 +141,53 @@ class WhichtoolApp(JobsApp):
             self.switch_mode(start.section)
         if start.demo:
             self.open_demo()
+
+    # -- quitting -----------------------------------------------------------------------------
+
+    def work_at_risk(self) -> list[str]:
+        """What quitting now would lose: work in progress and unsaved edits, one line each."""
+        at_risk = []
+        progress = self.session.progress
+        for worker in self.workers:
+            if worker.is_finished or worker.group not in WORK_LOST_ON_QUIT:
+                continue
+            what = WORK_LOST_ON_QUIT[worker.group]
+            if worker.group == "run" and progress is not None:
+                what += f" ({progress.done}/{progress.planned} trials; no report is kept)"
+            at_risk.append(what)
+        tasks = self.session.tasks
+        if tasks is not None and tasks.dirty:
+            at_risk.append(f"unsaved edits to the task set {redact_paths(tasks.path)}")
+        return at_risk
+
+    async def action_quit(self) -> None:
+        """Quit at once when nothing would be lost; otherwise ask first (ctrl+q twice quits)."""
+        from whichtool_tui.ui.modals.confirm import ConfirmModal
+
+        at_risk = self.work_at_risk()
+        if not at_risk or isinstance(self.screen, ConfirmModal):
+            await self.quit_now(at_risk)
+            return
+
+        async def decided(yes: bool | None) -> None:
+            if yes:
+                await self.quit_now(self.work_at_risk())
+
+        question = "Quitting now loses:\n" + "\n".join(f"  • {item}" for item in at_risk)
+        self.push_screen(ConfirmModal("Quit whichtool-tui?", question, "Quit"), decided)
+
+    async def quit_now(self, at_risk: list[str]) -> None:
+        """Stop the work in progress (its servers with it), then exit; the terminal is told
+        what was cancelled once the app has closed."""
+        self.cancelled_on_quit = [item for item in at_risk if not item.startswith("unsaved")]
+        running = [worker for worker in self.workers if not worker.is_finished]
+        for worker in running:
+            worker.cancel()
+        if running:
+            waits = asyncio.gather(*(w.wait() for w in running), return_exceptions=True)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waits, QUIT_GRACE_SECONDS)
+        self.exit(0)
 
     # -- sections -----------------------------------------------------------------------------
 
@@ -274,6 +335,8 @@ def run_app(
     """
     app = WhichtoolApp(artefact, debug=debug, start=start)
     result = app.run()
+    for cancelled in app.cancelled_on_quit:
+        sys.stderr.write(f"whichtool-tui: quit while {cancelled}: it was cancelled\n")
     if app.return_code not in (None, 0):
         return 2
     if start is not None and start.exit_code is not None:

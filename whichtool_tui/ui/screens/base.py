@@ -53,11 +53,12 @@ class SectionScreen(Screen[None]):
         """Whether an app worker of ``group`` (inspect, bout, run…) is still going."""
         return any(worker.group == group and not worker.is_finished for worker in self.app.workers)
 
-    def action_back(self) -> None:
+    async def action_back(self) -> None:
+        """``q``: back to home from a section; on home, quit (asking if work is at risk)."""
         if len(self.app.screen_stack) > 1:
             self.app.pop_screen()
         elif self.app.current_mode == "home":
-            self.app.exit(0)
+            await self.wapp.action_quit()
         else:
             self.app.switch_mode("home")
 

@@ -13,9 +13,10 @@ from textual.widgets import DataTable, Static
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths, sanitize_text
 from whichtool_tui.tasks.lint import lint_task_set
-from whichtool_tui.tasks.model import Task
+from whichtool_tui.tasks.model import TASK_SET_VERSION, Task
 from whichtool_tui.tasks.mutate import mutate_tasks
 from whichtool_tui.tasks.writer import write_task_set
+from whichtool_tui.ui.modals.confirm import ConfirmModal
 from whichtool_tui.ui.modals.generate import GenerateDialog, GenerateRequest
 from whichtool_tui.ui.modals.mutation_preview import MutationPreview
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
@@ -23,7 +24,11 @@ from whichtool_tui.ui.modals.task_editor import TaskEditor
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.session import TaskSetState
 
-PROMPT_WIDTH = 52
+PROMPT_WIDTH = 52  # the prompt column at 120 columns; narrower terminals give it less
+MIN_PROMPT_WIDTH = 16
+UNDO_DEPTH = 50
+NEW_TASK_SET = "whichtool.tasks.yaml"
+NEEDS_TASKS = {"edit", "delete", "copy", "mutate", "save"}
 
 
 def shorten(text: str, width: int) -> str:
@@ -42,24 +47,45 @@ class TasksScreen(SectionScreen):
         Binding("a", "add", "Add"),
         Binding("e,enter", "edit", "Edit"),
         Binding("d", "delete", "Delete"),
+        Binding("u", "undo", "Undo"),
         Binding("c", "copy", "Copy"),
         Binding("m", "mutate", "Mutations"),
         Binding("s", "save", "Save"),
         Binding("g", "generate", "Generate"),
+        Binding("n", "new", "New set"),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only what applies now is in the footer: no edits without a set, no undo with nothing."""
+        if action in NEEDS_TASKS and self.state is None:
+            return False
+        return action != "undo" or bool(self._undo)
 
     def compose_body(self) -> ComposeResult:
         yield Static("", id="tasks-empty", classes="empty")
         with Vertical(id="tasks-body"):
             yield Static("", id="tasks-head")
-            table: DataTable[object] = DataTable(id="task-table", cursor_type="row")
-            table.add_columns("id", "prompt", "expected", "tags")
-            yield table
+            yield DataTable(id="task-table", cursor_type="row")
             yield Static("", id="tasks-lint")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._undo: list[tuple[str, list[Task]]] = []  # (what changed, the tasks before it)
+        self._revision = 0  # bumped by every edit, so a revisit redraws only after a change
+        self._drawn: tuple[object, ...] | None = None
 
     @property
     def state(self) -> TaskSetState | None:
         return self.wapp.session.tasks
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self._section_ready and self.state is not None:
+            self.query_one("#task-table", DataTable).focus()
+
+    def on_resize(self) -> None:
+        if self._section_ready:
+            self.refresh_from_session()
 
     def surface_tools(self) -> list[str] | None:
         surface = self.wapp.session.surface
@@ -71,30 +97,53 @@ class TasksScreen(SectionScreen):
         self.query_one("#tasks-body").display = state is not None
         if state is None:
             self.query_one("#tasks-empty", Static).update(
-                "No task set loaded. Open one with [b]whichtool-tui open FILE[/b], "
-                "run the demo (home, [b]d[/b]), or press [b]g[/b] to draft one with a model "
-                "from the loaded surface."
+                "No task set loaded. Press [b]n[/b] to start an empty one and [b]a[/b] to add "
+                "tasks, [b]g[/b] to draft one with a model from the loaded surface, open one "
+                "with [b]whichtool-tui open FILE[/b], or run the demo (home, [b]d[/b])."
             )
             return
+        surface = self.wapp.session.surface
+        key = (id(state), self._revision, state.dirty, state.path, id(surface), self.size.width)
+        if key == self._drawn:
+            return  # nothing changed since the last visit: keep the table as it is
+        self._drawn = key
+        self._fill_table(state)
+        self._update_head_and_lint(state)
+
+    def _fill_table(self, state: TaskSetState) -> None:
         table = self.query_one("#task-table", DataTable)
         row = table.cursor_row
-        table.clear()
-        for task in state.tasks:
-            expected = (
-                Text("— none —", style="italic dim")
-                if task.expected is None
-                else Text(sanitize_text(task.expected))
+        ids = [sanitize_text(task.id) for task in state.tasks]
+        expected_names = [sanitize_text(task.expected or "— none —") for task in state.tasks]
+        tag_texts = [", ".join(task.tags) for task in state.tasks]
+        id_width = min(max((len(i) for i in ids), default=2), 28)
+        expected_width = min(max((len(e) for e in expected_names), default=8), 28)
+        tags_cap = 16 if self.size.width >= 100 else 10  # at 80 columns the prompt needs it more
+        tags_width = min(max((len(t) for t in tag_texts), default=4), tags_cap)
+        # Borders, scrollbar and one cell of padding each side of the four columns.
+        spare = self.size.width - 4 - 8 - id_width - expected_width - tags_width
+        prompt_width = max(MIN_PROMPT_WIDTH, min(PROMPT_WIDTH, spare))
+        table.clear(columns=True)
+        table.add_column("id", width=id_width)
+        table.add_column("prompt", width=prompt_width)
+        table.add_column("expected", width=expected_width)
+        table.add_column("tags", width=tags_width)
+        for task, task_id, expected_name, tags in zip(
+            state.tasks, ids, expected_names, tag_texts, strict=True
+        ):
+            expected = Text(
+                shorten(expected_name, expected_width),
+                style="italic dim" if task.expected is None else "",
             )
             table.add_row(
-                Text(sanitize_text(task.id)),
-                Text(shorten(sanitize_text(task.prompt), PROMPT_WIDTH)),
+                Text(shorten(task_id, id_width)),
+                Text(shorten(sanitize_text(task.prompt), prompt_width)),
                 expected,
-                Text(", ".join(task.tags), style="dim"),
+                Text(shorten(tags, tags_width), style="dim"),
                 key=task.id,
             )
         if state.tasks:
             table.move_cursor(row=min(max(row, 0), len(state.tasks) - 1))
-        self._update_head_and_lint(state)
 
     def _update_head_and_lint(self, state: TaskSetState) -> None:
         surface = self.wapp.session.surface
@@ -135,20 +184,65 @@ class TasksScreen(SectionScreen):
             max(self.query_one("#task-table", DataTable).cursor_row, 0), len(state.tasks) - 1
         )
 
+    def _remember(self, what: str) -> None:
+        """Keep the tasks as they are before a change, so ``u`` can put them back."""
+        if self.state is not None:
+            self._undo.append((what, list(self.state.tasks)))
+            del self._undo[:-UNDO_DEPTH]
+
     def _changed(self) -> None:
         if self.state is not None:
             self.state.dirty = True
+        self._revision += 1
         self.refresh_from_session()
+        self.refresh_bindings()
+
+    def action_undo(self) -> None:
+        """Put the task list back as it was before the last change."""
+        if not self._undo or self.state is None:
+            return
+        what, tasks = self._undo.pop()
+        self.state.tasks[:] = tasks
+        self.notify(f"Undid: {what}")
+        self._changed()
+
+    def action_new(self) -> None:
+        """Start an empty task set (pinned to the loaded surface) without asking a model."""
+        surface = self.wapp.session.surface
+
+        def start(yes: bool | None = True) -> None:
+            if not yes:
+                return
+            pinned = surface.surface_hash if surface is not None else None
+            self.wapp.session.tasks = TaskSetState(NEW_TASK_SET, TASK_SET_VERSION, pinned, [])
+            self._undo.clear()
+            self._drawn = None
+            self.refresh_from_session()
+            self.refresh_bindings()
+            self.query_one("#task-table", DataTable).focus()
+            self.notify("Empty task set: press a to add a task, s to save it.")
+
+        current = self.state
+        if current is not None and current.dirty:
+            question = (
+                f"{redact_paths(current.path)} has unsaved edits. Drop them and start an empty "
+                "task set?"
+            )
+            self.app.push_screen(ConfirmModal("Drop unsaved edits?", question, "Drop"), start)
+            return
+        start()
 
     def action_add(self) -> None:
+        if self.state is None:
+            self.action_new()
         state = self.state
         if state is None:
-            self.notify("Open a task set first.", severity="warning")
             return
         taken = {task.id for task in state.tasks}
 
         def added(task: Task | None) -> None:
             if task is not None and self.state is not None:
+                self._remember(f"add {task.id}")
                 self.state.tasks.append(task)
                 self._changed()
                 table = self.query_one("#task-table", DataTable)
@@ -166,6 +260,7 @@ class TasksScreen(SectionScreen):
 
         def edited(task: Task | None) -> None:
             if task is not None and self.state is not None:
+                self._remember(f"edit {current.id}")
                 self.state.tasks[index] = task
                 self._changed()
 
@@ -175,8 +270,9 @@ class TasksScreen(SectionScreen):
         index = self.selected_index()
         if index is None or self.state is None:
             return
+        self._remember(f"delete {self.state.tasks[index].id}")
         removed = self.state.tasks.pop(index)
-        self.notify(f"Deleted {removed.id}")
+        self.notify(f"Deleted {sanitize_text(removed.id)} · u undoes it")
         self._changed()
 
     def action_copy(self) -> None:
@@ -191,6 +287,7 @@ class TasksScreen(SectionScreen):
         while new_id in taken:
             new_id = f"{original.id}.copy{counter}"
             counter += 1
+        self._remember(f"copy {original.id}")
         state.tasks.insert(index + 1, original.model_copy(update={"id": new_id}))
         self._changed()
         self.query_one("#task-table", DataTable).move_cursor(row=index + 1)
@@ -208,6 +305,7 @@ class TasksScreen(SectionScreen):
 
         def decided(accept: bool | None) -> None:
             if accept and self.state is not None and variants:
+                self._remember(f"add {len(variants)} variants")
                 self.state.tasks.extend(variants)
                 self.notify(f"Added {len(variants)} variants")
                 self._changed()
@@ -223,12 +321,15 @@ class TasksScreen(SectionScreen):
             if not path or self.state is None:
                 return
             try:
-                written = write_task_set(self.state.as_task_set(), path)
+                written = write_task_set(
+                    self.state.as_task_set(), path, comments_from=self.state.path
+                )
             except WhichtoolError as error:
                 self.notify(error.message, title="Not saved", severity="error")
                 return
             self.state.path = str(written)
             self.state.dirty = False
+            self._revision += 1
             self.notify(f"Saved {len(self.state.tasks)} tasks to {redact_paths(str(written))}")
             self.refresh_from_session()
 
