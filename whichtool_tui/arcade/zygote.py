@@ -1,6 +1,7 @@
-"""A warm parent for the bundled fixture: import the SDK once, fork one fresh server per atom.
+"""A warm parent for the bundled fixture: import it once, fork one fresh server per atom.
 
-Starting the fixture costs about half a second of SDK imports; a bout starts four of them. The
+Each atom of a bout starts its own fixture; forking a warm parent saves each of them the
+interpreter start and the imports. The
 zygote (``python -m whichtool_tui.arcade.fixture --zygote-fd N``) imports everything once, then
 for each request received over a Unix socket (arguments, environment, and three pipe ends passed
 as file descriptors) forks a child that becomes a brand-new fixture process on those pipes, in
@@ -31,15 +32,9 @@ def available() -> bool:
 
 def warm_imports() -> None:
     """Import what a fixture child needs, so forked children start with it loaded."""
-    import anyio._backends._asyncio
-    import anyio.streams.stapled
-    import anyio.streams.tls  # noqa: F401
-    import mcp.server.lowlevel
-    import mcp.shared.message  # noqa: F401
-    import mcp_types  # noqa: F401
+    import argparse  # noqa: F401
 
-    from whichtool_tui.arcade import fixture  # noqa: F401
-    from whichtool_tui.mcp_client import framing  # noqa: F401
+    from whichtool_tui.arcade import fixture, fixture_rpc  # noqa: F401
 
 
 def _std_streams() -> None:
