@@ -1,13 +1,25 @@
-"""The one writer for files: write beside the target, then rename over it atomically."""
+"""The one writer for files, and the check run on an output path before any paid work.
+
+Regular files are written beside their target and renamed over it, so readers see either the
+old file or the whole new one. A symlink is followed: the file it points to is replaced in its
+own folder and the link stays. Character devices, FIFOs and the process's own streams
+(``/dev/stdout``, ``/dev/fd/N``) are written through, never replaced; directories, block devices
+and sockets are refused.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.redact import redact_paths
 
 
 def _read_umask() -> int:
@@ -18,34 +30,136 @@ def _read_umask() -> int:
 
 # Read once at import (single-threaded): os.umask can only be read by setting it.
 _UMASK = _read_umask()
+# Paths naming an open stream of this process: their symlinks lead to pipes and terminals,
+# which must be written to, not resolved and replaced.
+_STREAM_PREFIXES = ("/dev/", "/proc/")
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> Path:
-    """Write ``data`` to ``path`` so that readers see either the old file or the whole new one."""
-    target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    folder = target.parent if str(target.parent) else Path(".")
+@dataclass(frozen=True)
+class OutputPlan:
+    """How a path will be written: replaced atomically at ``path``, or written through."""
+
+    path: Path
+    mode: Literal["replace", "through"]
+    existing_mode: int | None = None
+
+
+def _unwritable(shown: str, reason: str, hint: str | None = None) -> WhichtoolError:
+    return WhichtoolError(
+        "output/unwritable",
+        f"Cannot write {shown}: {reason}",
+        hint or "Check that the folder exists and is writable.",
+    )
+
+
+def plan_output(path: str | os.PathLike[str]) -> OutputPlan:
+    """Decide how ``path`` is written, refusing directories, block devices and sockets."""
+    given = Path(path)
+    shown = redact_paths(str(given))
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        info = os.stat(given)  # follows symlinks
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise _unwritable(shown, exc.strerror or str(exc)) from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise WhichtoolError(
+            "output/is-directory",
+            f"Cannot write {shown}: it is a directory",
+            "Name a file inside it, for example " + redact_paths(str(given / "report.json")),
+        )
+    if info is not None and (stat.S_ISBLK(info.st_mode) or stat.S_ISSOCK(info.st_mode)):
+        raise _unwritable(shown, "it is a block device or a socket", "Name a regular file.")
+    if info is not None and (stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode)):
+        return OutputPlan(given, "through")
+    if str(given).startswith(_STREAM_PREFIXES) and info is not None:
+        return OutputPlan(given, "through")  # e.g. /dev/stdout redirected into a regular file
+    resolved = Path(os.path.realpath(given))
+    existing = stat.S_IMODE(info.st_mode) if info is not None else None
+    return OutputPlan(resolved, "replace", existing)
+
+
+def check_output_path(path: str | os.PathLike[str], *, create_folders: bool = True) -> OutputPlan:
+    """Fail now, before any paid work, if ``path`` could not be written later."""
+    plan = plan_output(path)
+    shown = redact_paths(str(path))
+    if plan.mode == "through":
+        if not os.access(plan.path, os.W_OK):
+            raise _unwritable(shown, "permission denied")
+        return plan
+    folder = plan.path.parent
+    probe = folder
+    while not probe.exists():
+        if not create_folders:
+            raise _unwritable(
+                shown,
+                f"the folder {redact_paths(str(folder))} does not exist",
+                "Create the folder first, or choose a path in an existing one.",
+            )
+        probe = probe.parent
+    if not probe.is_dir():
+        raise _unwritable(shown, f"{redact_paths(str(probe))} is not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise _unwritable(shown, f"the folder {redact_paths(str(probe))} is not writable")
+    return plan
+
+
+def write_atomic(
+    path: str | os.PathLike[str], data: str | bytes, *, create_folders: bool = True
+) -> Path:
+    """Write ``data`` to ``path`` (see the module docstring for links, devices and folders)."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    plan = plan_output(path)
+    shown = redact_paths(str(path))
+    if plan.mode == "through":
+        try:
+            with open(plan.path, "wb") as stream:
+                stream.write(payload)
+        except OSError as exc:
+            raise _unwritable(shown, exc.strerror or str(exc)) from None
+        return Path(path)
+    target = plan.path
+    folder = target.parent
+    try:
+        if create_folders:
+            folder.mkdir(parents=True, exist_ok=True)
         handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise WhichtoolError(
-            "output/unwritable",
-            f"Cannot write {target}: {exc.strerror or exc}",
-            "Check that the folder exists and is writable.",
-        ) from None
+        raise _unwritable(shown, exc.strerror or str(exc)) from None
+    with track_temp_file(temp_name):
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(payload)
+            # mkstemp creates 0600: keep the replaced file's mode, else what open() would give.
+            mode = plan.existing_mode if plan.existing_mode is not None else 0o666 & ~_UMASK
+            os.chmod(temp_name, mode)
+            os.replace(temp_name, target)
+        except BaseException as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(temp_name)
+            if isinstance(exc, OSError):
+                raise _unwritable(shown, exc.strerror or str(exc)) from None
+            raise
+    return Path(path)
+
+
+# Temp files being written right now: a signal handler removes them before the process exits.
+_LIVE_TEMP_FILES: set[str] = set()
+
+
+@contextlib.contextmanager
+def track_temp_file(name: str) -> Iterator[None]:
+    """Register ``name`` as in progress for the duration of the block."""
+    _LIVE_TEMP_FILES.add(name)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(payload)
-        # mkstemp creates 0600; give the file the mode a plain open() would have.
-        os.chmod(temp_name, 0o666 & ~_UMASK)
-        os.replace(temp_name, target)
-    except OSError as exc:
+        yield
+    finally:
+        _LIVE_TEMP_FILES.discard(name)
+
+
+def remove_live_temp_files() -> None:
+    """Delete every temp file still being written (called on SIGTERM/SIGHUP/SIGINT exit)."""
+    for name in list(_LIVE_TEMP_FILES):
         with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        raise WhichtoolError(
-            "output/unwritable",
-            f"Cannot write {target}: {exc.strerror or exc}",
-            "Check that the folder exists and is writable.",
-        ) from None
-    return target
+            os.unlink(name)
+        _LIVE_TEMP_FILES.discard(name)

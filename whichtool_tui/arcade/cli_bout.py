@@ -183,6 +183,10 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
             seat_allow = [task.tool if task and task.tool else "echo"]
             if args.wrap and args.wrap_target:
                 seat_allow.append(args.wrap_target)
+    if args.output:
+        from whichtool_tui.files import check_output_path
+
+        check_output_path(args.output)  # before any server starts
     base_env = child_environment()
     sandbox = Path(args.sandbox)
     try:

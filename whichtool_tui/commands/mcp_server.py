@@ -80,6 +80,10 @@ def execute(args: argparse.Namespace) -> int:
                 "Write the same keys to a .json file and pass it with --config.",
             )
         settings = load_settings(args.config)
+    if args.result_file:
+        from whichtool_tui.files import check_output_path
+
+        check_output_path(args.result_file)
     trials = settings.trials
     options = ServerOptions(
         settings=settings,

@@ -248,6 +248,18 @@ def _destination(args: argparse.Namespace, settings: Settings) -> str:
     )
 
 
+def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:
+    """Every file the run will write is checked before the first paid request."""
+    from whichtool_tui.files import check_output_path
+    from whichtool_tui.reports.inspect_json import FORMAT_EXTENSIONS
+
+    if args.out:
+        check_output_path(args.out)
+    if settings.report.out:
+        for extra in settings.report.formats or []:
+            check_output_path(f"{settings.report.out}.{FORMAT_EXTENSIONS[extra]}")
+
+
 def opens_tui(args: argparse.Namespace) -> bool:
     """The Run screen opens on a terminal unless --dry-run, --format or --out asks for output."""
     from whichtool_tui.cli import wants_ui
@@ -328,6 +340,7 @@ def execute(args: argparse.Namespace) -> int:
         )
         return 0
     check_budgets(inputs, prepared, options)
+    _check_outputs(args, settings)
     report = run_coroutine(_spend(inputs, options, args, settings, prepared))
     write_outputs(report, args, settings, report_format)
     return run_exit_code(report)

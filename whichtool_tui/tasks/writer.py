@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.files import write_atomic
+from whichtool_tui.files import check_output_path, write_atomic
 from whichtool_tui.redact import redact_paths
 from whichtool_tui.tasks.model import TaskSet
 
@@ -68,8 +68,10 @@ def serialize_task_set(task_set: TaskSet, path: str | os.PathLike[str]) -> str:
 
 
 def guard_overwrite(path: str | os.PathLike[str], force: bool) -> None:
-    """Refuse to replace an existing file without ``--force``: task sets are hand-edited work."""
-    if not force and Path(path).exists():
+    """Refuse to replace an existing file without ``--force`` (task sets are hand-edited work),
+    and any path that could not be written, before a model is asked for anything."""
+    check_output_path(path)
+    if not force and Path(path).exists() and Path(path).is_file():
         raise WhichtoolError(
             "tasks/would-overwrite",
             f"{redact_paths(str(path))} already exists",
