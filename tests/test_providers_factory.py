@@ -23,9 +23,10 @@ def code_of(*args: object, **kwargs: object) -> str:
     return caught.value.code
 
 
-def test_names_are_the_upstream_set_plus_keyword() -> None:
+def test_names_are_the_upstream_set_plus_the_baselines() -> None:
     assert PROVIDER_NAMES == (
         "anthropic",
+        "embedding",
         "keyword",
         "mock",
         "ollama",

@@ -41,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add(
         "--provider",
         help="anthropic, openai, openai-chat, openrouter, together, vllm, ollama, "
-        "openai-compatible, mock, or keyword (offline baseline)",
+        "openai-compatible, mock, keyword or embedding (offline baselines)",
     )
     add("--model", help="model name for the provider")
     add("--base-url", help="override the provider's base URL")

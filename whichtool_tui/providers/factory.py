@@ -170,6 +170,10 @@ def build_provider(
         from whichtool_tui.providers.keyword import KEYWORD_MODEL, KeywordProvider
 
         return KeywordProvider(model=model or KEYWORD_MODEL)
+    if name == "embedding":
+        from whichtool_tui.providers.embedding import EmbeddingProvider
+
+        return EmbeddingProvider()
     if name not in PRESETS:
         route_provider(name, base_url, env=env)  # raises provider/unknown
     if not model:

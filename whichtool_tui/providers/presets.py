@@ -95,7 +95,9 @@ PRESETS: dict[str, Preset] = {
     )
 }
 
-OFFLINE_PROVIDERS = ("keyword", "mock")
+OFFLINE_PROVIDERS = ("embedding", "keyword", "mock")
+# Offline pickers reported as baselines, never as models.
+BASELINE_PROVIDERS = ("embedding", "keyword")
 PROVIDER_NAMES: tuple[str, ...] = tuple(sorted((*PRESETS, *OFFLINE_PROVIDERS)))
 # Every environment variable that may hold a provider key: scanned by secrets tests and redaction.
 KEY_ENV_NAMES: tuple[str, ...] = tuple(

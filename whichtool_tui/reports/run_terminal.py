@@ -8,6 +8,7 @@ from whichtool_tui.evaluation.engine import PreparedRun
 from whichtool_tui.evaluation.metrics import MULTIPLE_KEY, NONE_KEY, PHANTOM_KEY
 from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TRIALS
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport
+from whichtool_tui.providers.presets import BASELINE_PROVIDERS
 from whichtool_tui.reports.rates import format_proportion, percent
 from whichtool_tui.surface.model import short_hash
 from whichtool_tui.tasks.terminal import Styler, ascii_safe
@@ -42,7 +43,9 @@ def _header(report: RunReport) -> list[str]:
     rep = report.reproducibility
     tokens = report.context_cost
     model = (
-        f"{rep.model} (keyword baseline, not a model)" if rep.provider == "keyword" else rep.model
+        f"{rep.model} ({rep.provider} baseline, not a model)"
+        if rep.provider in BASELINE_PROVIDERS
+        else rep.model
     )
     return [
         "whichtool-tui run",

@@ -1,0 +1,88 @@
+"""The ``embedding`` provider: an offline semantic baseline, labelled as a baseline, never a model.
+
+It picks the tool whose search text (name, description, parameter names) is most similar to the
+prompt under all-MiniLM-L6-v2 (int8 ONNX, the ``embedding`` extra), and abstains when the best
+similarity is below ``min_similarity`` or tied. Deterministic and independent of tool order.
+"""
+
+from __future__ import annotations
+
+from whichtool_tui.discovery.documents import documents_of_specs
+from whichtool_tui.discovery.embedding import (
+    EMBEDDING_MODEL_ID,
+    cosine,
+    load_embedding_model,
+    require_embedding,
+)
+from whichtool_tui.discovery.semantic import DEFAULT_MIN_SIMILARITY
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.providers.base import (
+    Capabilities,
+    ProposedCall,
+    ProviderError,
+    ProviderIdentity,
+    RouteReply,
+    RouteRequest,
+    options_fingerprint,
+)
+
+ABSTAIN_TEXT = "embedding baseline: no tool is similar enough to the prompt"
+EMBEDDING_CAPABILITIES = Capabilities(
+    seed=True, temperature_zero=True, logprobs=False, disable_thinking=True, temperature=False
+)
+
+
+class EmbeddingProvider:
+    """The offline semantic baseline: keyless, deterministic, never executes anything."""
+
+    def __init__(self, *, min_similarity: float = DEFAULT_MIN_SIMILARITY) -> None:
+        try:
+            require_embedding()
+        except WhichtoolError as exc:
+            raise ProviderError(
+                "provider/embedding-not-installed",
+                "The embedding baseline needs the `embedding` extra",
+                exc.hint,
+            ) from exc
+        self.min_similarity = min_similarity
+        options = {
+            "provider": "embedding",
+            "model": EMBEDDING_MODEL_ID,
+            "minSimilarity": min_similarity,
+            "version": 1,
+        }
+        self.identity = ProviderIdentity(
+            name="embedding",
+            model=EMBEDDING_MODEL_ID,
+            endpoint=None,
+            request_fingerprint=options_fingerprint(options),
+            capabilities=EMBEDDING_CAPABILITIES,
+            is_baseline=True,
+        )
+
+    def choose(self, prompt: str, request: RouteRequest) -> str | None:
+        """The most similar tool, or None when the best is below the minimum or tied."""
+        model = load_embedding_model()
+        query = model.encode(prompt)
+        scored = sorted(
+            (
+                (round(cosine(query, model.encode(doc.search_text)), 6), doc.name)
+                for doc in documents_of_specs(request.tools)
+            ),
+            key=lambda item: (-item[0], item[1]),
+        )
+        if not scored or scored[0][0] < self.min_similarity:
+            return None
+        if len(scored) > 1 and scored[1][0] == scored[0][0]:
+            return None
+        return scored[0][1]
+
+    async def route(self, request: RouteRequest) -> RouteReply:
+        """Pick by similarity; the call carries empty arguments."""
+        picked = self.choose(request.prompt, request)
+        if picked is None:
+            return RouteReply(calls=(), text=ABSTAIN_TEXT, stop_reason="stop")
+        return RouteReply(calls=(ProposedCall(picked, {}),), text="", stop_reason="tool_calls")
+
+    async def aclose(self) -> None:
+        """Nothing to release (the model stays loaded for the process)."""
