@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_RANK: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
@@ -23,6 +23,33 @@ class Diagnostic(BaseModel):
     tools: list[str] | None = None
     detail: Any = None
     hint: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _hint_from_detail(cls, data: Any) -> Any:
+        """Read back a hint that the inspect report's wire form keeps in ``detail.hint``."""
+        if not isinstance(data, dict) or data.get("hint") is not None:
+            return data
+        detail = data.get("detail")
+        if not isinstance(detail, dict) or not isinstance(detail.get("hint"), str):
+            return data
+        rest = {key: value for key, value in detail.items() if key != "hint"}
+        return {**data, "hint": detail["hint"], "detail": rest or None}
+
+    def to_upstream_json(self) -> dict[str, Any]:
+        """The form upstream's closed diagnostic schema accepts: our hint rides in ``detail``.
+
+        Upstream allows no extra diagnostic fields but any object as ``detail``, so the fix text
+        is written as ``detail.hint`` (read back by the validator above).
+        """
+        data = {key: value for key, value in self.__dict__.items() if value is not None}
+        hint = data.pop("hint", None)
+        if hint is not None:
+            detail = data.get("detail")
+            data["detail"] = (
+                {**detail, "hint": hint} if isinstance(detail, dict) else {"hint": hint}
+            )
+        return data
 
     def target_key(self) -> str:
         """The tool (or joined tools) this finding is about, for sorting."""

@@ -181,10 +181,7 @@ class InspectReport(_Model):
             "approximates": tokenizer.approximates,
             "note": tokenizer.note,
         }
-        findings = [
-            {key: value for key, value in item.__dict__.items() if value is not None}
-            for item in self.diagnostics
-        ]
+        findings = [item.to_upstream_json() for item in self.diagnostics]
         ordered: dict[str, Any] = {}
         for key, value in data.items():
             if key == "thresholds":

@@ -114,7 +114,8 @@ def _fix_hint(item: dict[str, Any]) -> str | None:
     """The finding's own hint, else its rule's fix from the catalog (older saved reports)."""
     from whichtool_tui.surface.rule_catalog import rule_for
 
-    hint = item.get("hint")
+    detail = item.get("detail")
+    hint = item.get("hint") or (detail.get("hint") if isinstance(detail, dict) else None)
     if isinstance(hint, str) and hint:
         return hint
     rule = rule_for(str(item.get("code", "")))
