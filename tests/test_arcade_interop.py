@@ -177,3 +177,38 @@ def test_no_task_on_a_live_server_skips_instead_of_passing(tmp_path: Path, capsy
     smoke = [c for c in atom(receipt, "inspect.tools_list")["checks"] if c["id"] == "smoke_invoke"]
     assert smoke[0]["result"] == "skip"
     assert receipt["scores"]["utility"] == "skip" and receipt["scores"]["nrp"] == 0.0
+
+
+def test_our_tape_is_byte_identical_to_mcp_arcades_for_either_receipt(
+    upstream_receipt: Path, tmp_path: Path, capsys: Any
+) -> None:
+    bout(tmp_path, capsys, "--target", "fixture", "--agent", "naive")
+    for receipt in (upstream_receipt, tmp_path / "r.json"):
+        theirs = arcade("tape", str(receipt), cwd=tmp_path)
+        assert theirs.returncode == 0, theirs.stderr
+        code, ours, _ = run_cli(["tape", str(receipt)], capsys)
+        assert code == 0
+        assert ours == theirs.stdout, receipt.name
+        ids = [row["rpc_id"] for row in json.loads(ours)["rows"]]
+        assert all(isinstance(rpc_id, str) for rpc_id in ids)
+        assert "" in ids and "1" in ids  # notifications carry no id; requests count from 1
+
+
+def test_mcp_arcade_drops_our_receipt_extras_and_we_keep_them(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """What the README says: `run` and `wire[].atom_id` are ours; mcp-arcade ignores them."""
+    bout(tmp_path, capsys, "--target", "fixture", "--agent", "naive")
+    ours = json.loads((tmp_path / "r.json").read_text())
+    assert "run" in ours and all("atom_id" in event for event in ours["wire"])
+    code, out, _ = run_cli(["receipt", str(tmp_path / "r.json")], capsys)
+    assert code == 0 and json.loads(out) == ours
+    theirs = arcade("receipt", "r.json", cwd=tmp_path)
+    assert theirs.returncode == 0, theirs.stderr
+    canonical = json.loads(theirs.stdout)
+    assert "run" not in canonical
+    assert not any("atom_id" in event for event in canonical["wire"])
+    ours.pop("run")
+    for event in ours["wire"]:
+        event.pop("atom_id")
+    assert canonical == ours

@@ -29,7 +29,8 @@ class TapeRowEntry(_Strict):
     seq: int
     direction: str
     method: str
-    rpc_id: int | str | None
+    # mcp-arcade writes the JSON-RPC id as text, "" when the message has none
+    rpc_id: str
     atom: str
     holdout: bool
     note: str

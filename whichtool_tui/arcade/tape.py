@@ -45,7 +45,7 @@ def build_tape(data: dict[str, Any]) -> dict[str, Any]:
                 "seq": row.seq,
                 "direction": row.direction,
                 "method": row.method,
-                "rpc_id": row.rpc_id,
+                "rpc_id": "" if row.rpc_id is None else str(row.rpc_id),
                 "atom": row.atom,
                 "holdout": row.holdout,
                 "note": row.note,
