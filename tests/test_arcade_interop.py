@@ -194,9 +194,7 @@ def test_our_tape_is_byte_identical_to_mcp_arcades_for_either_receipt(
         assert "" in ids and "1" in ids  # notifications carry no id; requests count from 1
 
 
-def test_mcp_arcade_drops_our_receipt_extras_and_we_keep_them(
-    tmp_path: Path, capsys: Any
-) -> None:
+def test_mcp_arcade_drops_our_receipt_extras_and_we_keep_them(tmp_path: Path, capsys: Any) -> None:
     """What the README says: `run` and `wire[].atom_id` are ours; mcp-arcade ignores them."""
     bout(tmp_path, capsys, "--target", "fixture", "--agent", "naive")
     ours = json.loads((tmp_path / "r.json").read_text())
