@@ -22,6 +22,7 @@ from whichtool_tui.reports.run_formats import RUN_FORMATS
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
+    from whichtool_tui.discovery.deferred_run import DiscoveryOptions
     from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions
     from whichtool_tui.evaluation.report_model import RunReport
 
@@ -108,6 +109,46 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--seconds-per-trial",
         type=non_negative_number,
         help="wall-clock guess for --dry-run",
+    )
+    add(
+        "--discovery",
+        choices=("upfront", "deferred"),
+        default=None,
+        help="upfront (default: every tool offered) or deferred: the model gets only a search "
+        "tool, the search answers, then the found tools are offered; compared with upfront",
+    )
+    add(
+        "--discovery-variant",
+        dest="discovery_variant",
+        choices=("search", "names"),
+        default=None,
+        help="with --discovery deferred: search alone (default), or names: the search tool "
+        "also lists the bare tool names and accepts select:NAME",
+    )
+    add(
+        "--retriever",
+        choices=("bm25", "regex", "semantic"),
+        default=None,
+        help="with --discovery deferred: the search that answers the query (default bm25)",
+    )
+    add(
+        "--top-k",
+        dest="top_k",
+        type=whole_number(1, 50),
+        help="with --discovery deferred: tools the search returns (default 5)",
+    )
+    add(
+        "--compare-upfront",
+        dest="compare_upfront",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --discovery deferred: also run every task upfront and compare (default on)",
+    )
+    add(
+        "--min-similarity",
+        dest="min_similarity",
+        type=number_between(-1, 1),
+        help="embedding baseline and semantic search: the similarity floor (default 0.40)",
     )
     add("--config", metavar="FILE", help="whichtool.config.json or .yaml")
     add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")
@@ -203,6 +244,46 @@ def write_outputs(
     )
 
 
+def discovery_options(args: argparse.Namespace) -> DiscoveryOptions | None:
+    """The deferred-discovery settings, or None for an upfront run; refuses stray flags."""
+    from whichtool_tui.discovery.deferred_run import DiscoveryOptions
+    from whichtool_tui.discovery.ranking import DEFAULT_K
+    from whichtool_tui.discovery.semantic import DEFAULT_MIN_SIMILARITY
+
+    if args.discovery != "deferred":
+        stray = [
+            flag
+            for flag, value in (
+                ("--discovery-variant", args.discovery_variant),
+                ("--retriever", args.retriever),
+                ("--top-k", args.top_k),
+                ("--compare-upfront", args.compare_upfront),
+            )
+            if value is not None
+        ]
+        if stray:
+            raise WhichtoolError(
+                "cli/needs-deferred-discovery",
+                f"{stray[0]} applies to deferred discovery only",
+                "Add --discovery deferred, or drop the flag.",
+            )
+        return None
+    retriever = args.retriever or "bm25"
+    if retriever == "semantic":
+        from whichtool_tui.discovery.embedding import require_embedding
+
+        require_embedding()
+    return DiscoveryOptions(
+        variant=args.discovery_variant or "search",
+        retriever=retriever,
+        top_k=args.top_k or DEFAULT_K,
+        compare_upfront=args.compare_upfront is not False,
+        min_similarity=(
+            DEFAULT_MIN_SIMILARITY if args.min_similarity is None else args.min_similarity
+        ),
+    )
+
+
 async def _spend(
     inputs: RunInputs,
     options: RunOptions,
@@ -223,10 +304,26 @@ async def _spend(
         env=os.environ,
         allow_http=args.allow_http_provider,
     )
+    if args.min_similarity is not None and provider.identity.name == "embedding":
+        from whichtool_tui.providers.embedding import EmbeddingProvider
+
+        provider = EmbeddingProvider(min_similarity=args.min_similarity)
     sys.stderr.write(_destination(args, settings) + "\n")
     cache = cli_trial_cache(args.cache, args.cache_dir)
     progress = RunProgress()
+    discovery = discovery_options(args)
     try:
+        if discovery is not None:
+            from whichtool_tui.discovery.deferred_run import run_deferred_evaluation
+
+            if discovery.compare_upfront:
+                sys.stderr.write(
+                    "whichtool-tui: deferred discovery: the upfront arm runs first (no progress "
+                    "shown), then each deferred trial sends a search step and a call step\n"
+                )
+            return await run_deferred_evaluation(
+                inputs, options, provider, discovery, prepared=prepared, cache=cache, sink=progress
+            )
         return await run_evaluation(
             inputs, options, provider, prepared=prepared, cache=cache, sink=progress
         )
@@ -322,6 +419,7 @@ def execute(args: argparse.Namespace) -> int:
     options = build_options(args, settings)
     if opens_tui(args):
         return _open_in_ui(args, settings, options)
+    discovery_options(args)  # stray deferred-only flags are refused before anything loads
     inputs = load_inputs(args, settings, options.max_tools)
     prepared = prepare_run(inputs, options)
     if args.dry_run:

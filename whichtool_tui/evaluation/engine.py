@@ -53,7 +53,7 @@ from whichtool_tui.evaluation.report_model import (
     TaskEntry,
     TasksBlock,
 )
-from whichtool_tui.evaluation.runner import RunnerSettings, run_plan
+from whichtool_tui.evaluation.runner import RunnerSettings, TrialSender, run_plan
 from whichtool_tui.evaluation.thresholds import (
     ThresholdSettings,
     evaluate_execution,
@@ -249,8 +249,12 @@ async def run_evaluation(
     prepared: PreparedRun | None = None,
     cache: TrialCache | None = None,
     sink: EventSink = discard_event,
+    send: TrialSender | None = None,
 ) -> RunReport:
-    """Plan (unless given), check budgets, run every trial and build the report, with events."""
+    """Plan (unless given), check budgets, run every trial and build the report, with events.
+
+    ``send`` replaces how one trial is sent (the deferred-discovery protocol's two steps).
+    """
     prepared = prepared or prepare_run(inputs, options)
     check_budgets(inputs, prepared, options)
     plan = prepared.plan
@@ -294,6 +298,7 @@ async def run_evaluation(
             ),
             cache,
             finished,
+            send,
         )
         duration_ms = (time.perf_counter() - started) * 1000
         with gc_paused():  # the scored trials become the report: nothing here is garbage

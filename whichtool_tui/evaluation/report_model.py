@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from pydantic.alias_generators import to_camel
 
 from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.discovery.run_model import DiscoveryBlock
 from whichtool_tui.evaluation.js_json import dump_js_json
 from whichtool_tui.evaluation.stats import Proportion, proportion
 
@@ -341,6 +342,9 @@ class RunReport(ClosedModel):
     ok: bool
     duration_ms: float
     trials: list[ScoredTrial]
+    # Present only in `run --discovery deferred`: the search step of every trial and the
+    # comparison with the upfront arm (additive to whichtool.run/2).
+    discovery: DiscoveryBlock | None = Field(default=None, exclude_if=_absent)
 
 
 def js_numbers(value: Any) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from whichtool_tui.errors import WhichtoolError
@@ -31,6 +31,8 @@ MIN_CONCURRENCY = 1
 MAX_CONCURRENCY = 64
 
 OutcomeCallback = Callable[[int, PlannedTrial, TrialOutcome], None]
+# Sends one trial's request its own way (the deferred-discovery protocol makes two requests).
+TrialSender = Callable[[PlannedTrial, RouteRequest], Awaitable[TrialOutcome]]
 
 
 @dataclass(frozen=True)
@@ -146,8 +148,12 @@ async def run_plan(
     settings: RunnerSettings,
     cache: TrialCache | None = None,
     on_outcome: OutcomeCallback | None = None,
+    send: TrialSender | None = None,
 ) -> list[TrialOutcome]:
-    """Run every planned trial with at most ``concurrency`` in flight; results in plan order."""
+    """Run every planned trial with at most ``concurrency`` in flight; results in plan order.
+
+    ``send`` replaces the single request of a trial (default: ``run_one`` with the cache).
+    """
     _check_limits(plan, settings)
     outcomes: list[TrialOutcome | None] = [None] * len(plan.trials)
     next_index = 0
@@ -158,7 +164,11 @@ async def run_plan(
             index = next_index
             next_index += 1
             trial = plan.trials[index]
-            outcome = await run_one(provider, build_request(trial, tools, settings), cache)
+            request = build_request(trial, tools, settings)
+            if send is None:
+                outcome = await run_one(provider, request, cache)
+            else:
+                outcome = await send(trial, request)
             outcomes[index] = outcome
             if on_outcome is not None:
                 on_outcome(index, trial, outcome)

@@ -53,7 +53,8 @@ class EmbeddingProvider:
         }
         self.identity = ProviderIdentity(
             name="embedding",
-            model=EMBEDDING_MODEL_ID,
+            # The floor shapes every answer, so it is part of the model label reports show.
+            model=f"{EMBEDDING_MODEL_ID}@{min_similarity:.2f}",
             endpoint=None,
             request_fingerprint=options_fingerprint(options),
             capabilities=EMBEDDING_CAPABILITIES,

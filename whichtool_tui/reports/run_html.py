@@ -194,6 +194,14 @@ def _reproducibility(report: RunReport) -> str:
     return f"<table><tbody>{rows}</tbody></table>"
 
 
+def _discovery(report: RunReport) -> list[str]:
+    if report.discovery is None:
+        return []
+    from whichtool_tui.reports.discovery_run import discovery_html
+
+    return [discovery_html(report.discovery)]
+
+
 def render_run_html(report: RunReport) -> str:
     """The complete page; the embedded JSON in #whichtool-data is the full run/2 report."""
     verdict = run_verdict(report)
@@ -215,6 +223,7 @@ def render_run_html(report: RunReport) -> str:
             _heatmap(report),
             "<h2>Confusion pairs</h2>",
             _pairs(report),
+            *_discovery(report),
             "<h2>Per tool</h2>",
             _per_tool(report),
             "<h2>Thresholds</h2>",

@@ -167,6 +167,10 @@ def render_run_markdown(report: RunReport) -> str:
             lines.append(
                 f"| {threshold.name} | {threshold.actual:.3f} | {threshold.limit:g} | {result} |"
             )
+    if report.discovery is not None:
+        from whichtool_tui.reports.discovery_run import discovery_markdown_lines
+
+        lines += discovery_markdown_lines(report.discovery)
     lines += _details("Per tool", _per_tool(report))
     lines += _details("Confusion matrix", _matrix(report))
     lines += _details("Position sensitivity", _position(report))

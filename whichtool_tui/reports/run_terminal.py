@@ -184,6 +184,10 @@ def render_run_terminal(report: RunReport, color: bool = False) -> str:
         sections.append(worst)
     sections += [_rates(report), _per_tool(report), _matrix(report), _pairs(report)]
     sections.append(_position(report))
+    if report.discovery is not None:
+        from whichtool_tui.reports.discovery_run import discovery_terminal_lines
+
+        sections.append(discovery_terminal_lines(report.discovery))
     findings = ["Findings"]
     findings += [_diagnostic_line(d, style) for d in report.diagnostics] or ["  None."]
     sections += [findings, _thresholds(report, style)]
