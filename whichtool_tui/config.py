@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
+from whichtool_tui import limits
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS, MAX_SAFE_INTEGER
 from whichtool_tui.redact import redact_paths
@@ -65,7 +66,7 @@ class ProviderConfig(_Strict):
 class TrialsConfig(_Strict):
     """Defaults for the routing run; every field can be overridden by a flag."""
 
-    repeat: Annotated[int, Field(ge=1, le=1000)] | None = None
+    repeat: Annotated[int, Field(ge=limits.MIN_REPEAT, le=limits.MAX_REPEAT)] | None = None
     max_trials: Annotated[int, Field(ge=1, le=ABSOLUTE_MAX_TRIALS)] | None = Field(
         default=None, alias="maxTrials"
     )
@@ -73,8 +74,16 @@ class TrialsConfig(_Strict):
         default=None, alias="maxTools"
     )
     permute: bool | None = None
-    temperature: Annotated[float, Field(ge=0, le=2, allow_inf_nan=False)] | None = None
-    concurrency: Annotated[int, Field(ge=1, le=64)] | None = None
+    temperature: (
+        Annotated[
+            float,
+            Field(ge=limits.MIN_TEMPERATURE, le=limits.MAX_TEMPERATURE, allow_inf_nan=False),
+        ]
+        | None
+    ) = None
+    concurrency: (
+        Annotated[int, Field(ge=limits.MIN_CONCURRENCY, le=limits.MAX_CONCURRENCY)] | None
+    ) = None
     seed: Annotated[int, Field(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)] | None = None
     reasoning_effort: str | None = Field(default=None, alias="reasoningEffort")
 

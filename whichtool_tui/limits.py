@@ -1,14 +1,49 @@
-"""Hard ceilings shared by the config, the flags and the engine, in a module that imports nothing.
+"""Every ceiling and default shared by the config, the flags, the agent schemas and the engine.
 
-Command modules declare their flags before anything heavy loads, so the ceilings live here
-rather than in ``config`` (which loads pydantic).
+One home, in a module that imports nothing: command modules declare their flags before anything
+heavy loads, the config's field bounds and the MCP server's input schemas are built from the
+same names, so a ceiling or default changes here and nowhere else.
 """
 
 from __future__ import annotations
 
-ABSOLUTE_MAX_TRIALS = 1000
+# -- run budgets -----------------------------------------------------------------------------
+ABSOLUTE_MAX_TRIALS = 1000  # a real run never plans more trials than this, whatever the flags
 ABSOLUTE_MAX_TOOLS = 1000
+DEFAULT_MAX_TRIALS = 50  # the budget a run must be raised past on purpose
 # How many tools a surface may offer before the review warns (a cautious default, not a limit).
 DEFAULT_MAX_TOOLS = 6
+PLAN_CAP = 100_000  # a dry run may plan this many trials (it calls no model)
+
+# -- trial settings --------------------------------------------------------------------------
+MIN_REPEAT = 1
+MAX_REPEAT = 1000
+DEFAULT_REPEAT = 5
+MIN_CONCURRENCY = 1
+MAX_CONCURRENCY = 64
+DEFAULT_CONCURRENCY = 4
+MIN_TEMPERATURE = 0.0
+MAX_TEMPERATURE = 2.0
+DEFAULT_TEMPERATURE = 0.0
+DEFAULT_SEED = 0
+DEFAULT_PERMUTE = True
+
+# -- run health gates ------------------------------------------------------------------------
+DEFAULT_MAX_ERROR_RATE = 0.1  # a run with more errored trials than this is invalid (exit 2)
+DEFAULT_MIN_SCORED = 1
+
+# -- what an agent may ask of the MCP server (the operator's flags can lower, never raise) ----
+AGENT_MAX_REPEAT = 20
+AGENT_MAX_CONCURRENCY = 16
+
+# -- bytes read from anything outside the process --------------------------------------------
+MAX_INPUT_BYTES = 16 * 1024 * 1024  # one file, frame, line or HTTP body, whoever sent it
+
+# -- time ------------------------------------------------------------------------------------
+DEFAULT_TIMEOUT = 30.0  # seconds for one MCP connection step (connect, initialize, a page)
+
+# -- where things go -------------------------------------------------------------------------
+DEFAULT_CACHE_DIR = ".whichtool-cache"
+
 # The largest integer a JSON reader in JavaScript keeps exactly (Number.MAX_SAFE_INTEGER).
 MAX_SAFE_INTEGER = 2**53 - 1

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.limits import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
 from whichtool_tui.redact import redact_command_args, redact_message, redact_url
 from whichtool_tui.surface.listing import ServedListing, Transport
 
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 TRANSPORTS: tuple[Transport, ...] = ("snapshot", "stdio", "http", "legacy-sse")
 _ALIASES: dict[str, Transport] = {"sse": "legacy-sse", "streamable-http": "http"}
 _URL = re.compile(r"^https?://", re.IGNORECASE)
-DEFAULT_TIMEOUT = 30.0
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,9 @@ import argparse
 
 def open_home(args: argparse.Namespace) -> int:
     """Open the interactive app on its home screen, or straight into the demo with --demo."""
+    from whichtool_tui.config import load_settings
     from whichtool_tui.ui.app import StartPoint, run_app
 
-    start = StartPoint(demo=True) if getattr(args, "demo", False) else None
+    settings = load_settings()  # a broken config is a one-line error before the app opens
+    start = StartPoint(demo=bool(getattr(args, "demo", False)), settings=settings)
     return run_app(debug=bool(getattr(args, "debug", False)), start=start)

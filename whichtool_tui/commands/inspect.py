@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.commands._argtypes import MAX_SAFE_INTEGER, number_between, whole_number
 from whichtool_tui.errors import ExitCode, WhichtoolError
-from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, DEFAULT_MAX_TOOLS
+from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
@@ -114,6 +114,11 @@ def build_report(args: argparse.Namespace, settings: Settings, target: str | Non
     """Resolve the target, read tools/list once, optionally save it, and review it."""
     from whichtool_tui.surface.inspect import inspect_surface
     from whichtool_tui.targets import load_listing, resolve_target
+    from whichtool_tui.usecases.options import (
+        InspectOverrides,
+        from_namespace,
+        merge_inspect_options,
+    )
 
     spec = resolve_target(target, args.transport, settings)
     listing = load_listing(spec)
@@ -126,18 +131,13 @@ def build_report(args: argparse.Namespace, settings: Settings, target: str | Non
         sys.stderr.write(
             f"Saved {count} tool{'' if count == 1 else 's'} to {redact_paths(args.save_snapshot)}\n"
         )
-    max_tools = args.max_tools if args.max_tools is not None else settings.trials.max_tools
-    max_context = (
-        args.max_context_tokens
-        if args.max_context_tokens is not None
-        else settings.thresholds.max_context_tokens
-    )
+    review = merge_inspect_options(from_namespace(InspectOverrides, args), settings)
     report = inspect_surface(
         listing,
-        max_tools=max_tools if max_tools is not None else DEFAULT_MAX_TOOLS,
-        max_context_tokens=max_context,
-        approximates=args.provider or (settings.provider.name if settings.provider else None),
-        rules=settings.inspect.rules,
+        max_tools=review.max_tools,
+        max_context_tokens=review.max_context_tokens,
+        approximates=review.approximates,
+        rules=review.rules,
     )
     if args.tasks is None:
         return report
@@ -194,6 +194,7 @@ def _open_in_ui(args: argparse.Namespace, settings: Settings, target: str | None
         target=start_target(target, args.transport, settings),
         section="surface",
         review=review,
+        settings=settings,
         exit_code=_ui_exit,
     )
     return run_app(debug=bool(getattr(args, "debug", False)), start=start)

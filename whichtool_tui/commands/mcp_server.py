@@ -7,11 +7,14 @@ decides here what agents may do: spend money, name targets, switch providers.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from whichtool_tui.commands._argtypes import add_allow_http_provider, whole_number
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
 
-ABSOLUTE_MAX = 1000
+if TYPE_CHECKING:
+    from whichtool_tui.server.options import ServerOptions
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -37,13 +40,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add(
         "--max-trials",
         metavar="N",
-        type=whole_number(1, ABSOLUTE_MAX),
+        type=whole_number(1, ABSOLUTE_MAX_TRIALS),
         help="refuse runs above this many trials (default config trials.maxTrials, else 50)",
     )
     add(
         "--max-tools",
         metavar="N",
-        type=whole_number(1, ABSOLUTE_MAX),
+        type=whole_number(1, ABSOLUTE_MAX_TOOLS),
         help="refuse runs on more tools (default config trials.maxTools, else 6)",
     )
     add("--cache", action="store_true", help="reuse cached trial answers (default off)")
@@ -59,17 +62,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def execute(args: argparse.Namespace) -> int:
-    """Serve MCP on stdin/stdout until the client disconnects."""
+def _budget_flags(args: argparse.Namespace) -> argparse.Namespace:
+    """Only the budget flags: the server's other flags are not run options."""
+    return argparse.Namespace(max_trials=args.max_trials, max_tools=args.max_tools)
+
+
+def server_options(args: argparse.Namespace) -> ServerOptions:
+    """The operator's choices: the flags over the JSON config over the defaults, like `run`'s."""
     from pathlib import Path
 
-    import anyio
-
     from whichtool_tui.config import Settings, load_settings
-    from whichtool_tui.evaluation.cache import DEFAULT_CACHE_DIR
-    from whichtool_tui.evaluation.plan import DEFAULT_MAX_TOOLS, DEFAULT_MAX_TRIALS
-    from whichtool_tui.server.app import serve_stdio
+    from whichtool_tui.limits import DEFAULT_CACHE_DIR
     from whichtool_tui.server.options import ServerOptions
+    from whichtool_tui.usecases.options import RunOverrides, from_namespace, merge_run_options
 
     settings = Settings()
     if args.config is not None:
@@ -84,19 +89,27 @@ def execute(args: argparse.Namespace) -> int:
         from whichtool_tui.files import check_output_path
 
         check_output_path(args.result_file)
-    trials = settings.trials
-    options = ServerOptions(
+    budgets = merge_run_options(from_namespace(RunOverrides, _budget_flags(args)), settings)
+    return ServerOptions(
         settings=settings,
         allow_paid_runs=args.allow_paid_runs,
         allow_dynamic_targets=args.allow_dynamic_targets,
         allow_provider_overrides=args.allow_provider_overrides,
         allow_http_provider=args.allow_http_provider,
-        max_trials=args.max_trials or trials.max_trials or DEFAULT_MAX_TRIALS,
-        max_tools=args.max_tools or trials.max_tools or DEFAULT_MAX_TOOLS,
+        max_trials=budgets.max_trials,
+        max_tools=budgets.max_tools,
         cache=args.cache,
         cache_dir=args.cache_dir or DEFAULT_CACHE_DIR,
         result_file=args.result_file,
         workspace=Path.cwd(),
     )
-    anyio.run(serve_stdio, options)
+
+
+def execute(args: argparse.Namespace) -> int:
+    """Serve MCP on stdin/stdout until the client disconnects."""
+    import anyio
+
+    from whichtool_tui.server.app import serve_stdio
+
+    anyio.run(serve_stdio, server_options(args))
     return 0

@@ -8,8 +8,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
+from whichtool_tui import limits
 from whichtool_tui.commands._argtypes import (
     MAX_SAFE_INTEGER,
     add_allow_http_provider,
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
     from whichtool_tui.discovery.deferred_run import DiscoveryOptions
     from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions
     from whichtool_tui.evaluation.report_model import RunReport
-
-T = TypeVar("T")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -47,23 +46,38 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--model", help="model name for the provider")
     add("--base-url", help="override the provider's base URL")
     add_allow_http_provider(parser)
-    add("--repeat", type=whole_number(1, 1000), help="trials per task (default 5)")
+    add(
+        "--repeat",
+        type=whole_number(limits.MIN_REPEAT, limits.MAX_REPEAT),
+        help=f"trials per task (default {limits.DEFAULT_REPEAT})",
+    )
     add(
         "--max-trials",
-        type=whole_number(1, 1000),
-        help="refuse real runs above this many trials (default 50, at most 1000)",
+        type=whole_number(1, limits.ABSOLUTE_MAX_TRIALS),
+        help=f"refuse real runs above this many trials (default {limits.DEFAULT_MAX_TRIALS}, "
+        f"at most {limits.ABSOLUTE_MAX_TRIALS})",
     )
     add(
         "--max-tools",
-        type=whole_number(1, 1000),
-        help="refuse real runs on more tools than this (default 6, at most 1000)",
+        type=whole_number(1, limits.ABSOLUTE_MAX_TOOLS),
+        help=f"refuse real runs on more tools than this (default {limits.DEFAULT_MAX_TOOLS}, "
+        f"at most {limits.ABSOLUTE_MAX_TOOLS})",
     )
-    add("--concurrency", type=whole_number(1, 64), help="requests in flight (default 4, 1-64)")
-    add("--temperature", type=number_between(0, 2), help="sampling temperature (default 0)")
+    add(
+        "--concurrency",
+        type=whole_number(limits.MIN_CONCURRENCY, limits.MAX_CONCURRENCY),
+        help=f"requests in flight (default {limits.DEFAULT_CONCURRENCY}, "
+        f"{limits.MIN_CONCURRENCY}-{limits.MAX_CONCURRENCY})",
+    )
+    add(
+        "--temperature",
+        type=number_between(limits.MIN_TEMPERATURE, limits.MAX_TEMPERATURE),
+        help=f"sampling temperature (default {limits.DEFAULT_TEMPERATURE:g})",
+    )
     add(
         "--seed",
         type=whole_number(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
-        help="run seed for tool orders and provider seeds (default 0)",
+        help=f"run seed for tool orders and provider seeds (default {limits.DEFAULT_SEED})",
     )
     add("--reasoning-effort", help="forwarded where the API has it")
     add(
@@ -154,47 +168,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")
 
 
-def _pick(flag: T | None, configured: T | None, default: T) -> T:
-    """flag > config > built-in default."""
-    if flag is not None:
-        return flag
-    return configured if configured is not None else default
-
-
 def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
-    """Merge flags over config ``trials``/``thresholds`` over the contract's defaults."""
-    from whichtool_tui.evaluation import plan
-    from whichtool_tui.evaluation.engine import RunOptions
-    from whichtool_tui.evaluation.thresholds import (
-        DEFAULT_MAX_ERROR_RATE,
-        DEFAULT_MIN_SCORED,
-        ThresholdSettings,
-    )
+    """The run's options: its flags over config ``trials``/``thresholds`` over the defaults."""
+    from whichtool_tui.usecases.options import RunOverrides, from_namespace, merge_run_options
 
-    trials = settings.trials
-    gates = settings.thresholds
-    return RunOptions(
-        repeat=int(_pick(args.repeat, trials.repeat, plan.DEFAULT_REPEAT)),
-        seed=int(_pick(args.seed, trials.seed, plan.DEFAULT_SEED)),
-        permute=bool(_pick(args.permute, trials.permute, True)),
-        only=tuple(args.only or ()),
-        skip=tuple(args.skip or ()),
-        concurrency=int(_pick(args.concurrency, trials.concurrency, plan.DEFAULT_CONCURRENCY)),
-        temperature=float(_pick(args.temperature, trials.temperature, plan.DEFAULT_TEMPERATURE)),
-        reasoning_effort=args.reasoning_effort or trials.reasoning_effort,
-        max_trials=int(_pick(args.max_trials, trials.max_trials, plan.DEFAULT_MAX_TRIALS)),
-        max_tools=int(_pick(args.max_tools, trials.max_tools, plan.DEFAULT_MAX_TOOLS)),
-        thresholds=ThresholdSettings(
-            min_accuracy=_pick(args.min_accuracy, gates.min_accuracy, None),
-            max_over_trigger=_pick(args.max_over_trigger, gates.max_over_trigger, None),
-            max_context_tokens=_pick(args.max_context_tokens, gates.max_context_tokens, None),
-            max_error_rate=float(
-                _pick(args.max_error_rate, gates.max_error_rate, DEFAULT_MAX_ERROR_RATE)
-            ),
-            min_scored=int(_pick(args.min_scored, gates.min_scored, DEFAULT_MIN_SCORED)),
-        ),
-        seconds_per_trial=args.seconds_per_trial,
-    )
+    return merge_run_options(from_namespace(RunOverrides, args), settings)
 
 
 def load_inputs(args: argparse.Namespace, settings: Settings, max_tools: int) -> RunInputs:
@@ -370,21 +348,17 @@ def _open_in_ui(args: argparse.Namespace, settings: Settings, options: RunOption
     from whichtool_tui.ui.app import StartPoint, run_app
     from whichtool_tui.ui.engine import start_target
     from whichtool_tui.ui.session import ReviewOptions, RunForm
+    from whichtool_tui.usecases.options import ProviderOverrides, from_namespace, merge_provider
 
     target = start_target(args.target, args.transport, settings)
     task_file = resolve_task_file(args.tasks, settings)
     load_task_set(task_file)  # a broken task set is a one-line error before the app opens
     tasks = str(task_file)
-    from whichtool_tui.providers.key_routing import choose_base_url
-
-    configured = settings.provider
-    provider_name = args.provider or (configured.name if configured else "keyword")
-    chosen = choose_base_url(provider_name, args.base_url, configured)
+    chosen = merge_provider(from_namespace(ProviderOverrides, args), settings)
     form = RunForm(
-        provider=provider_name,
-        model=args.model or (configured.model if configured else None),
-        # The config's baseUrl pre-fills the form only for the provider it was written for.
-        base_url=chosen.url if chosen.source != "preset" else None,
+        provider=chosen.name or "keyword",
+        model=chosen.model,
+        base_url=chosen.base_url,
         options=options,
         cache=args.cache,
         cache_dir=args.cache_dir,
@@ -395,6 +369,7 @@ def _open_in_ui(args: argparse.Namespace, settings: Settings, options: RunOption
         section="run",
         review=ReviewOptions(config=args.config),
         run_form=form,
+        settings=settings,
         exit_code=_ui_exit,
     )
     return run_app(debug=bool(getattr(args, "debug", False)), start=start)

@@ -25,11 +25,12 @@ from whichtool_tui.evaluation.report_model import (
     js_numbers,
 )
 from whichtool_tui.files import write_atomic
+from whichtool_tui.limits import DEFAULT_CACHE_DIR as DEFAULT_CACHE_DIR
+from whichtool_tui.limits import MAX_INPUT_BYTES
 from whichtool_tui.providers.base import ProviderIdentity, RouteRequest, ToolSpec
 
-DEFAULT_CACHE_DIR = ".whichtool-cache"
 CACHE_KEY_VERSION = 3
-MAX_ENTRY_BYTES = 16 * 1024 * 1024
+MAX_ENTRY_BYTES = MAX_INPUT_BYTES
 
 
 class CacheEntry(ClosedModel):

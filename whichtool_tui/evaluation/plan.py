@@ -15,17 +15,17 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.seeds import attempt_seed, shuffled, trial_seed
 
-# Re-exported: callers take the run budgets from here.
+# Re-exported: the run budgets and defaults live in limits.py; older callers import them here.
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS as ABSOLUTE_MAX_TOOLS
 from whichtool_tui.limits import ABSOLUTE_MAX_TRIALS as ABSOLUTE_MAX_TRIALS
+from whichtool_tui.limits import DEFAULT_CONCURRENCY as DEFAULT_CONCURRENCY
 from whichtool_tui.limits import DEFAULT_MAX_TOOLS as DEFAULT_MAX_TOOLS
+from whichtool_tui.limits import DEFAULT_MAX_TRIALS as DEFAULT_MAX_TRIALS
+from whichtool_tui.limits import DEFAULT_REPEAT as DEFAULT_REPEAT
+from whichtool_tui.limits import DEFAULT_SEED as DEFAULT_SEED
+from whichtool_tui.limits import DEFAULT_TEMPERATURE as DEFAULT_TEMPERATURE
+from whichtool_tui.limits import PLAN_CAP as PLAN_CAP
 
-DEFAULT_REPEAT = 5
-DEFAULT_MAX_TRIALS = 50
-DEFAULT_CONCURRENCY = 4
-DEFAULT_SEED = 0
-DEFAULT_TEMPERATURE = 0.0
-PLAN_CAP = 100_000
 MAX_REORDER_ATTEMPTS = 24
 CHARS_PER_TOKEN = 4
 

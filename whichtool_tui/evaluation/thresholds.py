@@ -13,9 +13,8 @@ from whichtool_tui.evaluation.report_model import (
     ThresholdResult,
 )
 from whichtool_tui.evaluation.stats import proportion
-
-DEFAULT_MAX_ERROR_RATE = 0.1
-DEFAULT_MIN_SCORED = 1
+from whichtool_tui.limits import DEFAULT_MAX_ERROR_RATE as DEFAULT_MAX_ERROR_RATE
+from whichtool_tui.limits import DEFAULT_MIN_SCORED as DEFAULT_MIN_SCORED
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from whichtool_tui import __version__
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.limits import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
 from whichtool_tui.mcp_client.auth import authorization_headers, check_http_url
 from whichtool_tui.mcp_client.failures import FailureContext, translate_failure
 from whichtool_tui.mcp_client.faults import FaultBox
@@ -37,7 +38,6 @@ from whichtool_tui.mcp_client.tap import RawResults, tap_tools_list
 if TYPE_CHECKING:
     from whichtool_tui.targets import TargetSpec
 
-DEFAULT_TIMEOUT = 30.0
 CLIENT_INFO = Implementation(name="whichtool-tui", version=__version__)
 
 # The SDK logs tracebacks for failures we report ourselves as one line; keep them off stderr

@@ -17,13 +17,11 @@ import anyio
 
 from whichtool_tui.diagnostics import sort_diagnostics
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.evaluation.plan import (
+from whichtool_tui.limits import (
     ABSOLUTE_MAX_TOOLS,
     ABSOLUTE_MAX_TRIALS,
-    DEFAULT_CONCURRENCY,
-    DEFAULT_REPEAT,
-    DEFAULT_SEED,
-    DEFAULT_TEMPERATURE,
+    AGENT_MAX_CONCURRENCY,
+    AGENT_MAX_REPEAT,
 )
 from whichtool_tui.server import envelope
 from whichtool_tui.server.arguments import (
@@ -33,8 +31,6 @@ from whichtool_tui.server.arguments import (
     ValidateArguments,
 )
 from whichtool_tui.server.options import (
-    AGENT_MAX_CONCURRENCY,
-    AGENT_MAX_REPEAT,
     ServerOptions,
     is_paid_provider,
     open_target,
@@ -49,6 +45,13 @@ from whichtool_tui.server.summaries import (
     validation_summary,
 )
 from whichtool_tui.targets import fetch_listing
+from whichtool_tui.usecases.options import (
+    InspectOverrides,
+    RunOverrides,
+    from_mapping,
+    merge_inspect_options,
+    merge_run_options,
+)
 
 if TYPE_CHECKING:
     from whichtool_tui.evaluation.engine import RunInputs, RunOptions
@@ -100,17 +103,19 @@ async def inspect_tool(state: ServerState, arguments: InspectArguments) -> dict[
 
     options = state.options
     listing = await _listing(options, arguments.target, arguments.transport)
-    limit = arguments.max_context_tokens
-    if limit is None:
-        limit = options.settings.thresholds.max_context_tokens
-    provider = options.settings.provider
+    merged = merge_inspect_options(
+        InspectOverrides(
+            max_tools=options.max_tools, max_context_tokens=arguments.max_context_tokens
+        ),
+        options.settings,
+    )
     review = functools.partial(
         inspect_surface,
         listing,
-        max_tools=options.max_tools,
-        max_context_tokens=limit,
-        approximates=provider.name if provider else None,
-        rules=options.settings.inspect.rules,
+        max_tools=merged.max_tools,
+        max_context_tokens=merged.max_context_tokens,
+        approximates=merged.approximates,
+        rules=merged.rules,
     )
     report = await anyio.to_thread.run_sync(review)
     text, data = inspect_summary(report)
@@ -153,45 +158,23 @@ def _check_agent_limit(name: str, value: int, high: int) -> None:
 
 
 def _run_options(options: ServerOptions, arguments: RunArguments) -> RunOptions:
-    """Repeat and concurrency from the agent (checked), everything else from the config."""
-    from whichtool_tui.evaluation.engine import RunOptions
-    from whichtool_tui.evaluation.thresholds import (
-        DEFAULT_MAX_ERROR_RATE,
-        DEFAULT_MIN_SCORED,
-        ThresholdSettings,
-    )
+    """The agent's values (repeat and concurrency checked) and the operator's budgets, merged.
 
-    trials = options.settings.trials
-    gates = options.settings.thresholds
-    repeat = arguments.repeat if arguments.repeat is not None else trials.repeat or DEFAULT_REPEAT
-    concurrency = arguments.concurrency
-    if concurrency is None:
-        concurrency = trials.concurrency or DEFAULT_CONCURRENCY
-    _check_agent_limit("repeat", repeat, AGENT_MAX_REPEAT)
-    _check_agent_limit("concurrency", concurrency, AGENT_MAX_CONCURRENCY)
-    min_accuracy = arguments.min_accuracy
-    max_over_trigger = arguments.max_over_trigger
-    return RunOptions(
-        repeat=repeat,
-        seed=trials.seed if trials.seed is not None else DEFAULT_SEED,
-        permute=trials.permute if trials.permute is not None else True,
-        concurrency=concurrency,
-        temperature=(trials.temperature if trials.temperature is not None else DEFAULT_TEMPERATURE),
-        reasoning_effort=trials.reasoning_effort,
-        max_trials=options.max_trials,
-        max_tools=options.max_tools,
-        thresholds=ThresholdSettings(
-            min_accuracy=min_accuracy if min_accuracy is not None else gates.min_accuracy,
-            max_over_trigger=(
-                max_over_trigger if max_over_trigger is not None else gates.max_over_trigger
-            ),
-            max_context_tokens=gates.max_context_tokens,
-            max_error_rate=(
-                gates.max_error_rate if gates.max_error_rate is not None else DEFAULT_MAX_ERROR_RATE
-            ),
-            min_scored=gates.min_scored if gates.min_scored is not None else DEFAULT_MIN_SCORED,
-        ),
+    Everything an agent may not set (seed, temperature, error-rate gate) comes from the config,
+    through the same merge as the command line and the TUI.
+    """
+    overrides = from_mapping(
+        RunOverrides,
+        {
+            **arguments.model_dump(exclude_none=True),
+            "max_trials": options.max_trials,
+            "max_tools": options.max_tools,
+        },
     )
+    merged = merge_run_options(overrides, options.settings)
+    _check_agent_limit("repeat", merged.repeat, AGENT_MAX_REPEAT)
+    _check_agent_limit("concurrency", merged.concurrency, AGENT_MAX_CONCURRENCY)
+    return merged
 
 
 async def _run_inputs(

@@ -10,9 +10,10 @@ import os
 from pathlib import Path
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.limits import MAX_INPUT_BYTES
 from whichtool_tui.redact import redact_message
 
-MAX_AGENT_FILE_BYTES = 16 * 1024 * 1024
+MAX_AGENT_FILE_BYTES = MAX_INPUT_BYTES
 
 
 def workspace_path(raw: str, workspace: Path | None = None) -> Path:

@@ -16,10 +16,11 @@ from typing import Any, Literal
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.files import write_atomic
+from whichtool_tui.limits import MAX_INPUT_BYTES
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.surface.listing import ServedListing
 
-MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024
+MAX_SNAPSHOT_BYTES = MAX_INPUT_BYTES
 SnapshotShape = Literal["result", "jsonrpc", "array"]
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 

@@ -17,12 +17,14 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from whichtool_tui.artefacts import Artefact, load_artefact, summarize
+from whichtool_tui.config import Settings, load_settings
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths
 from whichtool_tui.ui.bout_model import view_of_receipt, view_of_tape
 from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
 from whichtool_tui.ui.preferences import chosen_theme, remember_theme
 from whichtool_tui.ui.recent import remember
+from whichtool_tui.ui.run_control import default_run_form
 from whichtool_tui.ui.screens.help import HelpScreen
 from whichtool_tui.ui.screens.home import HomeScreen
 from whichtool_tui.ui.session import ReviewOptions, RunForm, Session, TargetChoice
@@ -87,8 +89,18 @@ class WhichtoolApp(JobsApp):
         theme: str | None = None,
         debug: bool = False,
         start: StartPoint | None = None,
+        settings: Settings | None = None,
     ) -> None:
-        super().__init__()
+        settings_error: WhichtoolError | None = None
+        if settings is None and start is not None:
+            settings = start.settings
+        if settings is None:
+            try:
+                settings = load_settings(start.review.config if start and start.review else None)
+            except WhichtoolError as error:  # opened on a saved file: say so, run on defaults
+                settings_error = error
+        super().__init__(settings)
+        self._settings_error = settings_error
         self._initial = artefact
         self._start = start
         self._debug_errors = debug
@@ -115,6 +127,9 @@ class WhichtoolApp(JobsApp):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, lambda theme: remember_theme(theme.name))
+        if self._settings_error is not None:
+            self.notify(self._settings_error.message, title="Config", severity="error", timeout=8)
+        self.session.run_form = default_run_form(self.session)
         if self._initial is not None:
             self.show_artefact(self._initial)
         start = self._start
@@ -318,6 +333,7 @@ class StartPoint:
     bout_output: str | None = None  # ``bout -o``: where the finished receipt is written
     review: ReviewOptions | None = None
     run_form: RunForm | None = None
+    settings: Settings | None = None  # the command's loaded config; None: the app loads it
     diff: dict[str, Any] | None = None
     demo: bool = False  # ``whichtool-tui --demo``: start the offline demo at once
     # The command's exit code from what the session holds when the app closes (a finished
@@ -326,14 +342,17 @@ class StartPoint:
 
 
 def run_app(
-    artefact: Artefact | None = None, debug: bool = False, start: StartPoint | None = None
+    artefact: Artefact | None = None,
+    debug: bool = False,
+    start: StartPoint | None = None,
+    settings: Settings | None = None,
 ) -> int:
     """Run the app in the terminal and return its exit code (2 if it stopped on an error).
 
     Commands with a screen call this when ``wants_ui(args)``: ``open``, ``report`` and
     ``receipt`` pass the artefact; ``inspect``/``run``/``tasks``/``bout``/``diff`` a StartPoint.
     """
-    app = WhichtoolApp(artefact, debug=debug, start=start)
+    app = WhichtoolApp(artefact, debug=debug, start=start, settings=settings)
     result = app.run()
     for cancelled in app.cancelled_on_quit:
         sys.stderr.write(f"whichtool-tui: quit while {cancelled}: it was cancelled\n")

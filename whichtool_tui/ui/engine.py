@@ -6,16 +6,16 @@ import asyncio
 from pathlib import Path
 
 from whichtool_tui.config import Settings, load_settings
-from whichtool_tui.evaluation.plan import DEFAULT_MAX_TOOLS
 from whichtool_tui.surface.inspect import inspect_surface
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.targets import fetch_listing, resolve_target
 from whichtool_tui.ui.session import ReviewOptions, TargetChoice
 from whichtool_tui.ui.surface_model import SurfaceView, build_surface_view
+from whichtool_tui.usecases.options import InspectOverrides, merge_inspect_options
 
 
 def review_settings(options: ReviewOptions) -> Settings:
-    """The settings an inspect runs under: ``--config`` or the working directory's config."""
+    """The config read again from ``--config`` or the working directory (a re-inspect)."""
     return load_settings(options.config)
 
 
@@ -51,17 +51,14 @@ def inspect_listing(
     """Run the static review over a listing, with the CLI's flag-over-config precedence."""
     settings = settings or Settings()
     options = options or ReviewOptions()
-    max_tools = options.max_tools or settings.trials.max_tools or DEFAULT_MAX_TOOLS
-    max_context = options.max_context_tokens
-    if max_context is None:
-        max_context = settings.thresholds.max_context_tokens
-    provider = options.provider or (settings.provider.name if settings.provider else None)
-    rules = settings.inspect.rules
+    flags = InspectOverrides(options.max_tools, options.max_context_tokens, options.provider)
+    review = merge_inspect_options(flags, settings)
+    rules = review.rules
     report = inspect_surface(
         listing,
-        max_tools=max_tools,
-        max_context_tokens=max_context,
-        approximates=provider,
+        max_tools=review.max_tools,
+        max_context_tokens=review.max_context_tokens,
+        approximates=review.approximates,
         rules=rules,
     ).to_json_data()
     view = build_surface_view(report, listing.raw_tools)
@@ -70,10 +67,11 @@ def inspect_listing(
     return view
 
 
-async def inspect_target(choice: TargetChoice, options: ReviewOptions | None = None) -> SurfaceView:
+async def inspect_target(
+    choice: TargetChoice, settings: Settings, options: ReviewOptions | None = None
+) -> SurfaceView:
     """Load then inspect one target; the review runs in a thread (1,000 tools take a while)."""
     options = options or ReviewOptions()
-    settings = review_settings(options)
     listing = await load_listing(choice, settings)
     return await asyncio.to_thread(inspect_listing, listing, settings, options)
 

@@ -17,6 +17,7 @@ from textual import work
 from textual.app import App
 from textual.worker import Worker, get_current_worker
 
+from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_message, redact_paths
 from whichtool_tui.surface.bulk import paused_gc
@@ -51,10 +52,15 @@ def load_tasks_state(path: str) -> TaskSetState:
 class JobsApp(App[int]):
     """The session and the workers that fill it; WhichtoolApp adds screens and keys."""
 
-    def __init__(self) -> None:
+    def __init__(self, settings: Settings | None = None) -> None:
         super().__init__()
-        self.session = Session()
+        self.session = Session(settings=settings or Settings())
         self.review = ReviewOptions()  # config file and inspect flags every review runs under
+
+    @property
+    def settings(self) -> Settings:
+        """The config, loaded once at start (and again only by a re-inspect)."""
+        return self.session.settings
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A finished inspect or bout (even a failed one) changes what the sections say."""
@@ -83,7 +89,7 @@ class JobsApp(App[int]):
             return  # inspect failed and said so
         try:
             self.session.tasks = load_tasks_state(str(folder / "demo-lab.tasks.yaml"))
-            setup = prepare_from_session(self.session, repeat=5)
+            setup = prepare_from_session(self.session)
         except WhichtoolError as error:
             self.notify(error.message, title="Demo", severity="error")
             return
@@ -102,7 +108,9 @@ class JobsApp(App[int]):
         try:
             from whichtool_tui.ui import engine
 
-            view = await engine.inspect_target(choice, self.review)
+            if choice == self.session.target:  # a re-inspect: an edited config shows at once
+                self.session.settings = engine.review_settings(self.review)
+            view = await engine.inspect_target(choice, self.settings, self.review)
         except WhichtoolError as error:
             self.notify(error.message, title="Inspect failed", severity="error", timeout=8)
             return

@@ -17,7 +17,14 @@ from whichtool_tui.evaluation.stats import wilson_interval
 from whichtool_tui.redact import redact_paths
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.tasks.load import LoadedTaskSet
-from whichtool_tui.ui.session import Session
+from whichtool_tui.ui.session import RunForm, Session
+from whichtool_tui.usecases.options import (
+    ProviderOverrides,
+    RunOverrides,
+    merge_provider,
+    merge_run_options,
+    with_overrides,
+)
 
 LATEST_SHOWN = 6
 
@@ -38,12 +45,12 @@ class RunSetup:
 
 
 def prepare_from_session(
-    session: Session, repeat: int, seconds_per_trial: float | None = None
+    session: Session, repeat: int | None = None, seconds_per_trial: float | None = None
 ) -> RunSetup:
     """Plan a run of the session's task set on the session's surface (served listing needed).
 
-    The ``run`` command's merged options (``session.run_form``) are the base; the screen's
-    repeat and seconds-per-trial replace theirs.
+    The options are the one merge's (``run_form_options``); the screen's repeat and
+    seconds-per-trial, when given, go on top like flags.
     """
     view = session.surface
     state = session.tasks
@@ -64,13 +71,29 @@ def prepare_from_session(
         format="json" if state.path.endswith(".json") else "yaml",
     )
     blocking = [d for d in lint_for_run(loaded, surface) if d.severity == "error"]
-    form = session.run_form
-    if form is not None and form.options is not None:
-        options = replace(form.options, repeat=repeat, seconds_per_trial=seconds_per_trial)
-    else:
-        options = RunOptions(repeat=repeat, seconds_per_trial=seconds_per_trial)
+    screen_values = RunOverrides(repeat=repeat, seconds_per_trial=seconds_per_trial)
+    options = with_overrides(run_form_options(session), screen_values)
     inputs = build_run_inputs(listing, surface, loaded, options.max_tools)
     return RunSetup(inputs, options, prepare_run(inputs, options), blocking)
+
+
+def run_form_options(session: Session) -> RunOptions:
+    """The run options the form starts from: the ``run`` command's merge, else the config's."""
+    form = session.run_form
+    if form is not None and form.options is not None:
+        return form.options
+    return merge_run_options(RunOverrides(), session.settings)
+
+
+def default_run_form(session: Session) -> RunForm:
+    """The Run screen's form when no ``run`` command filled it: the config over the defaults."""
+    chosen = merge_provider(ProviderOverrides(), session.settings)
+    return RunForm(
+        provider=chosen.name or "keyword",
+        model=chosen.model,
+        base_url=chosen.base_url,
+        options=merge_run_options(RunOverrides(), session.settings),
+    )
 
 
 def raised(setup: RunSetup) -> RunSetup:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from whichtool_tui.config import Settings
 from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.tasks.model import Task, TaskSet
 from whichtool_tui.ui.surface_model import SurfaceView
@@ -45,10 +46,10 @@ class TaskSetState:
 
 @dataclass(frozen=True)
 class ReviewOptions:
-    """What shapes a review besides the target: the config file and inspect's own flags.
+    """What shapes a review besides the target and the settings: inspect's own flags.
 
-    The config is read again at every inspect, so editing ``inspect.rules`` then pressing ``r``
-    on the Surface screen shows the effect.
+    ``config`` is the file the settings came from; re-inspecting the same target (``r`` on the
+    Surface screen) reads it again, so an edited ``inspect.rules`` shows at once.
     """
 
     config: str | None = None
@@ -75,8 +76,13 @@ class RunForm:
 
 @dataclass
 class Session:
-    """Shared by every screen; screens re-read it when they are shown or told it changed."""
+    """Shared by every screen; screens re-read it when they are shown or told it changed.
 
+    ``settings`` is the config, loaded once when the app starts (as the command line does) and
+    merged under every form: the Run screen's options come from it unless a flag said otherwise.
+    """
+
+    settings: Settings = field(default_factory=Settings)
     target: TargetChoice | None = None
     target_label: str = ""
     surface: SurfaceView | None = None

@@ -1,0 +1,205 @@
+"""The one options merge: a face's own values over the config (Settings) over the defaults.
+
+Every face builds an overrides object whose unset fields are None and calls the merge: the CLI
+from its flags (``from_namespace``), the MCP server from the agent's arguments and the operator's
+flags, the TUI from its form. Defaults and ceilings come from ``whichtool_tui/limits.py`` only.
+
+How to add an option (say a run's ``--timeout``):
+
+1. Put its default (and any ceiling) in ``limits.py``.
+2. Add the field to what the engine takes (``RunOptions`` in ``evaluation/engine.py``, or the
+   provider choice below) and, if a config may set it, to the config section in ``config.py``.
+3. Add one line to the overrides class here, naming its config key and default::
+
+       timeout: float | None = option("trials.timeout", limits.DEFAULT_TRIAL_TIMEOUT)
+
+   The field name is the flag's argparse ``dest`` and the agent argument's Python name, so the
+   CLI (``from_namespace``), the TUI form and the MCP server pick it up with no other change.
+4. Declare the flag in ``commands/<command>.py`` (bounds from ``limits``); for agents, add the
+   field to ``server/arguments.py`` (its JSON Schema is generated from the model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from whichtool_tui import limits
+
+if TYPE_CHECKING:
+    from whichtool_tui.config import RuleSetting, Settings
+    from whichtool_tui.evaluation.engine import RunOptions
+
+OverridesT = TypeVar("OverridesT")
+
+
+def option(config: str | None, default: Any, into: str | None = None) -> Any:
+    """A field of an overrides class: None (not given), its config key and its default.
+
+    ``config`` is a dotted path into Settings by Python attribute names (``trials.repeat``);
+    ``into`` names the nested options object the value belongs to (``thresholds``).
+    """
+    return field(default=None, metadata={"config": config, "default": default, "into": into})
+
+
+@dataclass(frozen=True)
+class RunOverrides:
+    """A face's values for a routing run; None means "not given here"."""
+
+    repeat: int | None = option("trials.repeat", limits.DEFAULT_REPEAT)
+    seed: int | None = option("trials.seed", limits.DEFAULT_SEED)
+    permute: bool | None = option("trials.permute", limits.DEFAULT_PERMUTE)
+    only: tuple[str, ...] | None = option(None, ())
+    skip: tuple[str, ...] | None = option(None, ())
+    concurrency: int | None = option("trials.concurrency", limits.DEFAULT_CONCURRENCY)
+    temperature: float | None = option("trials.temperature", limits.DEFAULT_TEMPERATURE)
+    reasoning_effort: str | None = option("trials.reasoning_effort", None)
+    max_trials: int | None = option("trials.max_trials", limits.DEFAULT_MAX_TRIALS)
+    max_tools: int | None = option("trials.max_tools", limits.DEFAULT_MAX_TOOLS)
+    seconds_per_trial: float | None = option(None, None)
+    min_accuracy: float | None = option("thresholds.min_accuracy", None, into="thresholds")
+    max_over_trigger: float | None = option("thresholds.max_over_trigger", None, "thresholds")
+    max_context_tokens: int | None = option("thresholds.max_context_tokens", None, "thresholds")
+    max_error_rate: float | None = option(
+        "thresholds.max_error_rate", limits.DEFAULT_MAX_ERROR_RATE, "thresholds"
+    )
+    min_scored: int | None = option(
+        "thresholds.min_scored", limits.DEFAULT_MIN_SCORED, "thresholds"
+    )
+
+
+@dataclass(frozen=True)
+class InspectOverrides:
+    """A face's values for a static review; None means "not given here"."""
+
+    max_tools: int | None = option("trials.max_tools", limits.DEFAULT_MAX_TOOLS)
+    max_context_tokens: int | None = option("thresholds.max_context_tokens", None)
+    provider: str | None = option("provider.name", None)
+
+
+@dataclass(frozen=True)
+class ProviderOverrides:
+    """A face's choice of model back-end; None means "not given here"."""
+
+    provider: str | None = option("provider.name", None)
+    model: str | None = option("provider.model", None)
+    # No config fallback here: the config's baseUrl belongs to the provider it was written
+    # beside (``providers.key_routing.choose_base_url``), which ``merge_provider`` applies.
+    base_url: str | None = option(None, None)
+
+
+@dataclass(frozen=True)
+class InspectOptions:
+    """What a static review runs under, merged."""
+
+    max_tools: int
+    max_context_tokens: int | None
+    approximates: str | None  # the provider the token estimate is labelled with
+    rules: Mapping[str, RuleSetting]
+
+
+@dataclass(frozen=True)
+class ProviderChoice:
+    """Which provider, model and base URL a run or a draft uses, merged (never a key).
+
+    ``base_url`` is None when the provider's preset URL applies.
+    """
+
+    name: str | None
+    model: str | None
+    base_url: str | None
+
+
+def _configured(settings: Settings, path: str | None) -> Any:
+    """The config's value at a dotted path, or None where any step is unset."""
+    if path is None:
+        return None
+    value: Any = settings
+    for step in path.split("."):
+        value = getattr(value, step, None)
+        if value is None:
+            return None
+    return value
+
+
+def merged_values(overrides: Any, settings: Settings) -> dict[str, Any]:
+    """Field by field: the face's value, else the config's, else the default (from limits)."""
+    values: dict[str, Any] = {}
+    for spec in fields(overrides):
+        given = getattr(overrides, spec.name)
+        if given is None:
+            given = _configured(settings, spec.metadata["config"])
+        values[spec.name] = spec.metadata["default"] if given is None else given
+    return values
+
+
+def from_namespace(kind: type[OverridesT], args: argparse.Namespace) -> OverridesT:
+    """An overrides object from parsed flags: each field reads the flag with the same dest."""
+    given: dict[str, Any] = {}
+    for spec in fields(kind):  # type: ignore[arg-type]
+        value = getattr(args, spec.name, None)
+        if isinstance(value, list):
+            value = tuple(value)
+        given[spec.name] = value
+    return kind(**given)
+
+
+def from_mapping(kind: type[OverridesT], values: Mapping[str, Any]) -> OverridesT:
+    """An overrides object from a mapping of field names (agent arguments, TUI form values)."""
+    names = {spec.name for spec in fields(kind)}  # type: ignore[arg-type]
+    return kind(**{name: value for name, value in values.items() if name in names})
+
+
+def merge_run_options(overrides: RunOverrides, settings: Settings) -> RunOptions:
+    """The options a run uses, whichever face asked for it."""
+    from whichtool_tui.evaluation.engine import RunOptions
+    from whichtool_tui.evaluation.thresholds import ThresholdSettings
+
+    values = merged_values(overrides, settings)
+    nested: dict[str, dict[str, Any]] = {"thresholds": {}}
+    top: dict[str, Any] = {}
+    for spec in fields(overrides):
+        into = spec.metadata["into"]
+        (nested[into] if into else top)[spec.name] = values[spec.name]
+    top["only"] = tuple(top["only"])
+    top["skip"] = tuple(top["skip"])
+    return RunOptions(**top, thresholds=ThresholdSettings(**nested["thresholds"]))
+
+
+def with_overrides(options: RunOptions, overrides: RunOverrides) -> RunOptions:
+    """Already merged options with a later face's given values on top (a screen's fields)."""
+    from whichtool_tui.evaluation.thresholds import ThresholdSettings
+
+    top: dict[str, Any] = {}
+    gates: dict[str, Any] = {}
+    for spec in fields(overrides):
+        value = getattr(overrides, spec.name)
+        if value is not None:
+            (gates if spec.metadata["into"] else top)[spec.name] = value
+    thresholds: ThresholdSettings = dataclasses.replace(options.thresholds, **gates)
+    return dataclasses.replace(options, **top, thresholds=thresholds)
+
+
+def merge_inspect_options(overrides: InspectOverrides, settings: Settings) -> InspectOptions:
+    """The options a static review uses, whichever face asked for it."""
+    values = merged_values(overrides, settings)
+    return InspectOptions(
+        max_tools=int(values["max_tools"]),
+        max_context_tokens=values["max_context_tokens"],
+        approximates=values["provider"],
+        rules=settings.inspect.rules,
+    )
+
+
+def merge_provider(overrides: ProviderOverrides, settings: Settings) -> ProviderChoice:
+    """The provider a run or a draft uses, whichever face asked for it."""
+    from whichtool_tui.providers.key_routing import choose_base_url
+
+    values = merged_values(overrides, settings)
+    name = values["provider"]
+    chosen = choose_base_url(name, values["base_url"], settings.provider)
+    base_url = chosen.url if chosen.source != "preset" else None
+    return ProviderChoice(name, values["model"], base_url)
