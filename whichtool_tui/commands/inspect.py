@@ -156,19 +156,36 @@ def write_outputs(
     from whichtool_tui.reports.colour import output_width
     from whichtool_tui.reports.inspect_json import render_inspect
 
-    def render(color: bool) -> str:
-        if args.out:
-            return render_inspect(report, report_format)
-        return render_inspect(report, report_format, color=color, width=output_width(sys.stdout))
-
-    deliver(render, args.out, f"{report_format} report", args.color)
     extra_formats = [
         extra
         for extra in settings.report.formats or []
         if extra != "html" and not (extra == "terminal" and not args.out)
     ]
+    artifact = None
+    if "sarif" in (report_format, *extra_formats):
+        from whichtool_tui.reports.inspect_sarif import sarif_artifact
+
+        artifact = sarif_artifact(
+            report, saved_snapshot=args.save_snapshot, config_path=settings.source
+        )
+
+    def render(color: bool) -> str:
+        if args.out:
+            return render_inspect(report, report_format, sarif_artifact=artifact)
+        return render_inspect(
+            report,
+            report_format,
+            color=color,
+            width=output_width(sys.stdout),
+            sarif_artifact=artifact,
+        )
+
+    deliver(render, args.out, f"{report_format} report", args.color)
     deliver_extra_formats(
-        lambda extra: render_inspect(report, extra), settings.report.out, extra_formats, "report"
+        lambda extra: render_inspect(report, extra, sarif_artifact=artifact),
+        settings.report.out,
+        extra_formats,
+        "report",
     )
 
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from whichtool_tui.surface.report_model import InspectReport
+
+if TYPE_CHECKING:
+    from whichtool_tui.reports.inspect_sarif import SarifArtifact
 
 INSPECT_FORMATS = ("terminal", "json", "markdown", "junit", "badge", "sarif")
 FORMAT_EXTENSIONS = {
@@ -23,8 +27,18 @@ def render_inspect_json(report: InspectReport) -> str:
     return report.to_json_text()
 
 
-def render_inspect(report: InspectReport, fmt: str, *, color: bool = False, width: int = 88) -> str:
-    """Render ``report`` in one of INSPECT_FORMATS (imports only the renderer it needs)."""
+def render_inspect(
+    report: InspectReport,
+    fmt: str,
+    *,
+    color: bool = False,
+    width: int = 88,
+    sarif_artifact: SarifArtifact | None = None,
+) -> str:
+    """Render ``report`` in one of INSPECT_FORMATS (imports only the renderer it needs).
+
+    ``sarif_artifact`` is where SARIF results point (see ``inspect_sarif.sarif_artifact``).
+    """
     renderer: Callable[[InspectReport], str]
     if fmt == "terminal":
         from whichtool_tui.reports.inspect_terminal import render_inspect_terminal
@@ -47,7 +61,7 @@ def render_inspect(report: InspectReport, fmt: str, *, color: bool = False, widt
     elif fmt == "sarif":
         from whichtool_tui.reports.inspect_sarif import render_inspect_sarif
 
-        renderer = render_inspect_sarif
+        return render_inspect_sarif(report, sarif_artifact)
     else:
         raise ValueError(f"unknown inspect format {fmt!r}")
     return renderer(report)

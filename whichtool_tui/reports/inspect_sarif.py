@@ -1,14 +1,21 @@
 """The inspect report as SARIF 2.1.0, for code-scanning upload: one result per finding.
 
-Rule metadata (summary, help text, default level) comes from the rule catalog. Findings are
-located logically (the tool, as a function) and, when the target is a snapshot file inside the
-working tree, physically in that file, so code scanning can show them against the repository.
+Rule metadata (summary, help text, default level) comes from the rule catalog. Every finding is
+located logically (the tool, as a function) and physically, because GitHub code scanning drops
+a result without an artifact URI and a start line. The physical location is, in order: the
+snapshot file inspected, the snapshot written with ``--save-snapshot``, the config file that
+named the target (each when it sits inside the working tree, at the line naming the tool or the
+target), else a stable relative URI made from the target itself (``mcp-target/<transport>/...``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -25,6 +32,21 @@ SARIF_VERSION = "2.1.0"
 TOOL_NAME = "whichtool-tui"
 FINGERPRINT_KEY = "whichtoolFinding/v1"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+INFORMATION_URI = "https://pypi.org/project/whichtool-tui/"
+TARGET_URI_PREFIX = "mcp-target"
+_NAME_KEY = re.compile(r'"name"\s*:\s*("(?:[^"\\]|\\.)*")')
+_TARGET_KEY = re.compile(r'^\s*"?target"?\s*:')
+_UNSAFE_SLUG = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@dataclass(frozen=True)
+class SarifArtifact:
+    """The file (or stable URI) every result points at, and the line each tool is named on."""
+
+    uri: str
+    tool_lines: Mapping[str, int] = field(default_factory=dict)
+    default_line: int = 1
+    in_tree: bool = True
 
 
 def _rule_name(code: str) -> str:
@@ -47,18 +69,83 @@ def _rule_descriptor(code: str, rule: Rule | None) -> dict[str, Any]:
         "fullDescription": {"text": summary},
         "help": {"text": help_text, "markdown": f"**Fix:** {help_text}"},
         "defaultConfiguration": {"level": level},
-        "properties": {"tags": ["mcp", "tool-surface", code.split("/", 1)[0]]},
+        # SARIF tags are a set: a family named like a fixed tag (`mcp/paginated`) is not repeated
+        "properties": {"tags": list(dict.fromkeys(["mcp", "tool-surface", code.split("/", 1)[0]]))},
     }
 
 
-def snapshot_uri(report: InspectReport) -> str | None:
-    """A relative URI for a snapshot inside the working tree; None for anything else."""
-    if report.target.transport != "snapshot":
-        return None
-    ref = report.target.ref.replace("\\", "/").removeprefix("./")
-    if not ref or ref.startswith(("/", "~", "../")) or ":" in ref:
+def relative_uri(path: str) -> str | None:
+    """A relative URI for a path inside the working tree; None for anything outside it."""
+    ref = path.replace("\\", "/").removeprefix("./")
+    if not ref or ref.startswith(("/", "~", "../")) or ":" in ref or "/../" in f"/{ref}":
         return None
     return quote(ref, safe="/._-~")
+
+
+def _read_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def tool_lines(path: Path) -> dict[str, int]:
+    """Where each tool is named in a snapshot: the 1-based line of its first ``"name"`` key."""
+    found: dict[str, int] = {}
+    for number, line in enumerate(_read_lines(path), start=1):
+        for match in _NAME_KEY.finditer(line):
+            try:
+                name = json.loads(match.group(1))
+            except ValueError:
+                continue
+            if isinstance(name, str):
+                found.setdefault(name, number)
+    return found
+
+
+def _target_line(path: Path) -> int:
+    for number, line in enumerate(_read_lines(path), start=1):
+        if _TARGET_KEY.match(line):
+            return number
+    return 1
+
+
+def target_uri(report: InspectReport) -> str:
+    """A stable relative URI for a target that is not a file here: same target, same URI."""
+    slug = _UNSAFE_SLUG.sub("-", report.target.ref).strip("-.")[:120] or "target"
+    return f"{TARGET_URI_PREFIX}/{report.target.transport}/{slug}"
+
+
+def sarif_artifact(
+    report: InspectReport,
+    *,
+    saved_snapshot: str | None = None,
+    config_path: str | None = None,
+    cwd: Path | None = None,
+) -> SarifArtifact:
+    """Choose the physical location of every result (see the module docstring for the order)."""
+    root = cwd or Path.cwd()
+    candidates: list[tuple[str | None, bool]] = [
+        (report.target.ref if report.target.transport == "snapshot" else None, True),
+        (saved_snapshot, True),
+        (config_path, False),
+    ]
+    for path, is_snapshot in candidates:
+        if path is None:
+            continue
+        local = Path(path)
+        absolute = local if local.is_absolute() else root / local
+        try:
+            inside = absolute.resolve().relative_to(root.resolve()).as_posix()
+        except (OSError, ValueError):
+            continue
+        uri = relative_uri(inside)
+        if uri is None or not absolute.is_file():
+            continue
+        if is_snapshot:
+            return SarifArtifact(uri=uri, tool_lines=tool_lines(absolute))
+        return SarifArtifact(uri=uri, default_line=_target_line(absolute))
+    return SarifArtifact(uri=target_uri(report), in_tree=False)
 
 
 def _subjects(diagnostic: Diagnostic) -> list[str]:
@@ -83,11 +170,18 @@ def _fingerprint(diagnostic: Diagnostic) -> str:
     return hashlib.sha256(basis.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _result(diagnostic: Diagnostic, rule_index: int, uri: str | None) -> dict[str, Any]:
-    location: dict[str, Any] = {}
-    if uri is not None:
-        location["physicalLocation"] = {"artifactLocation": {"uri": uri}}
+def _result(diagnostic: Diagnostic, rule_index: int, artifact: SarifArtifact) -> dict[str, Any]:
     subjects = _subjects(diagnostic)
+    line = next(
+        (artifact.tool_lines[name] for name in subjects if name in artifact.tool_lines),
+        artifact.default_line,
+    )
+    location: dict[str, Any] = {
+        "physicalLocation": {
+            "artifactLocation": {"uri": artifact.uri, "index": 0},
+            "region": {"startLine": line},
+        }
+    }
     if subjects:
         location["logicalLocations"] = [
             {
@@ -112,8 +206,7 @@ def _result(diagnostic: Diagnostic, rule_index: int, uri: str | None) -> dict[st
         "level": LEVELS[diagnostic.severity],
         "message": {"text": sanitize_text(diagnostic.message)},
     }
-    if location:
-        result["locations"] = [location]
+    result["locations"] = [location]
     result["partialFingerprints"] = {FINGERPRINT_KEY: _fingerprint(diagnostic)}
     properties: dict[str, Any] = {}
     if diagnostic.hint:
@@ -125,22 +218,23 @@ def _result(diagnostic: Diagnostic, rule_index: int, uri: str | None) -> dict[st
     return result
 
 
-def build_sarif(report: InspectReport) -> dict[str, Any]:
+def build_sarif(report: InspectReport, artifact: SarifArtifact | None = None) -> dict[str, Any]:
     """The SARIF log as plain data: every catalogued rule, then one result per finding."""
     codes = list(RULES)
     codes += sorted({d.code for d in report.diagnostics if d.code not in RULES})
     index = {code: position for position, code in enumerate(codes)}
-    uri = snapshot_uri(report)
+    where = artifact or sarif_artifact(report)
     run: dict[str, Any] = {
         "tool": {
             "driver": {
                 "name": TOOL_NAME,
                 "version": __version__,
                 "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
                 "rules": [_rule_descriptor(code, RULES.get(code)) for code in codes],
             }
         },
-        "results": [_result(d, index[d.code], uri) for d in report.diagnostics],
+        "results": [_result(d, index[d.code], where) for d in report.diagnostics],
         "columnKind": "utf16CodeUnits",
         "properties": {
             "target": {"transport": report.target.transport, "ref": report.target.ref},
@@ -150,11 +244,15 @@ def build_sarif(report: InspectReport) -> dict[str, Any]:
             "ok": report.ok,
         },
     }
-    if uri is not None:
-        run["artifacts"] = [{"location": {"uri": uri}, "roles": ["analysisTarget"]}]
+    described = {"location": {"uri": where.uri}, "roles": ["analysisTarget"]}
+    if not where.in_tree:
+        described["description"] = {
+            "text": f"The {report.target.transport} target itself; it is not a file in this tree."
+        }
+    run["artifacts"] = [described]
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
 
-def render_inspect_sarif(report: InspectReport) -> str:
+def render_inspect_sarif(report: InspectReport, artifact: SarifArtifact | None = None) -> str:
     """SARIF 2.1.0 JSON (ASCII, so lone surrogates in names stay escapes), indent 2, newline."""
-    return json.dumps(build_sarif(report), indent=2, ensure_ascii=True) + "\n"
+    return json.dumps(build_sarif(report, artifact), indent=2, ensure_ascii=True) + "\n"
