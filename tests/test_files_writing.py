@@ -82,7 +82,7 @@ def test_a_directory_is_refused_in_one_line(tmp_path: Path) -> None:
         check_output_path(tmp_path)
     file = tmp_path / "file.txt"
     file.write_text("x", encoding="utf-8")
-    with pytest.raises(WhichtoolError, match="(?i)not a (directory|folder)"):
+    with pytest.raises(WhichtoolError, match=r"(?i)not a (directory|folder)"):
         check_output_path(file / "report.json")
     with pytest.raises(WhichtoolError, match="does not exist"):
         check_output_path(tmp_path / "missing" / "r.json", create_folders=False)
