@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from tests.ui_support import LAB_INSPECT, LAB_TOOLS, UI_DATA, lab_report, lab_tools
+from tests.ui_support import LAB_INSPECT, LAB_TOOLS, UI_DATA, lab_report, lab_tools, wide_run
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp, load_tasks_state
 from whichtool_tui.ui.surface_model import build_surface_view
@@ -103,3 +103,24 @@ def test_bout_before_guess(snap_compare: SnapCompare, size: tuple[int, int]) -> 
 
 def test_bout_after_guess(snap_compare: SnapCompare) -> None:
     assert snap_compare(app_for(UI_DATA / "lab-receipt.json"), press=["h"], terminal_size=WIDE)
+
+
+@pytest.mark.parametrize("size", [WIDE, NARROW], ids=["120x40", "80x24"])
+def test_results_twelve_tools(
+    snap_compare: SnapCompare, size: tuple[int, int], tmp_path: Path
+) -> None:
+    """Twelve long, alike names: distinct row labels, none/?/+ reachable, a full legend line."""
+    report = wide_run(tmp_path / "wide-run.json")
+
+    async def to_the_last_column(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("down", "down", "down", *["right"] * 14)
+        await settle(pilot)
+
+    assert snap_compare(app_for(report), terminal_size=size, run_before=to_the_last_column)
+
+
+def test_results_heatmap_light_theme(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The intensity scale and every label read on a light background."""
+    app = WhichtoolApp(load_artefact(wide_run(tmp_path / "wide-run.json")), theme="textual-light")
+    assert snap_compare(app, terminal_size=WIDE, run_before=settle)

@@ -83,3 +83,45 @@ async def wait_until(
         if time.monotonic() > deadline:
             raise AssertionError(f"never happened: {what}")
         await pilot.pause(0.05)
+
+
+EVERYTHING_TOOLS = (
+    "echo",
+    "add",
+    "long-running-operation",
+    "print-env",
+    "sample-llm",
+    "get-tiny-image",
+    "annotated-message",
+    "get-resource-reference",
+    "get-resource-links",
+    "structured-content",
+    "list-roots",
+    "zip-resources",
+)
+
+
+def wide_run(path: Path) -> Path:
+    """A run over twelve tools named like the reference "everything" server, with confusions
+    of 1 to 9 trials (an intensity scale has something to show) and one phantom and one
+    multi-call, written to ``path`` as a whichtool.run/2 report."""
+    from tests.run_report_factory import Answer, Task, build_run
+
+    tools = {name: 60 + 7 * index for index, name in enumerate(EVERYTHING_TOOLS)}
+    tasks = [Task(f"t.{name}", f"Please use {name} now", name) for name in EVERYTHING_TOOLS]
+    tasks.append(Task("distractor.weather", "What's the weather in Rome?", None, ["distractor"]))
+    answers: dict[tuple[str, int], Answer] = {}
+    for trial in range(9):
+        answers[("t.get-resource-links", trial)] = ["get-resource-reference"]
+    answers[("t.echo", 0)] = ["add"]
+    answers[("t.print-env", 0)] = ["sample-llm"]
+    answers[("t.print-env", 1)] = ["sample-llm"]
+    answers[("t.print-env", 2)] = ["sample-llm"]
+    answers[("t.print-env", 3)] = ["sample-llm"]
+    answers[("t.zip-resources", 0)] = ["get-resource-links", "zip-resources"]
+    answers[("t.list-roots", 0)] = ["list_everything"]
+    answers[("distractor.weather", 0)] = ["echo"]
+    answers[("t.add", 3)] = "error"
+    data = build_run(tools, tasks, answers, 10, seed=3)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path

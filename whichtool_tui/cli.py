@@ -95,6 +95,12 @@ def add_global_flags(parser: argparse.ArgumentParser, suppress: bool) -> None:
         default=default,
         help="show a traceback for errors",
     )
+    parser.add_argument(
+        "--theme",
+        metavar="NAME",
+        default=argparse.SUPPRESS if suppress else None,
+        help="TUI colour theme, e.g. textual-light (remembered for the next session)",
+    )
 
 
 def load_command(name: str) -> CommandModule:
@@ -138,6 +144,10 @@ def report_error(error: WhichtoolError) -> None:
 
 
 def _dispatch(args: argparse.Namespace, parser: ArgumentParser) -> int:
+    if getattr(args, "theme", None):
+        from whichtool_tui.ui.preferences import choose_theme
+
+        choose_theme(args.theme)
     if args.command is None:
         if wants_ui(args):
             from whichtool_tui.commands.home import open_home

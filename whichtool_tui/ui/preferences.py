@@ -42,6 +42,20 @@ def chosen_theme() -> str | None:
     return os.environ.get(THEME_ENV) or load_preferences().theme
 
 
+def choose_theme(name: str) -> None:
+    """``--theme NAME``: check the name now (bad input exits 2 before any screen) and use it."""
+    from textual.theme import BUILTIN_THEMES
+
+    if name not in BUILTIN_THEMES:
+        raise WhichtoolError(
+            "cli/unknown-theme",
+            f"unknown theme {name!r}",
+            "Themes: " + ", ".join(sorted(BUILTIN_THEMES)),
+        )
+    os.environ[THEME_ENV] = name
+    remember_theme(name)
+
+
 def remember_theme(theme: str) -> None:
     """Save the theme for the next session (a read-only home only loses the convenience)."""
     preferences = load_preferences()

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer
 
+from whichtool_tui.ui.widgets.key_footer import KeyFooter
 from whichtool_tui.ui.widgets.section_bar import SectionBar
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ class SectionScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield SectionBar()
         yield from self.compose_body()
-        yield Footer()
+        yield KeyFooter()
 
     def compose_body(self) -> ComposeResult:
         yield from ()

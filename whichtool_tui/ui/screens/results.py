@@ -18,8 +18,11 @@ from whichtool_tui.redact import redact_paths, sanitize_text
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.modals.trials import TrialsModal
 from whichtool_tui.ui.screens.base import SectionScreen
-from whichtool_tui.ui.widgets.heatmap import SPECIAL_LEGEND, ConfusionHeatmap
+from whichtool_tui.ui.widgets.heatmap import SPECIAL_LEGEND, SPECIAL_NAMES, ConfusionHeatmap
 from whichtool_tui.ui.widgets.run_summary import details, diff_view, headline, per_tool_table
+
+PER_TOOL_MIN_WIDTH = 48
+HEATMAP_MIN_WIDTH = 44  # accuracy with its interval and counts, a few confusions, borders
 
 
 def matrix_axes(report: RunReport) -> tuple[list[str], list[str]]:
@@ -50,7 +53,17 @@ class ResultsScreen(SectionScreen):
         Binding("b", "diff_base", "Diff vs base"),
         Binding("s", "save_report", "Save run"),
         Binding("m", "focus_heatmap", "Heatmap"),
+        Binding("o", "overlap", "Side by side"),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only the keys that do something now show in the footer."""
+        session = self.wapp.session
+        if action in ("trials", "focus_heatmap", "save_report", "diff_base", "overlap"):
+            return session.run is not None and not self._showing_diff
+        if action == "toggle_diff":
+            return session.diff is not None and session.run is not None
+        return True
 
     def compose_body(self) -> ComposeResult:
         yield Static("", id="results-empty", classes="empty")
@@ -60,8 +73,8 @@ class ResultsScreen(SectionScreen):
                 with Vertical(id="heatmap-pane") as pane:
                     pane.border_title = "Confusion (rows expected, columns picked)"
                     yield HorizontalScroll(id="heatmap-holder")
-                    yield Static("", id="heatmap-legend")
                     yield Static("", id="cell-info")
+                    yield Static("", id="heatmap-legend")
                 with VerticalScroll(id="per-tool-pane") as tools:
                     tools.border_title = "Per tool"
                     yield Static("", id="per-tool")
@@ -70,7 +83,8 @@ class ResultsScreen(SectionScreen):
             diff.border_title = "Diff"
             yield Static("", id="diff-view")
 
-    def on_mount(self) -> None:
+    def __init__(self) -> None:
+        super().__init__()
         self._shown_report: RunReport | None = None
         self._showing_diff = False
 
@@ -98,6 +112,7 @@ class ResultsScreen(SectionScreen):
             self.query_one("#diff-view", Static).update(diff_view(diff))
         if report is not None and report is not self._shown_report:
             self._show_report(report)
+        self.refresh_bindings()
 
     def _show_report(self, report: RunReport) -> None:
         self._shown_report = report
@@ -107,13 +122,33 @@ class ResultsScreen(SectionScreen):
         holder.remove_children()
         heatmap = ConfusionHeatmap(report.metrics.confusion_matrix, rows, columns, id="heatmap")
         holder.mount(heatmap)
+        self._fit_layout()
         legend = heatmap.legend()
-        self.query_one("#heatmap-legend", Static).update(
-            Text(f"{legend}\n{SPECIAL_LEGEND}" if legend else SPECIAL_LEGEND, style="dim")
-        )
+        key = heatmap.scale()
+        key.append("\n")
+        key.append(f"{legend}\n{SPECIAL_LEGEND}" if legend else SPECIAL_LEGEND, style="dim")
+        self.query_one("#heatmap-legend", Static).update(key)
         self.query_one("#per-tool", Static).update(per_tool_table(report))
         self.query_one("#results-details", Static).update(details(report))
         self.call_after_refresh(heatmap.focus)
+
+    def on_resize(self) -> None:
+        if self._shown_report is not None:
+            self._fit_layout()
+
+    def _fit_layout(self) -> None:
+        """Side by side only while the per-tool table keeps full names and intervals beside it."""
+        report = self._shown_report
+        heatmap = self.query(ConfusionHeatmap).first() if self.query(ConfusionHeatmap) else None
+        if report is None or heatmap is None:
+            return
+        names = max((len(tool.tool) for tool in report.metrics.by_tool), default=8)
+        grid_width = heatmap.get_content_width(None, None) + 4  # borders and padding
+        stacked = grid_width + names + PER_TOOL_MIN_WIDTH > self.app.size.width
+        self.query_one("#results-main").set_class(stacked, "-stacked")
+        self.query_one("#heatmap-pane").styles.width = (
+            None if stacked else max(grid_width, HEATMAP_MIN_WIDTH)
+        )
 
     def _pair_note(self, expected: str, picked: str) -> str:
         surface = self.wapp.session.surface
@@ -132,12 +167,12 @@ class ResultsScreen(SectionScreen):
         if isinstance(event, ConfusionHeatmap.CellSelected):
             return
         text = Text()
-        text.append(
-            f"Cell {sanitize_text(event.expected)} → {sanitize_text(event.picked)}: ", style="bold"
-        )
+        picked = SPECIAL_NAMES.get(event.picked, event.picked)
+        text.append(f"{sanitize_text(event.expected)} → {sanitize_text(picked)}: ", style="bold")
         text.append(f"{event.count} trials")
-        text.append(self._pair_note(event.expected, event.picked), style="yellow")
-        text.append("   [enter] trials", style="dim")
+        note = self._pair_note(event.expected, event.picked)
+        text.append(note, style="yellow")
+        text.append("   enter trials" + (" · o side by side" if note else ""), style="dim")
         self.query_one("#cell-info", Static).update(text)
 
     @on(ConfusionHeatmap.CellSelected)
@@ -161,6 +196,40 @@ class ResultsScreen(SectionScreen):
     def action_focus_heatmap(self) -> None:
         for heatmap in self.query(ConfusionHeatmap):
             heatmap.focus()
+
+    def action_overlap(self) -> None:
+        """The two descriptions behind the heatmap cell, side by side (the Surface pair view)."""
+        from whichtool_tui.ui.modals.overlap import OverlapModal
+        from whichtool_tui.ui.surface_model import Finding
+
+        surface = self.wapp.session.surface
+        heatmap = self.query(ConfusionHeatmap).first() if self.query(ConfusionHeatmap) else None
+        if heatmap is None or not heatmap.rows:
+            return
+        row, column = heatmap.cursor
+        expected, picked = heatmap.rows[row], heatmap.columns[column]
+        if surface is None:
+            self.notify("Load the target's surface (1) to compare descriptions.")
+            return
+        if expected == picked or {expected, picked} & set(SPECIAL_NAMES):
+            self.notify("Put the cursor on a cell where one tool was picked for another.")
+            return
+        finding = next(
+            (f for f in surface.findings if f.is_pair and set(f.tools) == {expected, picked}),
+            None,
+        )
+        if finding is None:
+            pair = surface.pair(expected, picked)
+            score = f"{pair.score:.2f}" if pair is not None else "not scored"
+            finding = Finding(
+                code="run/confused-pair",
+                severity="info",
+                message=f"the run picked {picked} for {expected}; description overlap {score}",
+                tools=(expected, picked),
+                hint=None,
+                detail=None,
+            )
+        self.app.push_screen(OverlapModal(surface, finding))
 
     def action_diff_base(self) -> None:
         report = self.report

@@ -1,7 +1,9 @@
 """ConfusionHeatmap: a run's confusion matrix (expected x picked) as a navigable grid of cells.
 
 It computes nothing: rows, columns and counts come from the report's ``confusionMatrix``. Column
-headers are abbreviated so a ten-tool surface fits 80 columns; a legend spells them out.
+headers are abbreviated so a ten-tool surface fits 80 columns; a legend spells them out, and
+the screen names the cursor's row and column in full. Colours come from the theme: off-diagonal
+cells step through five blends of the theme's ``error`` colour by their share of the worst cell.
 """
 
 from __future__ import annotations
@@ -14,14 +16,22 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.color import Color
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 SPECIAL_COLUMNS = {"(none)": "none", "(phantom)": "?", "(multiple calls)": "+"}
+SPECIAL_NAMES = {
+    "(none)": "none (no call)",
+    "(phantom)": "? (phantom)",
+    "(multiple calls)": "+ (multiple calls)",
+}
 SPECIAL_LEGEND = "none = no call · ? = phantom (not on the surface) · + = multiple calls"
 CELL_WIDTH = 5
-ROW_LABEL_WIDTH = 14
+ROW_LABEL_WIDTH = 16
+LEVELS = 5  # intensity steps for off-diagonal cells
 _SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
 
 
@@ -36,6 +46,11 @@ def abbreviate(names: Sequence[str], width: int = CELL_WIDTH - 1) -> dict[str, s
             continue
         words = [w for w in _SPLIT.split(name) if w] or [name]
         candidates = [
+            # Three words or more share prefixes (get-resource-links, get-resource-reference):
+            # the first word's start plus the others' initials tells them apart.
+            (words[0][:2] + "".join(w[0] for w in words[1:]))[:width]
+            if len(words) > 2
+            else words[0][:width],
             words[0][:width],
             "".join(w[:2] for w in words)[:width],
             (words[0][:2] + words[-1][: width - 2])[:width],
@@ -51,6 +66,34 @@ def abbreviate(names: Sequence[str], width: int = CELL_WIDTH - 1) -> dict[str, s
     return labels
 
 
+def row_labels(names: Sequence[str], width: int = ROW_LABEL_WIDTH) -> dict[str, str]:
+    """Row labels that fit ``width`` and stay distinct: long names lose their middle, not
+    their end (``get-resource-reference`` and ``get-resource-links`` keep their tails)."""
+    labels: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        if len(name) <= width:
+            label = name
+        else:
+            head = (width - 1) // 2
+            label = name[:head] + "…" + name[-(width - 1 - head) :]
+        counter = 2
+        while label in used:
+            suffix = f"~{counter}"
+            label = label[: width - len(suffix)] + suffix
+            counter += 1
+        used.add(label)
+        labels[name] = label
+    return labels
+
+
+def intensity(value: int, peak: int) -> int:
+    """Which of the LEVELS steps a count falls in, relative to the largest off-diagonal cell."""
+    if value <= 0 or peak <= 0:
+        return 0
+    return max(1, min(LEVELS, -(-value * LEVELS // peak)))
+
+
 class ConfusionHeatmap(Widget, can_focus=True):
     """Rows are expected tools (plus ``(none)`` for distractors), columns what was picked."""
 
@@ -64,10 +107,6 @@ class ConfusionHeatmap(Widget, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "heatmap--header",
         "heatmap--zero",
-        "heatmap--correct",
-        "heatmap--wrong-1",
-        "heatmap--wrong-2",
-        "heatmap--wrong-3",
         "heatmap--cursor",
     }
     DEFAULT_CSS = """
@@ -75,12 +114,8 @@ class ConfusionHeatmap(Widget, can_focus=True):
         width: auto;
         height: auto;
     }
-    ConfusionHeatmap > .heatmap--header { text-style: bold; color: $text-muted; }
-    ConfusionHeatmap > .heatmap--zero { color: $text-disabled; }
-    ConfusionHeatmap > .heatmap--correct { background: $success 40%; color: $text; }
-    ConfusionHeatmap > .heatmap--wrong-1 { background: $error 25%; color: $text; }
-    ConfusionHeatmap > .heatmap--wrong-2 { background: $error 55%; color: $text; }
-    ConfusionHeatmap > .heatmap--wrong-3 { background: $error 90%; color: $text; }
+    ConfusionHeatmap > .heatmap--header { text-style: bold; color: $foreground; }
+    ConfusionHeatmap > .heatmap--zero { color: $foreground-muted; }
     ConfusionHeatmap > .heatmap--cursor { text-style: reverse bold; }
     """
 
@@ -111,6 +146,9 @@ class ConfusionHeatmap(Widget, can_focus=True):
         self.rows = list(rows)
         self.columns = list(columns)
         self.labels = abbreviate(self.columns)
+        self.row_names = row_labels(self.rows)
+        self._palette_for = ""
+        self._palette_cache: dict[str, Style] = {}
         self.peak = max(
             (n for r, row in matrix.items() for c, n in row.items() if r != c), default=0
         )
@@ -126,7 +164,34 @@ class ConfusionHeatmap(Widget, can_focus=True):
         return len(self.rows) + 1
 
     def _style(self, name: str) -> Style:
+        if name.startswith(("heatmap--wrong-", "heatmap--correct")):
+            return self._palette()[name]
         return self.get_component_rich_style(name, partial=True)
+
+    def _palette(self) -> dict[str, Style]:
+        """Cell styles blended from the theme's error/success over its background, with text
+        in the contrasting colour, so every step reads in light and dark themes alike."""
+        theme = self.app.theme
+        if self._palette_for != theme:
+            variables = self.app.theme_variables
+            background = Color.parse(variables.get("background", "#000000"))
+            error = Color.parse(variables.get("error", "#ff0000"))
+            success = Color.parse(variables.get("success", "#00ff00"))
+            palette: dict[str, Style] = {}
+            for level in range(1, LEVELS + 1):
+                cell = background.blend(error, 0.12 + 0.88 * level / LEVELS)
+                palette[f"heatmap--wrong-{level}"] = Style(
+                    bgcolor=cell.rich_color,
+                    color=cell.get_contrast_text(1.0).rich_color,
+                    bold=level == LEVELS,
+                )
+            right = background.blend(success, 0.55)
+            palette["heatmap--correct"] = Style(
+                bgcolor=right.rich_color, color=right.get_contrast_text(1.0).rich_color
+            )
+            self._palette_cache = palette
+            self._palette_for = theme
+        return self._palette_cache
 
     def _cell_style(self, row: int, column: int, value: int) -> Style:
         if value == 0:
@@ -134,8 +199,7 @@ class ConfusionHeatmap(Widget, can_focus=True):
         elif self.rows[row] == self.columns[column]:
             style = self._style("heatmap--correct")
         else:
-            level = 1 + min(2, (3 * value - 1) // max(self.peak, 1))
-            style = self._style(f"heatmap--wrong-{level}")
+            style = self._style(f"heatmap--wrong-{intensity(value, self.peak)}")
         if (row, column) == self.cursor and self.has_focus:
             style += self._style("heatmap--cursor")
         return style
@@ -150,8 +214,7 @@ class ConfusionHeatmap(Widget, can_focus=True):
             )
         for row_index, row in enumerate(self.rows):
             text.append("\n")
-            label = row if len(row) <= ROW_LABEL_WIDTH else row[: ROW_LABEL_WIDTH - 1] + "…"
-            text.append(label.ljust(ROW_LABEL_WIDTH) + " ", header_style)
+            text.append(self.row_names[row].ljust(ROW_LABEL_WIDTH) + " ", header_style)
             for column_index in range(len(self.columns)):
                 value = self.count(row_index, column_index)
                 shown = str(value) if value else "."
@@ -162,6 +225,9 @@ class ConfusionHeatmap(Widget, can_focus=True):
 
     def watch_cursor(self) -> None:
         row, column = self.cursor
+        # A matrix wider than the pane scrolls: keep the cursor's cell in view.
+        x = ROW_LABEL_WIDTH + 1 + column * CELL_WIDTH
+        self.scroll_visible_region(Region(x, row + 1, CELL_WIDTH, 1))
         if self.rows and self.columns:
             self.post_message(
                 self.CellHighlighted(self.rows[row], self.columns[column], self.count(row, column))
@@ -190,11 +256,48 @@ class ConfusionHeatmap(Widget, can_focus=True):
             if event.chain >= 2:
                 self.action_select_cell()
 
+    def scroll_visible_region(self, region: Region) -> None:
+        """Scroll the containers around the heatmap so ``region`` (in its own cells) shows."""
+        parent = self.parent
+        if isinstance(parent, Widget) and parent.is_scrollable:
+            parent.scroll_to_region(
+                region.translate(self.region.offset - parent.region.offset + parent.scroll_offset),
+                animate=False,
+                force=True,
+            )
+
+    def legend_for_cursor(self) -> str:
+        """The full names behind the cursor: ``row get-resource-reference · column none``."""
+        row, column = self.cursor
+        if not self.rows or not self.columns:
+            return ""
+        picked = self.columns[column]
+        return f"row {self.rows[row]} · column {SPECIAL_NAMES.get(picked, picked)}"
+
     def on_focus(self) -> None:
         self.refresh()
 
     def on_blur(self) -> None:
         self.refresh()
+
+    def scale(self) -> Text:
+        """The intensity key: each off-diagonal step with the counts it stands for."""
+        text = Text("wrong picks ", style=self._style("heatmap--header"))
+        if self.peak <= 0:
+            text.append("none", style=self._style("heatmap--zero"))
+            return text
+        bounds = [
+            (level, [v for v in range(1, self.peak + 1) if intensity(v, self.peak) == level])
+            for level in range(1, LEVELS + 1)
+        ]
+        for level, values in bounds:
+            if not values:
+                continue
+            shown = str(values[0]) if len(values) == 1 else f"{values[0]}-{values[-1]}"
+            text.append(f" {shown} ", style=self._style(f"heatmap--wrong-{level}"))
+            text.append(" ")
+        text.append(" right ", style=self._style("heatmap--correct"))
+        return text
 
     def legend(self) -> str:
         """Abbreviation -> tool name, for the tools whose label is not their full name."""

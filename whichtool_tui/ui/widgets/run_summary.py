@@ -39,9 +39,9 @@ def headline(report: RunReport) -> Text:
 def per_tool_table(report: RunReport) -> Table:
     """Accuracy per expected tool, worst first as the report orders it."""
     table = Table(box=None, expand=True, header_style="bold", padding=(0, 1))
-    table.add_column("tool")
-    table.add_column("accuracy")
-    table.add_column("confused with")
+    table.add_column("tool", no_wrap=True)
+    table.add_column("accuracy", no_wrap=True)
+    table.add_column("confused with", overflow="fold", min_width=16)
     for tool in report.metrics.by_tool:
         confused = ", ".join(f"{c.tool}×{c.count}" for c in tool.confused_with) or "—"
         table.add_row(sanitize_text(tool.tool), proportion(tool.accuracy), sanitize_text(confused))

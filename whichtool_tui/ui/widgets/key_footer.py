@@ -1,0 +1,55 @@
+"""KeyFooter: the footer of bindings, app keys first, so ``?`` and ``^q`` survive 80 columns."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+COMPACT_BELOW = 100  # columns under which keys are packed tighter
+
+
+class KeyFooter(Footer):
+    """Help and quit first, then the screen's keys that apply now, with ``^p`` docked right.
+
+    Textual's footer lists the screen's keys before the app's, so a narrow terminal cuts
+    exactly the two a newcomer needs; screens hide keys that do nothing now via check_action.
+    """
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        active = self.screen.active_bindings
+        shown: dict[str, tuple[Binding, bool, str]] = {}
+        ordered = sorted(active.values(), key=lambda item: item.node is not self.app)
+        for node, binding, enabled, tooltip in ordered:
+            if binding.show and binding.action not in shown:
+                if node is self.app and binding.key == self.app.COMMAND_PALETTE_BINDING:
+                    continue
+                shown[binding.action] = (binding, enabled, tooltip)
+        self.styles.grid_size_columns = len(shown)
+        for binding, enabled, tooltip in shown.values():
+            yield FooterKey(
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                disabled=not enabled,
+                tooltip=tooltip,
+            ).data_bind(compact=Footer.compact)
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None:
+            yield FooterKey(
+                palette.binding.key,
+                self.app.get_key_display(palette.binding),
+                palette.binding.description,
+                palette.binding.action,
+                classes="-command-palette",
+                disabled=not palette.enabled,
+                tooltip=palette.binding.tooltip or palette.binding.description,
+            )
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.compact = event.size.width < COMPACT_BELOW
