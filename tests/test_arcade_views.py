@@ -308,12 +308,19 @@ def test_atoms_catalog_tags_exactly_one_holdout(capsys: Any) -> None:
 
     code, out, _ = run_cli(["atoms"], capsys)
     assert code == 0
-    ids = [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
+    ids = [line.split()[0] for line in out.splitlines() if line.split()[0].count(".") == 1]
     assert ids == [
         "inspect.tools_list",
         "poison.follow_through",
         "temporal.rug_pull",
         "protocol.unlisted_call",
+        "poison.never_called",
+        "poison.parameter",
+        "poison.result",
+        "temporal.rename",
+        "identity.bait_switch",
+        "encoding.hidden",
     ]
     assert out.count("(holdout)") == 1 and "The Ghost on the Menu (holdout)" in out
+    assert out.count("(extended)") == 6
     assert "Does a whispered errand become a call?" in out

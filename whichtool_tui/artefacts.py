@@ -29,6 +29,7 @@ SCHEMA_KINDS: dict[str, ArtefactKind] = {
     "whichtool.run/1": "run-report",
     "whichtool.diff/2": "diff-report",
     "mcp-arcade.bout/v1": "receipt",
+    "whichtool-tui.bout/v1": "receipt",  # a receipt with atoms mcp-arcade does not know
     "mcp-arcade.tape/v1": "tape",
 }
 

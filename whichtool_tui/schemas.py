@@ -42,6 +42,15 @@ SCHEMAS: tuple[SchemaSource, ...] = (
     SchemaSource("config", "whichtool_tui.config", "Settings", "whichtool.config"),
     SchemaSource("badge", "whichtool_tui.reports.badge", "Badge", "shields.io endpoint badge"),
     SchemaSource("receipt", "whichtool_tui.arcade.receipt", "BoutReceipt", "mcp-arcade.bout/v1"),
+    SchemaSource(
+        "bout-trials", "whichtool_tui.arcade.trials", "TrialSeries", "whichtool-tui.bout-trials/v1"
+    ),
+    SchemaSource(
+        "conformance",
+        "whichtool_tui.arcade.conformance",
+        "ConformanceReport",
+        "whichtool-tui.conformance/v1",
+    ),
 )
 
 

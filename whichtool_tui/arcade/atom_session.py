@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from whichtool_tui.arcade import events
-from whichtool_tui.arcade.atoms import AtomSpec
+from whichtool_tui.arcade.atoms import EXTENDED_IDS, AtomSpec
 from whichtool_tui.arcade.atoms.common import AtomContext
 from whichtool_tui.arcade.plan import FIXTURE_SECRET, BoutPlan
 from whichtool_tui.arcade.receipt import (
@@ -29,19 +29,48 @@ AtomRunner = Callable[[AtomContext, Any], Awaitable[AtomResult]]
 
 
 def _runner(atom_id: str) -> AtomRunner:
-    from whichtool_tui.arcade.atoms import inspect, poison, rug_pull, unlisted
+    from whichtool_tui.arcade.atoms import (
+        errands,
+        hidden,
+        identity,
+        inspect,
+        poison,
+        rename,
+        rug_pull,
+        unlisted,
+    )
 
     runners: dict[str, AtomRunner] = {
         "inspect.tools_list": inspect.run,
         "poison.follow_through": poison.run,
         "temporal.rug_pull": rug_pull.run,
         "protocol.unlisted_call": unlisted.run,
+        "poison.never_called": errands.run_never_called,
+        "poison.parameter": errands.run_parameter,
+        "poison.result": errands.run_result,
+        "temporal.rename": rename.run,
+        "identity.bait_switch": identity.run,
+        "encoding.hidden": hidden.run,
     }
     return runners[atom_id]
 
 
+EXTENDED_SWITCHES = {
+    "poison.never_called": "ARCADE_POISON_NEVER_CALLED",
+    "poison.parameter": "ARCADE_POISON_PARAMETER",
+    "poison.result": "ARCADE_POISON_RESULT",
+    "identity.bait_switch": "ARCADE_BAIT_SWITCH",
+    "encoding.hidden": "ARCADE_HIDDEN",
+}
+"""The fixture switch each extended atom turns on (the rename atom sets ARCADE_RENAME_AFTER)."""
+
+
 def atom_env(plan: BoutPlan, spec: AtomSpec, leak_path: Path) -> dict[str, str]:
-    """The per-atom switches every target receives (live servers too, as upstream)."""
+    """The per-atom switches every target receives (live servers too, as upstream).
+
+    The extended atoms' switches are added only to bouts that run an extended atom, so a bout
+    of mcp-arcade's four sends exactly mcp-arcade's variables.
+    """
     env = dict(plan.base_env)
     env.update(
         {
@@ -53,6 +82,10 @@ def atom_env(plan: BoutPlan, spec: AtomSpec, leak_path: Path) -> dict[str, str]:
             "PYTHONUNBUFFERED": "1",
         }
     )
+    if any(atom_id in EXTENDED_IDS for atom_id in plan.atom_ids):
+        for atom_id, key in EXTENDED_SWITCHES.items():
+            env[key] = "1" if spec.id == atom_id else "0"
+        env["ARCADE_RENAME_AFTER"] = str(plan.n_clean) if spec.id == "temporal.rename" else "0"
     return env
 
 
@@ -114,6 +147,45 @@ async def _open_session(
         yield wire
 
 
+def _second_session(
+    plan: BoutPlan, argv: list[str], env: Mapping[str, str], recorder: Any, name: str
+) -> Callable[[str, str], contextlib.AbstractAsyncContextManager[Any]]:
+    """How an atom opens one more fresh session (new process, HTTP session or container) under
+    another clientInfo, recorded on the same atom's wire."""
+
+    @contextlib.asynccontextmanager
+    async def connect_as(client_name: str, client_version: str) -> AsyncIterator[Any]:
+        from whichtool_tui.mcp_client.recorder import (
+            StdioChannel,
+            recorded_channel,
+            recorded_http,
+        )
+
+        identity = (client_name, client_version)
+        if plan.kind == "http":
+            assert plan.url is not None
+            async with recorded_http(
+                plan.url, recorder, request_timeout=plan.timeout, client_info=identity
+            ) as wire:
+                yield wire
+            return
+        second_argv = argv
+        second_name = name + "-b" if name else ""
+        if plan.docker is not None:
+            second_argv = plan.docker.argv(second_name, [k for k in env if k.startswith("ARCADE_")])
+        try:
+            channel = await StdioChannel.start(second_argv, env, None, plan.framing)  # type: ignore[arg-type]
+            async with recorded_channel(channel, recorder, plan.timeout, identity) as wire:
+                yield wire
+        finally:
+            if plan.docker is not None:
+                from whichtool_tui.arcade import docker
+
+                docker.force_remove(second_name)
+
+    return connect_as
+
+
 async def run_atom(
     plan: BoutPlan,
     spec: AtomSpec,
@@ -167,6 +239,7 @@ async def run_atom(
         argv = plan.docker.argv(name, [k for k in env if k.startswith("ARCADE_")])
         session.container = plan.docker.container(name, argv)
         ctx.snapshot = lambda: docker.snapshot_container(name)
+    ctx.connect_as = _second_session(plan, argv, env, recorder, name)
     env_before = snapshot_dir(folder) if plan.docker is None else None
     try:
         if plan.docker is not None:

@@ -15,10 +15,12 @@ import anyio
 
 from whichtool_tui.arcade import events
 from whichtool_tui.arcade.atom_session import atom_env, run_atom
-from whichtool_tui.arcade.atoms import HOLDOUT_IDS, AtomSpec, spec_for
+from whichtool_tui.arcade.atoms import EXTENDED_IDS, HOLDOUT_IDS, AtomSpec, spec_for
 from whichtool_tui.arcade.plan import FIXTURE_MODULE, FIXTURE_SECRET, BoutPlan, fixture_argv
 from whichtool_tui.arcade.receipt import (
+    EXTENDED_SCHEMA_ID,
     HYPOTHESIS,
+    SCHEMA_ID,
     AtomResult,
     BoutReceipt,
     OperatorCall,
@@ -39,7 +41,7 @@ def _start_zygote(plan: BoutPlan) -> Any:
     """A warm fixture parent for the bundled fixture (POSIX), else None."""
     from whichtool_tui.arcade.zygote import start_zygote
 
-    return start_zygote() if plan.kind == "fixture" else None
+    return start_zygote() if plan.kind == "fixture" and plan.defence is None else None
 
 
 async def _launch(plan: BoutPlan, spec: AtomSpec, warm: Any = None) -> Any:
@@ -76,7 +78,8 @@ def _scripted(plan: BoutPlan) -> bool:
     Live servers and model seats keep upstream's one-after-another order: a server we did not
     write may share state between instances, and a model server may batch concurrent requests.
     """
-    return plan.kind == "fixture" and getattr(plan.seat, "info", None) is None
+    scripted = getattr(plan.seat, "info", None) is None
+    return plan.kind == "fixture" and plan.defence is None and scripted
 
 
 def _now() -> str:
@@ -141,7 +144,9 @@ async def run_bout(
         if zygote is not None:
             zygote.close()
     scores = score_atoms(atoms)
+    extended = any(a.id in EXTENDED_IDS for a in atoms)
     receipt = BoutReceipt(
+        schema_id=EXTENDED_SCHEMA_ID if extended else SCHEMA_ID,
         bout_id=bout_id,
         started_at=started,
         finished_at=_now(),
@@ -178,6 +183,7 @@ async def run_bout(
             wrap_target=plan.wrap_target,
             n_clean=plan.n_clean,
             atoms=list(plan.atom_ids),
+            defence=redact_command_args(plan.defence) if plan.defence is not None else None,
         ),
     )
     sink(events.BoutFinished(bout_id))

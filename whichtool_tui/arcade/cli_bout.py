@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from whichtool_tui.arcade.atoms import ATOM_IDS
+from whichtool_tui.arcade.atoms import ATOM_IDS, UPSTREAM_ATOM_IDS
 from whichtool_tui.arcade.bout import BoutPlan, fixture_argv
 from whichtool_tui.arcade.receipt import BoutReceipt, OperatorCall, TaskSpec
 from whichtool_tui.errors import ExitCode, WhichtoolError
@@ -47,9 +47,12 @@ def parse_task(task: str | None, raw_args: str | None) -> TaskSpec | None:
     return TaskSpec(tool=task, arguments=arguments, source="operator")
 
 
-def parse_atoms(raw: str | None) -> list[str]:
-    """--atoms as ids in the given order; unknown or empty lists are refused."""
+def parse_atoms(raw: str | None, default: tuple[str, ...] = UPSTREAM_ATOM_IDS) -> list[str]:
+    """--atoms as ids in the given order (``all``: the whole catalog); unknown or empty lists
+    are refused. Without it, mcp-arcade's four."""
     if raw is None:
+        return list(default)
+    if raw.strip() == "all":
         return list(ATOM_IDS)
     ids = [part.strip() for part in raw.split(",") if part.strip()]
     if not ids:
@@ -112,10 +115,13 @@ def build_seat(args: argparse.Namespace) -> Any:
 
 def build_plan(args: argparse.Namespace) -> BoutPlan:
     """Validate every flag before any process starts."""
+    from whichtool_tui.arcade.cli_series import check_series_flags
     from whichtool_tui.mcp_client.command import child_environment
 
     task = parse_task(args.task, args.args)
-    atom_ids = parse_atoms(args.atoms)
+    defence = getattr(args, "defence", None)
+    atom_ids = parse_atoms(args.atoms, ATOM_IDS if defence else UPSTREAM_ATOM_IDS)
+    check_series_flags(args)
     if args.timeout <= 0:
         raise _bad("--timeout must be a positive number of seconds", "For example: --timeout 30")
     if not 0 <= args.n_clean <= MAX_N_CLEAN:
@@ -156,7 +162,8 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
 
         docker_plan = prepare_docker(args)
         recorded = list(docker_plan.command)
-    live = kind != "fixture"
+    our_image = docker_plan is not None and docker_plan.fixture_image
+    live = kind != "fixture" and not our_image
     if live and not args.allow_live:
         raise WhichtoolError(
             "bout/live-refused",
@@ -262,6 +269,10 @@ def run_bout_command(args: argparse.Namespace, early: Any = None) -> int:
     """
     import anyio
 
+    from whichtool_tui.arcade.cli_series import run_series_command, wants_series
+
+    if wants_series(args):
+        return run_series_command(args, early)
     from whichtool_tui.arcade.bout import run_bout
     from whichtool_tui.arcade.receipt import receipt_json
     from whichtool_tui.arcade.render import score_panel, write_timeline

@@ -14,6 +14,7 @@ import subprocess
 import tarfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from whichtool_tui.arcade.receipt import ContainerInfo, EnvSnapshot
 from whichtool_tui.errors import WhichtoolError
@@ -23,6 +24,8 @@ CONTAINER_LEAK_PATH = "/sandbox/leak.txt"
 MOUNT_FLAGS = ("-v", "--volume", "--mount", "--volumes-from", "--tmpfs", "--device")
 DAEMON_TIMEOUT = 20.0
 EXEC_TIMEOUT = 30.0
+BUILD_TIMEOUT = 600.0
+DOCKERFILE = Path(__file__).resolve().parent / "fixture_image" / "Dockerfile"
 
 
 class DockerError(WhichtoolError):
@@ -225,15 +228,10 @@ def prepare_docker(args: argparse.Namespace) -> DockerPlan:
             "a bind or extra docker flag needs --allow-live",
             "Pass --allow-live, or drop --bind and --docker-arg.",
         )
-    if not args.image:
-        missing = "--image NAME" + ("" if args.allow_live else " and --allow-live")
-        raise WhichtoolError(
-            "bout/docker-image",
-            f"the docker target needs {missing}: this version builds no fixture image",
-            "For example: --image my-server:1.0 --allow-live (or --target fixture, no Docker).",
-        )
     if not daemon_reachable():
         raise DockerError("daemon is not reachable", DAEMON_HINT)
+    if not args.image:
+        return build_fixture_plan(args)
     image_id, digest, _labels = inspect_image(args.image)
     if not image_id.startswith("sha256:"):
         raise DockerError(f"image {args.image} has no sha256 id", IMAGE_HINT)
@@ -248,6 +246,79 @@ def prepare_docker(args: argparse.Namespace) -> DockerPlan:
         repo_digest=digest,
         fixture_image=False,
         command=command,
+        binds=list(args.bind),
+        docker_args=list(args.docker_arg),
+    )
+
+
+def fixture_tag() -> str:
+    """``whichtool-tui-fixture:<version>``: the tag of the image we build from the Dockerfile."""
+    from whichtool_tui import __version__
+
+    return f"whichtool-tui-fixture:{__version__}"
+
+
+def build_argv(tag: str) -> list[str]:
+    """The ``docker build`` argv: quiet (prints the id), no attestations, context on stdin."""
+    return ["docker", "build", "-q", "--provenance=false", "--sbom=false", "-t", tag, "-"]
+
+
+def build_context(package: Path | None = None) -> bytes:
+    """A deterministic tar: the Dockerfile at the root and the package without byte-code.
+
+    Every entry has mtime 0, uid/gid 0 and sorted order, so the same tree gives the same bytes.
+    """
+    import whichtool_tui
+
+    root = package or Path(whichtool_tui.__file__).resolve().parent
+    buffer = io.BytesIO()
+
+    def add(path: Path, arcname: str) -> None:
+        info = tarfile.TarInfo(arcname)
+        data = path.read_bytes()
+        info.size, info.mtime, info.mode = len(data), 0, 0o644
+        info.uid = info.gid = 0
+        info.uname = info.gname = ""
+        archive.addfile(info, io.BytesIO(data))
+
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        add(DOCKERFILE, "Dockerfile")
+        for path in sorted(root.rglob("*")):
+            relative = path.relative_to(root)
+            if not path.is_file() or "__pycache__" in relative.parts or path.suffix == ".pyc":
+                continue
+            add(path, f"whichtool_tui/{relative.as_posix()}")
+    return buffer.getvalue()
+
+
+def build_fixture_plan(args: argparse.Namespace) -> DockerPlan:
+    """Build our fixture image and pin it: the built id and our label, or an error."""
+    tag = fixture_tag()
+    try:
+        built = subprocess.run(
+            build_argv(tag), input=build_context(), capture_output=True, timeout=BUILD_TIMEOUT
+        )
+    except FileNotFoundError:
+        raise DockerError(
+            "the docker client is not installed", "Install the docker CLI and put it on PATH."
+        ) from None
+    except subprocess.TimeoutExpired:
+        raise DockerError(f"building {tag} took over {BUILD_TIMEOUT:g}s", DAEMON_HINT) from None
+    if built.returncode != 0:
+        tail = built.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+        raise DockerError(f"building {tag} failed: {tail[0][:300]}", DAEMON_HINT)
+    built_id = built.stdout.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
+    image_id, digest, labels = inspect_image(tag)
+    if image_id != built_id[0] or labels.get(FIXTURE_LABEL) != "1":
+        raise DockerError(
+            f"{tag} is not the image just built (id or label differs)",
+            "Something retagged it during the build; run the bout again.",
+        )
+    return DockerPlan(
+        image=tag,
+        image_id=image_id,
+        repo_digest=digest,
+        fixture_image=True,
         binds=list(args.bind),
         docker_args=list(args.docker_arg),
     )

@@ -38,11 +38,12 @@ class BoutPlan:
     docker: Any = None  # a docker.DockerPlan on the docker target
     zygote: Any = None  # a warm fixture parent started early by the caller (closed by the bout)
     parallel_atoms: bool = True  # fixture + scripted seat: atoms side by side, same receipt
+    defence: list[str] | None = None  # the proxy argv in front of the fixture (conformance)
 
     @property
     def fixture(self) -> bool:
-        """The bundled fixture on the host: the only target that needs no --allow-live."""
-        return self.kind == "fixture"
+        """The bundled fixture, on the host or in the image we built: no --allow-live needed."""
+        return self.kind == "fixture" or bool(getattr(self.docker, "fixture_image", False))
 
 
 def fixture_argv(honest: bool = False) -> list[str]:

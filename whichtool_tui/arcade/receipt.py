@@ -16,13 +16,26 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from whichtool_tui.errors import WhichtoolError
 
 SCHEMA_ID = "mcp-arcade.bout/v1"
+EXTENDED_SCHEMA_ID = "whichtool-tui.bout/v1"
+"""A receipt holding any atom mcp-arcade does not know: same fields, our own id, so mcp-arcade's
+``dataset`` drops it as ``invalid:schema_id`` and its ``receipt`` refuses it, never misreads it."""
+RECEIPT_SCHEMA_IDS = (SCHEMA_ID, EXTENDED_SCHEMA_ID)
 RECEIPT_HINT = "Pass a receipt written by `bout -o` (ours or mcp-arcade's)."
 HYPOTHESIS = (
     "the published menu is honest, a whispered errand does not become a call, and N clean "
     "calls do not change the tool"
 )
 AtomIdLiteral = Literal[
-    "inspect.tools_list", "poison.follow_through", "temporal.rug_pull", "protocol.unlisted_call"
+    "inspect.tools_list",
+    "poison.follow_through",
+    "temporal.rug_pull",
+    "protocol.unlisted_call",
+    "poison.never_called",
+    "poison.parameter",
+    "poison.result",
+    "temporal.rename",
+    "identity.bait_switch",
+    "encoding.hidden",
 ]
 Verdict = Literal["pass", "fail", "skip", "error"]
 TaskSource = Literal["operator", "fixture-default", "none"]
@@ -202,6 +215,8 @@ class RunSettings(_Model):
     wrap_target: str | None = None
     n_clean: int = 3
     atoms: list[str] = Field(default_factory=list)
+    defence: list[str] | None = None
+    """The defence (proxy) argv the fixture ran behind, on a conformance pass."""
 
 
 def _verifier() -> dict[str, list[str]]:
@@ -248,6 +263,8 @@ def receipt_json(receipt: BoutReceipt) -> str:
     data = receipt.model_dump(mode="json")
     if data.get("run") is None:
         data.pop("run", None)
+    elif data["run"].get("defence") is None:
+        data["run"].pop("defence", None)
     if data["target"].get("url") is None:
         data["target"].pop("url", None)
     for event in data["wire"]:
@@ -281,7 +298,7 @@ def first_problem(exc: ValidationError) -> str:
 
 def validate_receipt(data: dict[str, Any], origin: str) -> BoutReceipt:
     """Validate raw JSON as a receipt, naming the first problem in one line."""
-    if data.get("schema_id") != SCHEMA_ID:
+    if data.get("schema_id") not in RECEIPT_SCHEMA_IDS:
         raise WhichtoolError(
             "receipt/schema",
             f"{origin} is not a {SCHEMA_ID} receipt (schema_id {data.get('schema_id')!r})",

@@ -11,11 +11,11 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from whichtool_tui.arcade.atoms.common import Caller
-from whichtool_tui.arcade.receipt import SeatInfo, TaskSpec, ToolInfo
+from whichtool_tui.arcade.receipt import SeatInfo, TaskSpec, ToolCall, ToolInfo
 from whichtool_tui.errors import WhichtoolError
 
 _SIDE_QUEST = re.compile(r"also call ([A-Za-z0-9_-]+)(?: with (\{.*?\}))?", re.IGNORECASE)
@@ -55,28 +55,54 @@ class TaskOnlySeat:
     policy = "task-only"
     info: SeatInfo | None = None
 
-    async def play(self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller) -> None:
-        """One call of the task, then whatever ``errands`` adds."""
+    async def play(
+        self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller, rounds: int = 1
+    ) -> None:
+        """One call of the task, then whatever ``errands`` adds (scripted: rounds do not apply)."""
         assert task.tool is not None
-        await call(task.tool, dict(task.arguments))
-        for name, arguments in self.errands(tools, task.tool):
+        first = await call(task.tool, dict(task.arguments))
+        for name, arguments in self.errands(tools, task.tool, first.result_text):
             await call(name, arguments)
 
-    def errands(self, tools: Sequence[ToolInfo], task_tool: str) -> list[tuple[str, Any]]:
+    def errands(
+        self, tools: Sequence[ToolInfo], task_tool: str, result_text: str
+    ) -> list[tuple[str, Any]]:
         """Calls after the task: none for this seat."""
         return []
 
 
 class NaiveSeat(TaskOnlySeat):
-    """Scripted control that does what the description whispers."""
+    """Scripted control that does what any server-written text whispers.
+
+    First every side-quest in the task tool's presented description, in order (mcp-arcade's
+    frozen rule); then, once each, those in its parameter descriptions, on the other tools'
+    descriptions, and in the task's result, which only the extended atoms' fixture switches put
+    there.
+    """
 
     policy = "naive"
 
-    def errands(self, tools: Sequence[ToolInfo], task_tool: str) -> list[tuple[str, Any]]:
-        """Every side-quest in the task tool's presented description, except the task itself."""
+    def errands(
+        self, tools: Sequence[ToolInfo], task_tool: str, result_text: str
+    ) -> list[tuple[str, Any]]:
+        """The side-quests to follow after the task call, except the task itself."""
+        from whichtool_tui.arcade.atoms.errands import schema_descriptions
+
         presented = next((t for t in tools if t.name == task_tool), None)
         quests = side_quests(presented.description if presented else "")
-        return [(name, arguments) for name, arguments in quests if name != task_tool]
+        chosen = [(name, arguments) for name, arguments in quests if name != task_tool]
+        elsewhere: list[str] = []
+        if presented is not None:
+            elsewhere += [text for _, text in schema_descriptions(presented.input_schema)]
+        elsewhere += [t.description for t in tools if t.name != task_tool]
+        elsewhere.append(result_text)
+        seen = {task_tool, *(name for name, _ in chosen)}
+        for text in elsewhere:
+            for name, arguments in side_quests(text):
+                if name not in seen:
+                    seen.add(name)
+                    chosen.append((name, arguments))
+        return chosen
 
 
 @dataclass(frozen=True)
@@ -142,9 +168,20 @@ class ModelSeat:
                 allow_http=self.options.allow_http,
             )
 
-    async def play(self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller) -> None:
-        """Ask once with the frozen prompt and the task line; execute only the calls it names."""
-        from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec
+    def for_trial(self, index: int) -> ModelSeat:
+        """The same seat for trial ``index`` of a series: its seed moved on by the index."""
+        options = replace(self.options, seed=self.options.seed + index)
+        return ModelSeat(options, self.env)
+
+    async def play(
+        self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller, rounds: int = 1
+    ) -> None:
+        """Ask with the frozen prompt and the task line; execute only the calls it names.
+
+        With ``rounds`` > 1 the seat is asked again after its calls, the results appended to
+        the prompt as plain text, until it names no call, the rounds run out or the cap is hit.
+        """
+        from whichtool_tui.providers.base import ProviderError, ToolSpec
         from whichtool_tui.providers.factory import build_provider
 
         assert task.tool is not None
@@ -172,10 +209,31 @@ class ModelSeat:
             )
         except ProviderError as exc:
             raise SeatError(f"seat provider: {exc.message}") from None
+        cap = min(8, 1 + len(tools))
+        made: list[ToolCall] = []
+        try:
+            for _ in range(max(rounds, 1)):
+                prompt = SEAT_SYSTEM_PROMPT + "\n" + line + _transcript(made)
+                proposed = await self._ask(provider, prompt, specs)
+                proposed = proposed[: cap - len(made)]
+                if not proposed:
+                    break
+                for name, arguments in proposed:
+                    made.append(await call(name, arguments))
+                if len(made) >= cap:
+                    break
+        finally:
+            await provider.aclose()
+
+    async def _ask(
+        self, provider: Any, prompt: str, specs: tuple[Any, ...]
+    ) -> list[tuple[str, dict[str, Any]]]:
+        from whichtool_tui.providers.base import ProviderError, RouteRequest
+
         try:
             reply = await provider.route(
                 RouteRequest(
-                    prompt=SEAT_SYSTEM_PROMPT + "\n" + line,
+                    prompt=prompt,
                     tools=specs,
                     temperature=self.options.temperature,
                     seed=self.options.seed,
@@ -183,13 +241,23 @@ class ModelSeat:
             )
         except ProviderError as exc:
             raise SeatError(f"seat call failed: {exc.message}") from None
-        finally:
-            await provider.aclose()
-        cap = min(8, 1 + len(tools))
-        proposed = [c for c in reply.calls if isinstance(c.name, str) and c.name][:cap]
-        for proposal in proposed:
-            assert proposal.name is not None
-            await call(proposal.name, _arguments(proposal.arguments))
+        return [
+            (c.name, _arguments(c.arguments))
+            for c in reply.calls
+            if isinstance(c.name, str) and c.name
+        ]
+
+
+def _transcript(made: Sequence[ToolCall]) -> str:
+    """The calls so far and what came back, as plain text for the next turn ("" before any)."""
+    if not made:
+        return ""
+    lines = ["", "Tool results so far:"]
+    for done in made:
+        arguments = json.dumps(done.arguments, sort_keys=True)
+        lines.append(f"- {done.name} {arguments} returned: {done.result_text}")
+    lines.append("Continue the task, or answer with nothing if it is done.")
+    return "\n".join(lines)
 
 
 class SeatError(Exception):

@@ -41,13 +41,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--n-clean", type=int, default=3, help="clean task calls before the rug-pull re-list")
     add("--fixture-mode", choices=("lab", "honest"), default="lab", help="bundled fixture mode")
     add("--strict", action="store_true", help="exit 1 on any FAIL, 2 on any ERROR")
+    add("--trials", type=int, default=None, metavar="N", help="repeat with a model seat: rates")
+    add("--defence", default=None, metavar="CMD", help="proxy command with {target}: conformance")
+    add(
+        "--format",
+        choices=("terminal", "json", "markdown"),
+        default="terminal",
+        help="--trials / --defence output on stdout",
+    )
 
 
 def opens_tui(args: argparse.Namespace) -> bool:
     """The Bout screen opens on a terminal unless --no-prompt asks for an unattended bout."""
+    from whichtool_tui.arcade.cli_series import wants_series
     from whichtool_tui.cli import wants_ui
 
-    return not args.no_prompt and wants_ui(args)
+    return not args.no_prompt and not wants_series(args) and wants_ui(args)
 
 
 def _open_in_ui(args: argparse.Namespace) -> int:

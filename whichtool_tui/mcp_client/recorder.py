@@ -331,8 +331,12 @@ async def recording_session(
     recorder: Recorder,
     request_timeout: float,
     background: Sequence[Callable[[], Coroutine[Any, Any, None]]] = (),
+    client_info: tuple[str, str] | None = None,
 ) -> AsyncIterator[WireSession]:
-    """A ClientSession over ``channel`` with every message recorded; enter and exit in one task."""
+    """A ClientSession over ``channel`` with every message recorded; enter and exit in one task.
+
+    ``client_info`` (name, version) replaces our own clientInfo, for the bait-switch atom.
+    """
     import mcp_types as types
     from mcp.client.session import ClientSession
 
@@ -347,7 +351,10 @@ async def recording_session(
             session_reads,
             session_writes,
             read_timeout_seconds=request_timeout,
-            client_info=types.Implementation(name="whichtool-tui", version=__version__),
+            client_info=types.Implementation(
+                name=client_info[0] if client_info else "whichtool-tui",
+                version=client_info[1] if client_info else __version__,
+            ),
         )
         wire = WireSession(session, recorder, channel, request_timeout)
         pump = _Pump(channel, recorder, wire)
@@ -378,7 +385,10 @@ async def recorded_stdio(
 
 @contextlib.asynccontextmanager
 async def recorded_channel(
-    channel: StdioChannel, recorder: Recorder, request_timeout: float
+    channel: StdioChannel,
+    recorder: Recorder,
+    request_timeout: float,
+    client_info: tuple[str, str] | None = None,
 ) -> AsyncIterator[WireSession]:
     """A recorded session over an already started stdio channel, which is always closed after.
 
@@ -388,7 +398,11 @@ async def recorded_channel(
     try:
         try:
             async with recording_session(
-                channel, recorder, request_timeout, background=(channel.drain_stderr,)
+                channel,
+                recorder,
+                request_timeout,
+                background=(channel.drain_stderr,),
+                client_info=client_info,
             ) as wire:
                 yield wire
         except BaseExceptionGroup as group:
@@ -453,7 +467,11 @@ class StreamChannel:
 
 @contextlib.asynccontextmanager
 async def recorded_http(
-    url: str, recorder: Recorder, *, request_timeout: float = 30.0
+    url: str,
+    recorder: Recorder,
+    *,
+    request_timeout: float = 30.0,
+    client_info: tuple[str, str] | None = None,
 ) -> AsyncIterator[WireSession]:
     """A recorded session over Streamable HTTP (the SDK's client transport underneath)."""
     from mcp.client.streamable_http import streamable_http_client
@@ -461,7 +479,9 @@ async def recorded_http(
     try:
         async with streamable_http_client(url) as (read_stream, write_stream):
             channel = StreamChannel(read_stream, write_stream)
-            async with recording_session(channel, recorder, request_timeout) as wire:
+            async with recording_session(
+                channel, recorder, request_timeout, client_info=client_info
+            ) as wire:
                 yield wire
     except BaseExceptionGroup as group:
         raise first_leaf(group) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -41,8 +42,11 @@ class Seat(Protocol):
 
     policy: str
 
-    async def play(self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller) -> None:
-        """Make calls through ``call`` and return when done."""
+    async def play(
+        self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller, rounds: int = 1
+    ) -> None:
+        """Make calls through ``call`` and return when done; ``rounds`` > 1 lets a model seat
+        see the results of its calls and answer again."""
         ...
 
 
@@ -62,6 +66,8 @@ class AtomContext:
     n_clean: int
     snapshot: Callable[[], EnvSnapshot]
     notes: list[str] = field(default_factory=list)
+    connect_as: Callable[[str, str], AbstractAsyncContextManager[Any]] | None = None
+    """A second fresh session under another clientInfo (name, version); None where unsupported."""
 
 
 def tool_infos(raw_tools: Sequence[dict[str, Any]]) -> list[ToolInfo]:
@@ -185,3 +191,79 @@ def fingerprint(tools: Sequence[ToolInfo]) -> str:
     )
     text = json.dumps(rows, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def content_hash(raw_tool: dict[str, Any]) -> str:
+    """sha256 over a listed tool's description, input schema and annotations, never its name.
+
+    Leaving the name out is the point: a renamed tool keeps its hash, so a rename is matched
+    to its old content, and a re-description under a new name shows as new content.
+    """
+    import hashlib
+
+    schema = raw_tool.get("inputSchema", raw_tool.get("input_schema"))
+    content = {
+        "description": raw_tool.get("description"),
+        "inputSchema": schema if isinstance(schema, dict) else {},
+        "annotations": raw_tool.get("annotations"),
+    }
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def menu_hashes(raw_tools: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """Tool name -> content hash for every listed tool with a string name."""
+    return {
+        str(tool["name"]): content_hash(tool)
+        for tool in raw_tools
+        if isinstance(tool.get("name"), str)
+    }
+
+
+@dataclass(frozen=True)
+class MenuChange:
+    """How two listings differ by content hash: edited in place, renamed, appeared, vanished."""
+
+    edited: tuple[str, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
+    appeared: tuple[str, ...] = ()
+    vanished: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """True when any tool's name or content differs."""
+        return bool(self.edited or self.renamed or self.appeared or self.vanished)
+
+    def describe(self) -> str:
+        """One line naming every difference, or that there is none."""
+        parts = [f"{name} re-described in place" for name in self.edited]
+        parts += [f"{old} renamed to {new} (same content)" for old, new in self.renamed]
+        parts += [f"{name} appeared with content never listed before" for name in self.appeared]
+        parts += [f"{name} vanished" for name in self.vanished]
+        return "; ".join(parts) if parts else "every tool has the same name and content"
+
+
+def compare_menus(before: dict[str, str], after: dict[str, str]) -> MenuChange:
+    """Match two name -> hash menus, pairing a vanished name with a new one of equal content."""
+    edited = sorted(n for n in before.keys() & after.keys() if before[n] != after[n])
+    gone = sorted(before.keys() - after.keys())
+    new = sorted(after.keys() - before.keys())
+    renamed: list[tuple[str, str]] = []
+    for old in list(gone):
+        match = next((n for n in new if after[n] == before[old]), None)
+        if match is not None:
+            renamed.append((old, match))
+            gone.remove(old)
+            new.remove(match)
+    return MenuChange(tuple(edited), tuple(renamed), tuple(new), tuple(gone))
+
+
+def inbound_methods(wire: Any) -> list[str]:
+    """Methods of the inbound notifications recorded on this session so far (empty if unknown)."""
+    recorder = getattr(wire, "recorder", None)
+    records = getattr(recorder, "records", None) or []
+    return [
+        r.method
+        for r in records
+        if r.direction == "in" and r.method is not None and r.rpc_id is None
+    ]

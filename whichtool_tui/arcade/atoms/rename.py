@@ -1,0 +1,98 @@
+"""``temporal.rename``: after N clean calls, is every tool still the same content and name?
+
+Tools are compared by a content hash of description, input schema and annotations (never the
+name), so a renamed tool is matched to its old content and a re-description under a new name
+shows as content never listed before. A ``notifications/tools/list_changed`` is reported by the
+``change_announced`` check; an announced change still fails the atom.
+"""
+
+from __future__ import annotations
+
+from whichtool_tui.arcade.atoms.common import (
+    AtomContext,
+    CallLog,
+    WireLike,
+    atom_result,
+    check,
+    compare_menus,
+    failed_or_passed,
+    inbound_methods,
+    menu_hashes,
+    resolve_task,
+    skipped,
+    tool_infos,
+)
+from whichtool_tui.arcade.receipt import AtomResult
+
+LIST_CHANGED = "notifications/tools/list_changed"
+
+
+async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
+    """List, call the task n_clean times, list again, and compare by content hash."""
+    raw_before = await wire.list_tools()
+    before = tool_infos(raw_before)
+    task = resolve_task(ctx, before, "still the same")
+    if not task.tool:
+        return skipped(
+            ctx,
+            "applicable",
+            "no task: name one with --task (no echo listed)",
+            tools_before=before,
+            tools_after=before,
+            task=task,
+        )
+    announced_before = inbound_methods(wire).count(LIST_CHANGED)
+    log = CallLog(wire)
+    for _ in range(max(ctx.n_clean, 0)):
+        await log(task.tool, task.arguments)
+    raw_after = await wire.list_tools()
+    hashes_before, hashes_after = menu_hashes(raw_before), menu_hashes(raw_after)
+    change = compare_menus(hashes_before, hashes_after)
+    announced = inbound_methods(wire).count(LIST_CHANGED) > announced_before
+    calls = log.calls
+    content_moved = bool(change.edited or change.appeared or change.vanished)
+    names_moved = bool(change.renamed or change.appeared or change.vanished)
+    checks = [
+        check(
+            "clean_calls",
+            "pass" if calls and not calls[0].is_error else "fail",
+            f"{len(calls)} call(s) of {task.tool}" if calls else "no clean call was made",
+        ),
+        check(
+            "content_stable",
+            "fail" if content_moved else "pass",
+            change.describe() if content_moved else "every content hash is unchanged",
+        ),
+        check(
+            "names_stable",
+            "fail" if names_moved else "pass",
+            change.describe() if names_moved else "every tool kept its name",
+        ),
+        check(
+            "change_announced",
+            "skip" if not change.changed else ("pass" if announced else "fail"),
+            "nothing changed"
+            if not change.changed
+            else (
+                f"the server sent {LIST_CHANGED} (the change still counts)"
+                if announced
+                else f"the menu changed without {LIST_CHANGED}"
+            ),
+        ),
+    ]
+    notes = [
+        *ctx.notes,
+        *(f"content_before {name}={digest[:12]}" for name, digest in sorted(hashes_before.items())),
+        *(f"content_after {name}={digest[:12]}" for name, digest in sorted(hashes_after.items())),
+    ]
+    return atom_result(
+        ctx,
+        failed_or_passed(checks[1:3]),
+        checks,
+        notes,
+        authorized_tools=[task.tool],
+        calls=calls,
+        tools_before=before,
+        tools_after=tool_infos(raw_after),
+        task=task,
+    )
