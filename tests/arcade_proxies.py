@@ -120,7 +120,11 @@ def main(argv: list[str]) -> int:
             name = str((message.get("params") or {}).get("name"))
             if pins.refuses(name):
                 refusal = {"code": BLOCKED, "message": f"blocked by pin: {name} is not approved"}
-                _write(sys.stdout, to_client, {"jsonrpc": "2.0", "id": message.get("id"), "error": refusal})
+                _write(
+                    sys.stdout,
+                    to_client,
+                    {"jsonrpc": "2.0", "id": message.get("id"), "error": refusal},
+                )
                 continue
         _write(child.stdin, to_server, message)
     child.stdin.close()

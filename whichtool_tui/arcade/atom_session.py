@@ -8,6 +8,7 @@ check; the child is always reaped and its wire is kept.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,14 @@ def atom_env(plan: BoutPlan, spec: AtomSpec, leak_path: Path) -> dict[str, str]:
             "PYTHONUNBUFFERED": "1",
         }
     )
+    if plan.kind == "fixture":
+        # Our own server runs our own code: the package this process imported, not whichever
+        # copy the child's interpreter would find (a proxy in front passes this on too).
+        import whichtool_tui
+
+        home = str(Path(whichtool_tui.__file__).resolve().parent.parent)
+        inherited = env.get("PYTHONPATH")
+        env["PYTHONPATH"] = home + (os.pathsep + inherited if inherited else "")
     if any(atom_id in EXTENDED_IDS for atom_id in plan.atom_ids):
         for atom_id, key in EXTENDED_SWITCHES.items():
             env[key] = "1" if spec.id == atom_id else "0"

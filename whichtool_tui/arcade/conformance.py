@@ -141,7 +141,7 @@ def judge_attack(bare: AtomResult, defended: AtomResult) -> tuple[AttackOutcome,
         reason = (
             "the attack never reached the seat"
             if bare.id in SEATED_IDS
-            else "the change never reached the client"
+            else "the server's misbehaviour never reached the client"
         )
         return "blocked", f"{reason} ({defended.result} behind the defence)"
     stopped = unauthorized_calls(defended)

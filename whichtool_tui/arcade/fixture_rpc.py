@@ -193,6 +193,8 @@ class FixtureSession:
         if classified is not None and classified[0] == "request":
             _kind, rpc_id, name, params = classified
             out.append(self._reply(rpc_id, name, params))
+        out.extend(self.state.announcements)  # e.g. tools/list_changed after the rename
+        self.state.announcements.clear()
         return out
 
     def _reply(self, rpc_id: Any, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
@@ -234,11 +236,16 @@ class FixtureSession:
     def _initialize(self, params: Mapping[str, Any]) -> dict[str, Any]:
         requested = params.get("protocolVersion")
         negotiated = requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE_VERSION
+        from whichtool_tui.arcade.fixture_attacks import announces
+
         self.initialized = True
         self.version = str(negotiated)
+        client = params.get("clientInfo")
+        name = client.get("name") if isinstance(client, dict) else None
+        self.state.client_name = name if isinstance(name, str) else None
         return {
             "protocolVersion": negotiated,
-            "capabilities": {"tools": {"listChanged": False}},
+            "capabilities": {"tools": {"listChanged": announces(self.state.switches)}},
             "serverInfo": {"name": SERVER_NAME, "version": SERVER_VERSION},
         }
 
