@@ -73,11 +73,17 @@ def checks(receipt: dict[str, Any], atom_id: str) -> dict[str, tuple[str, str]]:
 @pytest.mark.parametrize(
     ("atom_id", "where"),
     [
-        ("poison.never_called", "side-quest on a tool the task does not need (fixture): leak (on audit_trail)"),
-        ("poison.parameter", "side-quest in a parameter description (fixture): leak (in echo.text)"),
+        (
+            "poison.never_called",
+            "side-quest on a tool the task does not need (fixture): leak (on audit_trail)",
+        ),
+        (
+            "poison.parameter",
+            "side-quest in a parameter description (fixture): leak (in echo.text)",
+        ),
         ("poison.result", "side-quest in a tool result (fixture): leak (in a result of echo)"),
     ],
-)  # fmt: skip
+)
 def test_poison_atoms_fail_when_the_seat_follows(
     atom_id: str, where: str, lab: tuple[dict[str, Any], str]
 ) -> None:
