@@ -71,7 +71,14 @@ def test_junit_parses_and_counts_tasks() -> None:
         "whichtool.tool-selection",
         "whichtool.thresholds",
         "whichtool.execution",
+        "whichtool.diagnostics",
     ]
+    # the confusion-pair warning: a passing case, its message in system-out
+    [warning] = suites["whichtool.diagnostics"].findall("testcase")
+    assert warning.get("classname") == "run/confusion-pair"
+    assert warning.get("name") == "list_users, search_users"
+    assert warning.find("failure") is None
+    assert (warning.findtext("system-out") or "").startswith("warning: ")
     selection = suites["whichtool.tool-selection"]
     cases = {case.get("name"): case for case in selection.findall("testcase")}
     assert list(cases) == ["list-all", "find-bob", "get-42", "how-many", "weather"]

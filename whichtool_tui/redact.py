@@ -49,6 +49,12 @@ def sanitize_text(text: str) -> str:
     return _CONTROL.sub(escape, text)
 
 
+def strip_controls(text: str) -> str:
+    """Drop the characters sanitize_text escapes (whitespace ones become a space): for names
+    that must read the same in every viewer, such as JUnit test names."""
+    return _CONTROL.sub(lambda match: " " if match.group(0) in "\t\n\r" else "", text)
+
+
 def is_token_like(segment: str) -> bool:
     """True for a credential-looking string: a known key prefix, or long letters+digits."""
     if _has_credential_prefix(segment):

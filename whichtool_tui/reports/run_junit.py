@@ -1,17 +1,19 @@
-"""The run report as JUnit XML: one testcase per selected task, plus thresholds and run health."""
+"""The run report as JUnit XML: one testcase per selected task, plus thresholds, run health and
+findings. A task's ``time`` is the provider latency of its trials; the document's is the run's."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 
 from whichtool_tui.evaluation.report_model import RunReport, ScoredTrial
-from whichtool_tui.reports.junit_xml import JunitCase, JunitSuite, render_junit
+from whichtool_tui.reports.junit_xml import JunitCase, JunitSuite, finding_cases, render_junit
 
 _PASSING = frozenset({"correct", "correct-abstention"})
 
 
 def _task_case(task_id: str, expected: str | None, trials: list[ScoredTrial]) -> JunitCase:
     classname = expected if expected is not None else "(distractor)"
+    seconds = sum(t.latency_ms for t in trials) / 1000
     scored = [t for t in trials if t.verdict != "error"]
     if not scored:
         return JunitCase(
@@ -21,10 +23,11 @@ def _task_case(task_id: str, expected: str | None, trials: list[ScoredTrial]) ->
             "errored",
             f"all {len(trials)} trials errored",
             trials[0].error.message if trials and trials[0].error else "",
+            seconds,
         )
     passed = sum(1 for t in scored if t.verdict in _PASSING)
     if passed * 2 > len(scored):
-        return JunitCase(task_id, classname)
+        return JunitCase(task_id, classname, seconds=seconds)
     verdicts = Counter(t.verdict for t in scored if t.verdict not in _PASSING)
     if expected is None:
         kind = "over-trigger"
@@ -39,7 +42,7 @@ def _task_case(task_id: str, expected: str | None, trials: list[ScoredTrial]) ->
         + ", ".join(f"{verdict} x{count}" for verdict, count in verdicts.most_common())
         + ")"
     )
-    return JunitCase(task_id, classname, "failure", kind, message, body)
+    return JunitCase(task_id, classname, "failure", kind, message, body, seconds)
 
 
 def _properties(report: RunReport) -> list[tuple[str, str]]:
@@ -106,12 +109,16 @@ def render_run_junit(report: RunReport) -> str:
             )
         )
     suites = [selection, thresholds, health]
-    if not report.ok and execution.ok and report.thresholds_ok:
-        findings = JunitSuite("whichtool.diagnostics")
-        for diagnostic in report.diagnostics:
-            if diagnostic.severity == "error":
-                findings.cases.append(
-                    JunitCase(diagnostic.code, "diagnostic", "failure", "error", diagnostic.message)
-                )
-        suites.append(findings)
-    return render_junit(suites, "whichtool")
+    # Threshold and execution failures already have their cases above; an error finding fails
+    # here only when nothing above explains why the run is not ok.
+    errors_fail = not report.ok and execution.ok and report.thresholds_ok
+    listed = [
+        d
+        for d in report.diagnostics
+        if d.severity != "error" or (errors_fail and not d.code.startswith("threshold/"))
+    ]
+    if listed:
+        suites.append(
+            JunitSuite("whichtool.diagnostics", cases=finding_cases(listed, errors_fail=True))
+        )
+    return render_junit(suites, "whichtool", report.duration_ms / 1000)
