@@ -168,8 +168,13 @@ def _dispatch(args: argparse.Namespace, parser: ArgumentParser) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the process exit code."""
+    from whichtool_tui import shutdown
+
     arguments = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in arguments
+    # Only the real process entry (no argv given) takes over SIGTERM/SIGHUP and the exit sweep.
+    process_entry = argv is None
+    shutdown.install(process_entry=process_entry)
     try:
         parser = build_parser()
         args = parser.parse_args(arguments)
@@ -177,10 +182,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WhichtoolError as error:
         if debug:
             traceback.print_exc()
+        if error.exit_code == ExitCode.CANCELLED:
+            sys.stderr.write(f"{PROG}: {shutdown.interrupted_message()}\n")
+            return shutdown.interrupted_exit_code()
         report_error(error)
         return int(error.exit_code)
     except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: cancelled; no report was written\n")
-        return int(ExitCode.CANCELLED)
+        sys.stderr.write(f"{PROG}: {shutdown.interrupted_message()}\n")
+        return shutdown.interrupted_exit_code()
     except BrokenPipeError:
         return int(ExitCode.OK)
+    finally:
+        shutdown.finish(process_entry=process_entry)

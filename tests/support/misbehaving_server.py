@@ -2,7 +2,8 @@
 
 Written without the SDK so it can break the protocol on purpose. The first argument picks the
 misbehaviour; ``MISBEHAVE_PIDFILE`` (passed through config ``env``) receives this process's pid
-and that of a grandchild it starts, so tests can prove neither survives.
+and that of a grandchild it starts, so tests can prove neither survives (``MISBEHAVE_SETSID=1``
+makes the grandchild call setsid()).
 
 Modes: ok, exit, hang, hang-tools, garbage, huge, not-jsonrpc, malformed, paged, loop, endless,
 error, no-tools, env, slow-exit, stderr-noise, chatty.
@@ -68,11 +69,14 @@ def tools_page(mode: str, cursor: str | None) -> dict[str, Any]:
 
 
 def start_grandchild() -> int:
+    # With MISBEHAVE_SETSID=1 the grandchild leaves our process group and session, as a
+    # daemonising helper would: killing the server's group no longer reaches it.
     child = subprocess.Popen(
         [sys.executable, "-c", "import time; time.sleep(120)"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        start_new_session=os.environ.get("MISBEHAVE_SETSID") == "1",
     )
     return child.pid
 

@@ -11,7 +11,6 @@ in the other dialect is a named error, never skipped. Frames are capped at 16 Mi
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 import signal
 from collections.abc import Mapping, Sequence
@@ -20,6 +19,7 @@ from typing import Any
 import anyio
 import anyio.abc
 
+from whichtool_tui.mcp_client.children import open_child, stop_process
 from whichtool_tui.mcp_client.frames import FRAMING_MODES as FRAMING_MODES
 from whichtool_tui.mcp_client.frames import MAX_FRAME_BYTES as MAX_FRAME_BYTES
 from whichtool_tui.mcp_client.frames import MAX_LINE_BYTES as MAX_LINE_BYTES
@@ -90,9 +90,7 @@ class StdioChannel:
         """Spawn the server; a missing command is a WireError."""
         command = resolve_command(argv)
         try:
-            process = await anyio.open_process(
-                command, env=dict(env), cwd=cwd, start_new_session=True
-            )
+            process = await open_child(command, env, cwd)
         except OSError as exc:
             raise WireError("spawn", f"cannot start {argv[0]}: {exc.strerror or exc}") from None
         return cls(process, mode)
@@ -126,28 +124,13 @@ class StdioChannel:
             self.framing_source = self._reader.source
         return message
 
-    def _signal_group(self, signum: int) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signum)
-
     async def aclose(self, urgent: bool = False) -> None:
         """Close stdin, wait 1.5 s, SIGTERM the group, wait 3 s, SIGKILL; never leaves a child.
 
         ``urgent`` (the bout was cancelled, or the server never got a request) skips the wait
         for a voluntary exit and allows SIGTERM only 0.5 s, so Ctrl+C returns promptly.
         """
+        await stop_process(self.process, URGENT_CLOSE_STEPS if urgent else CLOSE_STEPS)
         with anyio.CancelScope(shield=True):
-            if self.process.stdin is not None:
-                with contextlib.suppress(Exception):
-                    await self.process.stdin.aclose()
-            for signum, grace in URGENT_CLOSE_STEPS if urgent else CLOSE_STEPS:
-                if signum is not None:
-                    self._signal_group(signum)
-                with anyio.move_on_after(grace):
-                    await self.process.wait()
-                if self.process.returncode is not None:
-                    break
-            # The leader may be gone while children it started linger in its group.
-            self._signal_group(signal.SIGKILL)
             with anyio.move_on_after(2.0), contextlib.suppress(Exception):
                 await self.process.aclose()

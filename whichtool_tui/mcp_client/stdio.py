@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import signal
-import subprocess
 from collections import deque
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from mcp_types import jsonrpc_message_adapter
 from pydantic import ValidationError
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.mcp_client.children import open_child, stop_process
 from whichtool_tui.mcp_client.command import child_environment
 from whichtool_tui.mcp_client.faults import FaultBox
 from whichtool_tui.redact import redact_message, sanitize_text
@@ -35,7 +35,6 @@ STDERR_TAIL_LINES = 5
 STDIN_CLOSE_GRACE = 2.0
 TERMINATE_GRACE = 2.0
 _STDERR_LINE_CHARS = 300
-_POLL_INTERVAL = 0.02
 
 
 @dataclass
@@ -76,15 +75,7 @@ async def launch_stdio(
             "Fix `target.cwd` in the config.",
         )
     try:
-        process = await anyio.open_process(
-            list(argv),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=child_environment(env),
-            cwd=cwd,
-            start_new_session=True,
-        )
+        process = await open_child(argv, child_environment(env), cwd)
     except FileNotFoundError:
         raise WhichtoolError(
             "stdio/command-not-found",
@@ -128,58 +119,21 @@ async def drain_stderr(child: StdioChild) -> None:
         child.stderr_tail.append(sanitize_text(text[:_STDERR_LINE_CHARS]))
 
 
-async def _wait_exit(process: anyio.abc.Process, seconds: float) -> bool:
-    # Polling returncode, not wait(): wait() also waits for pipe EOF, which a grandchild
-    # holding the pipe would delay indefinitely.
-    with anyio.move_on_after(seconds):
-        while process.returncode is None:  # noqa: ASYNC110
-            await anyio.sleep(_POLL_INTERVAL)
-    return process.returncode is not None
-
-
-def _signal_group(pid: int, signum: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signum)
-
-
 async def stop_child(
     child: StdioChild,
     stdin_grace: float = STDIN_CLOSE_GRACE,
     terminate_grace: float = TERMINATE_GRACE,
 ) -> None:
-    """Close stdin, wait, then SIGTERM and finally SIGKILL the child's whole process group."""
+    """Close stdin, wait, then SIGTERM and finally SIGKILL the child's group and its tree."""
     process = child.process
-    try:
-        with anyio.CancelScope(shield=True):
-            if process.stdin is not None:
-                with contextlib.suppress(
-                    OSError, anyio.BrokenResourceError, anyio.ClosedResourceError
-                ):
-                    await process.stdin.aclose()
-            if not await _wait_exit(process, stdin_grace):
-                _signal_group(process.pid, signal.SIGTERM)
-                if not await _wait_exit(process, terminate_grace):
-                    _signal_group(process.pid, signal.SIGKILL)
-                    await _wait_exit(process, terminate_grace)
-    finally:
-        # Also reached when a native cancellation (Ctrl+C) cuts the graceful path short:
-        # nothing the server started in its group may outlive us.
-        _signal_group(process.pid, signal.SIGKILL)
-        _close_subprocess_transport(process)
+    await stop_process(
+        process,
+        ((None, stdin_grace), (signal.SIGTERM, terminate_grace), (signal.SIGKILL, terminate_grace)),
+    )
     for stream in (process.stdout, process.stderr):
         if stream is not None:
             with contextlib.suppress(OSError, anyio.BrokenResourceError):
                 await stream.aclose()
-
-
-def _close_subprocess_transport(process: anyio.abc.Process) -> None:
-    # asyncio keeps the subprocess transport open until garbage collection, which may happen
-    # after the loop closed and then prints a spurious error; nothing public exposes it.
-    transport = getattr(getattr(process, "_process", None), "_transport", None)
-    close = getattr(transport, "close", None)
-    if callable(close):
-        with contextlib.suppress(Exception):
-            close()
 
 
 def _parse_line(line: bytes, program: str) -> SessionMessage | WhichtoolError | None:

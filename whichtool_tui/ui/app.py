@@ -352,8 +352,13 @@ def run_app(
     Commands with a screen call this when ``wants_ui(args)``: ``open``, ``report`` and
     ``receipt`` pass the artefact; ``inspect``/``run``/``tasks``/``bout``/``diff`` a StartPoint.
     """
+    from whichtool_tui import shutdown
+
     app = WhichtoolApp(artefact, debug=debug, start=start, settings=settings)
-    result = app.run()
+    with shutdown.quit_hook(app.exit):  # SIGTERM/SIGHUP quit the app, cancelling its work
+        result = app.run()
+    if shutdown.received_signal():
+        raise KeyboardInterrupt  # the command line reports it and exits 143 or 129
     for cancelled in app.cancelled_on_quit:
         sys.stderr.write(f"whichtool-tui: quit while {cancelled}: it was cancelled\n")
     if app.return_code not in (None, 0):
