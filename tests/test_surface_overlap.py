@@ -7,6 +7,7 @@ from itertools import combinations
 
 import pytest
 
+from whichtool_tui.surface.canonical import js_length
 from whichtool_tui.surface.normalize import normalize_surface
 from whichtool_tui.surface.overlap import (
     all_pair_shared_counts,
@@ -146,17 +147,33 @@ def test_dice_edge_cases() -> None:
     assert dice("ab", "ac") == 2 * 1 / 6
 
 
-def test_wide_lanes_for_huge_descriptions() -> None:
+def test_wide_lanes_for_huge_bags() -> None:
     rng = random.Random(7)
     huge = " ".join(rng.choice(WORDS) for _ in range(14_000))  # > 65,535 trigrams
+    texts = [huge, huge[: len(huge) // 2], "list users by name"]
+    bags = [trigram_counts(text) for text in texts]
+    assert bags[0].total() > 0xFFFF
+    rows = all_pair_shared_counts(bags)
+    for first, second in combinations(range(3), 2):
+        expected = dice(texts[first], texts[second])
+        size = bags[first].total() + bags[second].total()
+        assert 2 * rows[first][second] / size == expected
+
+
+def test_oversized_descriptions_are_scored_on_their_first_characters() -> None:
+    rng = random.Random(7)
+    huge = " ".join(rng.choice(WORDS) for _ in range(14_000))
     raw = [
         {"name": "huge_a", "description": huge},
         {"name": "huge_b", "description": huge[: len(huge) // 2]},
         {"name": "small", "description": "list users by name"},
     ]
     tools = normalize_surface(raw).tools
-    section, _ = analyze_overlap(tools)
+    section, findings = analyze_overlap(tools)
     texts = {tool.name: overlap_text(tool) for tool in tools}
-    assert sum(trigram_counts(texts["huge_a"]).values()) > 0xFFFF
+    assert len(texts["huge_a"]) < 20_100  # the name tokens plus the first 20,000 characters
     for pair in section.pairs:
         assert pair.score == dice(texts[pair.tools[0]], texts[pair.tools[1]])
+    oversized = [d for d in findings if d.code == "descriptions/oversized"]
+    assert [d.tool for d in oversized] == ["huge_a", "huge_b"]
+    assert oversized[0].detail == {"length": js_length(huge), "scored": 20_000}

@@ -19,12 +19,15 @@ from whichtool_tui.surface.model import NormalizedSurface
 class CheckOptions:
     """What a check may need to know beyond the surface.
 
-    ``high_overlap_pairs`` and ``tool_tokens`` come from the overlap and token passes that
-    already ran, so rules reuse those results instead of scoring the surface again.
+    ``high_overlap_families`` (tools joined by pairs scored 0.6 or more; a pair is a family of
+    two) and ``tool_tokens`` come from the overlap and token passes that already ran, so rules
+    reuse those results instead of scoring the surface again. ``high_overlap_pairs`` is read
+    as families of two when no families are given.
     """
 
     max_tools: int = DEFAULT_MAX_TOOLS
     high_overlap_pairs: tuple[tuple[str, str], ...] = ()
+    high_overlap_families: tuple[tuple[str, ...], ...] = ()
     tool_tokens: Mapping[str, int] = field(default_factory=dict)
 
 

@@ -17,7 +17,7 @@ from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.surface.model import NormalizedSurface, Tool
 from whichtool_tui.surface.naming import classify_name
 from whichtool_tui.surface.normalize import normalize_surface
-from whichtool_tui.surface.overlap import analyze_overlap
+from whichtool_tui.surface.overlap import analyze_overlap_families
 from whichtool_tui.surface.report_model import (
     HeaderParamsSection,
     InspectReport,
@@ -123,16 +123,13 @@ def _inspect_normalized(
     tokens = surface_token_counts(surface)
     total = sum(item.total for item in tokens.values())
     annotations, annotation_findings = analyze_annotations(surface.tools)
-    overlap, overlap_findings = analyze_overlap(surface.tools)
+    overlap_analysis = analyze_overlap_families(surface.tools)
+    overlap, overlap_findings = overlap_analysis.section, overlap_analysis.diagnostics
     rejected, header_findings = analyze_header_params(surface.tools)
     deprecations = analyze_deprecations()
     options = CheckOptions(
         max_tools=max_tools,
-        high_overlap_pairs=tuple(
-            (item.tools[0], item.tools[1])
-            for item in overlap_findings
-            if item.code == "overlap/high" and item.tools
-        ),
+        high_overlap_families=overlap_analysis.high_families,
         tool_tokens={name: item.total for name, item in tokens.items()},
     )
     analysis = [

@@ -19,21 +19,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from whichtool_tui.diagnostics import Diagnostic
-from whichtool_tui.surface.bulk import paused_gc, trusted_diagnostic
+from whichtool_tui.surface.bulk import paused_gc
 from whichtool_tui.surface.canonical import (
     JS_WHITESPACE,
     JS_WHITESPACE_CLASS,
     as_utf16_units,
-    js_fixed,
-    js_length,
 )
+from whichtool_tui.surface.families import Components
 from whichtool_tui.surface.model import Tool
 from whichtool_tui.surface.naming import name_tokens
+from whichtool_tui.surface.overlap_findings import HIGH_OVERLAP as HIGH_OVERLAP
+from whichtool_tui.surface.overlap_findings import (
+    MAX_SCORED_CHARACTERS,
+    description_diagnostics,
+    family_diagnostic,
+    identical_diagnostic,
+)
+from whichtool_tui.surface.overlap_findings import NOTABLE_OVERLAP as NOTABLE_OVERLAP
 from whichtool_tui.surface.report_model import OverlapPair, OverlapSection
-from whichtool_tui.surface.rule_catalog import RULES
 
-HIGH_OVERLAP = 0.6
-NOTABLE_OVERLAP = 0.4
 MAX_OVERLAP_PAIRS = 20
 MAX_SHARED_TERMS = 6
 METHOD = "sorensen-dice over character trigrams of name-plus-description"
@@ -98,8 +102,8 @@ def normalize_for_overlap(text: str) -> str:
 
 
 def overlap_text(tool: Tool) -> str:
-    """The text a tool is scored on: its name tokens, a space, its description."""
-    return normalize_for_overlap(" ".join(name_tokens(tool.name)) + " " + tool.description_text)
+    """The text a tool is scored on: its name tokens, a space, its (scored) description."""
+    return normalize_for_overlap(" ".join(name_tokens(tool.name)) + " " + scored_description(tool))
 
 
 def trigram_counts(text: str) -> Counter[str]:
@@ -137,27 +141,36 @@ def all_pair_shared_counts(bags: Sequence[Counter[str]]) -> list[array[int]]:
     lane_bytes = 2 if largest < 0xFFFF else 4
     typecode = next(code for code in "HIL" if array(code).itemsize == lane_bytes)
     width = count * lane_bytes
-    # A feature held by one tool adds nothing to any pair: it gets no lane integer at all.
+    # A feature held by one tool adds nothing to any pair: it gets no lane integer at all. A
+    # feature every tool holds (most of a templated surface's) adds one to every lane of every
+    # row: those are counted once instead of added row by row.
     lanes: dict[object, int] = {}
+    universal = 0
     for feature, holders in holders_of.items():
-        if len(holders) > 1:
+        if len(holders) == count and count > 1:
+            universal += 1
+            lanes[feature] = 0
+        elif len(holders) > 1:
             buffer = bytearray(width)
             for holder in holders:
                 buffer[holder * lane_bytes] = 1
             lanes[feature] = int.from_bytes(buffer, "little")
+    every = int.from_bytes(universal.to_bytes(lane_bytes, "little") * count, "little")
     rows: list[array[int]] = []
     for bag in bags:
-        total = 0
+        total = every
         for gram, times in bag.items():
             lane = lanes.get(gram)
             if lane is None:
                 continue  # nobody else has it even once, so no (gram, k > 1) either
-            total += lane
+            if lane:
+                total += lane
             for k in range(2, times + 1):
                 lane = lanes.get((gram, k))
                 if lane is None:
                     break
-                total += lane
+                if lane:
+                    total += lane
         row = array(typecode)
         row.frombytes(total.to_bytes(width, "little"))
         if sys.byteorder == "big":
@@ -197,97 +210,49 @@ def _pair(
     )
 
 
-def _fixed(score: float, digits: int) -> str:
-    """``toFixed`` text; the exact-tie fallback is rare, so the plain format goes first."""
-    scaled = score * 10**digits
-    if abs(scaled - int(scaled) - 0.5) > 1e-6:
-        return f"{score:.{digits}f}"
-    return js_fixed(score, digits)
+@dataclass(frozen=True)
+class OverlapAnalysis:
+    """The overlap block, its findings, and the high-overlap families the rules read."""
 
-
-def _pair_diagnostic(first: str, second: str, score: float) -> Diagnostic:
-    """A pair finding, built without validation: every field is made here from trusted values.
-
-    A template-heavy 1,000-tool surface yields tens of thousands of these, and per-object
-    validation would then cost more than scoring all 499,500 pairs.
-    """
-    shown = _fixed(score, 2)
-    if score >= HIGH_OVERLAP:
-        code, severity = "overlap/high", "warning"
-        message = (
-            f"`{first}` and `{second}` overlap at {shown} on name plus description; a "
-            "model is likely to mix them up (a run measures whether it does)"
-        )
-    else:
-        code, severity = "overlap/notable", "info"
-        message = f"`{first}` and `{second}` overlap at {shown}"
-    return trusted_diagnostic(
-        code,
-        severity,
-        message,
-        tools=[first, second],
-        detail={"score": float(_fixed(score, 4))},
-        hint=_PAIR_HINTS[code],
-    )
-
-
-_PAIR_HINTS = {code: RULES[code].help for code in ("overlap/high", "overlap/notable")}
-
-
-def description_diagnostics(tools: Sequence[Tool]) -> list[Diagnostic]:
-    """Missing (warning) and very short (info, under 20 characters) descriptions."""
-    found = []
-    for tool in tools:
-        length = js_length(tool.description_text)
-        if length == 0:
-            found.append(
-                Diagnostic(
-                    code="descriptions/missing",
-                    severity="warning",
-                    message=(
-                        f"Tool `{tool.name}` has no description; a model sees only its "
-                        "name and schema"
-                    ),
-                    tool=tool.name,
-                )
-            )
-        elif length < 20:
-            found.append(
-                Diagnostic(
-                    code="descriptions/very-short",
-                    severity="info",
-                    message=(
-                        f"Tool `{tool.name}` has a {length}-character description, too little to "
-                        "tell it apart from a neighbour"
-                    ),
-                    tool=tool.name,
-                    detail={"length": length},
-                )
-            )
-    return found
+    section: OverlapSection
+    diagnostics: list[Diagnostic]
+    high_families: tuple[tuple[str, ...], ...]
 
 
 def analyze_overlap(
     tools: Sequence[Tool], max_pairs: int = MAX_OVERLAP_PAIRS
 ) -> tuple[OverlapSection, list[Diagnostic]]:
-    """Score every pair; report the top ``max_pairs`` and diagnose every pair over a threshold."""
+    """Score every pair; report the top ``max_pairs`` and one finding per overlapping family."""
+    analysis = analyze_overlap_families(tools, max_pairs)
+    return analysis.section, analysis.diagnostics
+
+
+def analyze_overlap_families(
+    tools: Sequence[Tool], max_pairs: int = MAX_OVERLAP_PAIRS
+) -> OverlapAnalysis:
+    """As :func:`analyze_overlap`, also naming the families of pairs scored 0.6 or more."""
     with paused_gc():
         return _analyze_overlap(tools, max_pairs)
 
 
-def _analyze_overlap(
-    tools: Sequence[Tool], max_pairs: int
-) -> tuple[OverlapSection, list[Diagnostic]]:
+def scored_description(tool: Tool) -> str:
+    """The description as scored: at most ``MAX_SCORED_CHARACTERS`` (the rest is not read)."""
+    text = tool.description_text
+    return text[:MAX_SCORED_CHARACTERS] if len(text) > MAX_SCORED_CHARACTERS else text
+
+
+def _analyze_overlap(tools: Sequence[Tool], max_pairs: int) -> OverlapAnalysis:
     prepared = []
     for tool in tools:
         name = " ".join(name_tokens(tool.name))
+        description = scored_description(tool)
         prepared.append(
             _Prepared(
                 tool=tool,
-                combined=normalize_for_overlap(name + " " + tool.description_text),
+                combined=normalize_for_overlap(name + " " + description),
                 name=name,
-                description=normalize_for_overlap(tool.description_text),
-                words=_words(name + " " + tool.description_text),
+                description=normalize_for_overlap(description),
+                words=_words(name + " " + description),
             )
         )
     frequency: Counter[str] = Counter()
@@ -301,59 +266,52 @@ def _analyze_overlap(
     empty = [not entry.combined for entry in prepared]
     rows = all_pair_shared_counts(bags) if count > 1 else []
 
-    identical: set[tuple[int, int]] = set()
     by_description: dict[str, list[int]] = {}
     for index, entry in enumerate(prepared):
         if entry.tool.has_description and entry.description:
             by_description.setdefault(entry.description, []).append(index)
-    for group in by_description.values():
-        for position, first in enumerate(group):
-            for second in group[position + 1 :]:
-                identical.add((first, second))
-                diagnostics.append(
-                    Diagnostic(
-                        code="descriptions/identical",
-                        severity="error",
-                        message=(
-                            f"`{tools[first].name}` and `{tools[second].name}` have identical "
-                            "descriptions: nothing in the text says which one to pick"
-                        ),
-                        tools=[tools[first].name, tools[second].name],
-                    )
-                )
+    # group_of[i]: the identical-description group of tool i, or a value no other tool has.
+    group_of = [-2 - index for index in range(count)]
+    for number, group in enumerate(g for g in by_description.values() if len(g) > 1):
+        for index in group:
+            group_of[index] = number
+        diagnostics.append(identical_diagnostic([tools[index].name for index in group]))
 
+    high = Components(count)
+    notable = Components(count)
     best: list[tuple[float, int, int]] = []  # min-heap of (score, -first, -second)
     for first in range(count - 1):
         own = sizes[first]
-        if empty[first] or any(empty[first + 1 :]):
+        start = first + 1
+        if empty[first] or any(empty[start:]):
             scores = [
                 _special_score(
                     empty[first], empty[second], 2 * rows[first][second], own + sizes[second]
                 )
-                for second in range(first + 1, count)
+                for second in range(start, count)
             ]
         else:
             scores = [
                 2 * shared / (own + other)
-                for shared, other in zip(rows[first][first + 1 :], sizes[first + 1 :], strict=True)
+                for shared, other in zip(rows[first][start:], sizes[start:], strict=True)
             ]
         top = max(scores)
         if top >= NOTABLE_OVERLAP:
-            for offset, score in enumerate(scores):
-                if score >= NOTABLE_OVERLAP and (first, first + 1 + offset) not in identical:
-                    diagnostics.append(
-                        _pair_diagnostic(tools[first].name, tools[first + 1 + offset].name, score)
-                    )
+            _join(first, scores, group_of, high, notable)
         if max_pairs > 0 and (len(best) < max_pairs or top >= best[0][0]):
+            floor = best[0][0] if len(best) >= max_pairs else -1.0
             for offset, score in enumerate(scores):
-                item = (score, -first, -(first + 1 + offset))
+                if score < floor:
+                    continue
+                item = (score, -first, -(start + offset))
                 if len(best) < max_pairs:
                     heapq.heappush(best, item)
                 elif item > best[0]:
                     heapq.heapreplace(best, item)
+                    floor = best[0][0]
     ranked = sorted(best, key=lambda item: (-item[0], -item[1], -item[2]))
     pairs = [
-        _pair(prepared[-a], prepared[-b], score, (-a, -b) in identical, frequency)
+        _pair(prepared[-a], prepared[-b], score, group_of[-a] == group_of[-b], frequency)
         for score, a, b in ranked
     ]
     section = OverlapSection(
@@ -362,7 +320,53 @@ def _analyze_overlap(
         pairs_reported=len(pairs),
         pairs=pairs,
     )
-    return section, diagnostics
+    high_families = high.families()
+    in_high = {
+        member: number for number, family in enumerate(high_families) for member in family.members
+    }
+    descriptions = [scored_description(tool) for tool in tools]
+    for family in high_families:
+        diagnostics.append(family_diagnostic(family, tools, descriptions, high=True))
+    for family in notable.families():
+        homes = {in_high.get(member, -1 - member) for member in family.members}
+        if len(homes) > 1:  # not just the inner pairs of one high family again
+            diagnostics.append(family_diagnostic(family, tools, descriptions, high=False))
+    names = tuple(
+        tuple(tools[member].name for member in family.members) for family in high_families
+    )
+    return OverlapAnalysis(section, diagnostics, names)
+
+
+def _join(
+    first: int,
+    scores: list[float],
+    group_of: list[int],
+    high: Components,
+    notable: Components,
+) -> None:
+    """Add row ``first``'s pairs over the thresholds (identical descriptions aside)."""
+    start = first + 1
+    group = group_of[first]
+    if group < 0 and min(scores) >= HIGH_OVERLAP:  # a templated row: every partner is close
+        high.add_row(first, range(start, start + len(scores)), scores)
+        return
+    if group >= 0:
+        kept = [
+            (second, score)
+            for second, score in zip(range(start, start + len(scores)), scores, strict=True)
+            if score >= NOTABLE_OVERLAP and group_of[second] != group
+        ]
+    else:
+        kept = [
+            (second, score)
+            for second, score in zip(range(start, start + len(scores)), scores, strict=True)
+            if score >= NOTABLE_OVERLAP
+        ]
+    strong = [item for item in kept if item[1] >= HIGH_OVERLAP]
+    weak = [item for item in kept if item[1] < HIGH_OVERLAP] if len(strong) < len(kept) else []
+    for target, items in ((high, strong), (notable, weak)):
+        if items:
+            target.add_row(first, [item[0] for item in items], [item[1] for item in items])
 
 
 def _special_score(left_empty: bool, right_empty: bool, twice_shared: int, size: int) -> float:

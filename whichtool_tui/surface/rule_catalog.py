@@ -150,20 +150,29 @@ _RULES = [
     Rule(
         "overlap/high",
         "warning",
-        "Two tools overlap at 0.6 or more on name plus description.",
+        "Two tools, or a family of tools joined by such pairs, overlap at 0.6 or more on name "
+        "plus description.",
         "Rewrite one description around what only it does, or merge the two tools.",
     ),
     Rule(
         "overlap/notable",
         "info",
-        "Two tools overlap at 0.4 or more on name plus description.",
+        "Two tools, or a family of tools joined by such pairs, overlap at 0.4 or more on name "
+        "plus description.",
         "Check that each description says what sets it apart from the other.",
     ),
     Rule(
         "descriptions/identical",
         "error",
-        "Two tools have identical descriptions.",
+        "Two or more tools have identical descriptions.",
         "Describe each tool by what it alone does, or merge them.",
+    ),
+    Rule(
+        "descriptions/oversized",
+        "warning",
+        "A description longer than 20,000 characters; overlap scores only its first 20,000.",
+        "Keep the description to what the tool does and when to pick it; move reference "
+        "material into a resource or the parameter descriptions.",
     ),
     Rule(
         "descriptions/missing",
@@ -238,7 +247,7 @@ _RULES = [
     Rule(
         "descriptions/overlap-without-preference",
         "warning",
-        "Two tools overlap at 0.6 or more and neither description says when to prefer it.",
+        "Two tools (or a family) overlap at 0.6 or more and no description says when to prefer it.",
         "In each description, say when to use it instead of the other (name the other tool).",
     ),
     # Parameters.

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.surface.bulk import trusted_diagnostic
 from whichtool_tui.surface.checks import CheckOptions, register_check
+from whichtool_tui.surface.families import listed_members, named_members
 from whichtool_tui.surface.model import NormalizedSurface, Tool
 from whichtool_tui.surface.naming import name_tokens
 from whichtool_tui.surface.rule_catalog import RULES
@@ -172,35 +173,75 @@ _UNGUIDED = "descriptions/overlap-without-preference"
 def overlap_without_preference(
     surface: NormalizedSurface, options: CheckOptions
 ) -> list[Diagnostic]:
-    """For each pair overlap scored >= 0.6: does either description say when to pick it?
+    """For each family of pairs scored >= 0.6: does any description say when to pick it?
 
-    A template-heavy surface can have every one of its 499,500 pairs here, so the texts are
-    read once per tool and each finding is built without validation.
+    A family of two is the upstream-style pair check. A larger family (a templated surface
+    can put hundreds of tools in one) gets one finding listing the members that neither state
+    a preference nor name a sibling; each text is read once, never pair by pair.
     """
-    if not options.high_overlap_pairs:
+    families = options.high_overlap_families or options.high_overlap_pairs
+    if not families:
         return []
     readings = {tool.name: _read(tool) for tool in surface.tools}
     found = []
-    for first, second in options.high_overlap_pairs:
-        a, b = readings.get(first), readings.get(second)
-        if a is None or b is None or a.prefers or b.prefers:
-            continue
-        if _guides(a, b) or _guides(b, a):
-            continue
-        found.append(
-            trusted_diagnostic(
-                _UNGUIDED,
-                "warning",
-                f"`{first}` and `{second}` overlap heavily and neither description says "
-                "when to use it instead of the other",
-                tools=[first, second],
-                hint=(
-                    f'Add a sentence to each, e.g. in `{first}`: "Use `{second}` instead '
-                    'when ..."; or merge the two tools.'
-                ),
-            )
-        )
+    for family in families:
+        members = [readings[name] for name in family if name in readings]
+        if len(members) == 2:
+            finding = _unguided_pair(members[0], members[1])
+        else:
+            finding = _unguided_family(members)
+        if finding is not None:
+            found.append(finding)
     return found
+
+
+def _unguided_pair(a: _Reading, b: _Reading) -> Diagnostic | None:
+    if a.prefers or b.prefers or _guides(a, b) or _guides(b, a):
+        return None
+    first, second = a.name, b.name
+    return trusted_diagnostic(
+        _UNGUIDED,
+        "warning",
+        f"`{first}` and `{second}` overlap heavily and neither description says "
+        "when to use it instead of the other",
+        tools=[first, second],
+        hint=(
+            f'Add a sentence to each, e.g. in `{first}`: "Use `{second}` instead '
+            'when ..."; or merge the two tools.'
+        ),
+    )
+
+
+_NAME_LIKE = re.compile(r"[a-z0-9][a-z0-9_.\-]*[a-z0-9]|[a-z0-9]")
+
+
+def _unguided_family(members: list[_Reading]) -> Diagnostic | None:
+    names = {member.lowered_name for member in members}
+    unguided = [
+        member.name
+        for member in members
+        if not member.prefers
+        and not any(
+            word in names and word != member.lowered_name
+            for word in _NAME_LIKE.findall(member.lowered)
+        )
+    ]
+    if len(unguided) < 2:
+        return None
+    first, second = unguided[0], unguided[1]
+    return trusted_diagnostic(
+        _UNGUIDED,
+        "warning",
+        f"{len(unguided):,} of the {len(members):,} tools in one overlapping family "
+        f"({named_members(unguided)}) never say when to use them instead of the others",
+        tools=listed_members(unguided),
+        detail={"members": len(members), "unguided": len(unguided)},
+        hint=(
+            f"Add a sentence to each saying when to pick it over its siblings (in `{first}`: "
+            f'"Use `{second}` instead when ..."), or serve one tool that takes the varying '
+            "part as a parameter."
+        ),
+    )
 
 
 register_check("descriptions/restates-name", restates_name)
