@@ -150,7 +150,11 @@ class JobsApp(App[int]):
 
         form = self.session.run_form or RunForm()
         cache = cli_trial_cache(form.cache, form.cache_dir) if use_cache else None
-        progress = RunProgress(planned=setup.prepared.plan.planned, provider=provider_name)
+        progress = RunProgress(
+            planned=setup.prepared.plan.planned,
+            provider=provider_name,
+            tools=frozenset(tool.name for tool in setup.inputs.tools),
+        )
         self.session.progress = progress
 
         def sink(event: RunEvent) -> None:

@@ -11,6 +11,7 @@ from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions, prepare_run
 from whichtool_tui.evaluation.inputs import build_run_inputs, lint_for_run, normalize_listing
+from whichtool_tui.evaluation.metrics import NONE_KEY, picked_column
 from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
 from whichtool_tui.evaluation.report_model import ScoredTrial
 from whichtool_tui.evaluation.stats import wilson_interval
@@ -110,10 +111,16 @@ def raised(setup: RunSetup) -> RunSetup:
 
 @dataclass
 class RunProgress:
-    """Live tallies fed by TrialFinished events; the screen redraws from it on a timer."""
+    """Live tallies fed by TrialFinished events; the screen redraws from it on a timer.
+
+    Besides the running rates it keeps the confusion counts and per-tool tallies, so the Run
+    screen can draw the heatmap while trials arrive; leaving ``running`` stamps the end time,
+    which freezes the rate.
+    """
 
     planned: int
     provider: str = ""
+    tools: frozenset[str] = frozenset()  # the surface's tool names (phantom picks are others)
     done: int = 0
     correct: int = 0
     scored_targeted: int = 0
@@ -121,8 +128,22 @@ class RunProgress:
     distractors: int = 0
     errors: int = 0
     started: float = field(default_factory=time.monotonic)
+    ended: float | None = None
     latest: deque[ScoredTrial] = field(default_factory=lambda: deque(maxlen=LATEST_SHOWN))
-    state: str = "running"  # running | finished | cancelled | failed
+    confusion: dict[str, dict[str, int]] = field(default_factory=dict)
+    by_tool: dict[str, tuple[int, int]] = field(default_factory=dict)  # tool -> (right, scored)
+    _state: str = "running"
+
+    @property
+    def state(self) -> str:
+        """running | finished | cancelled | failed."""
+        return self._state
+
+    @state.setter
+    def state(self, value: str) -> None:
+        if value != "running" and self.ended is None:
+            self.ended = time.monotonic()
+        self._state = value
 
     def add(self, trial: ScoredTrial) -> None:
         """Count one finished trial."""
@@ -130,18 +151,38 @@ class RunProgress:
         self.latest.appendleft(trial)
         if trial.error is not None:
             self.errors += 1
-        elif trial.expected is None:
+            return
+        expected = trial.expected or NONE_KEY
+        row = self.confusion.setdefault(expected, {})
+        column = picked_column(trial, set(self.tools))
+        row[column] = row.get(column, 0) + 1
+        if trial.expected is None:
             self.distractors += 1
             self.over_triggered += trial.verdict == "over-triggered"
         else:
             self.scored_targeted += 1
-            self.correct += trial.verdict == "correct"
+            right = trial.verdict == "correct"
+            self.correct += right
+            hits, scored = self.by_tool.get(trial.expected, (0, 0))
+            self.by_tool[trial.expected] = (hits + right, scored + 1)
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds from start to now, or to the end once the run stopped."""
+        return (self.ended if self.ended is not None else time.monotonic()) - self.started
 
     @property
     def rate(self) -> float:
-        """Trials per second so far."""
-        elapsed = time.monotonic() - self.started
+        """Trials per second (frozen once the run ended)."""
+        elapsed = self.elapsed
         return self.done / elapsed if elapsed > 0 else 0.0
+
+    @property
+    def eta_seconds(self) -> float | None:
+        """Seconds left at the current rate, while running and once a trial finished."""
+        if self.state != "running" or self.done == 0 or self.rate <= 0:
+            return None
+        return (self.planned - self.done) / self.rate
 
     def accuracy(self) -> tuple[float, tuple[float, float]] | None:
         """Running single-call accuracy with its Wilson interval, once anything is scored."""

@@ -8,15 +8,17 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, ProgressBar, Select, Static
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.evaluation.metrics import MULTIPLE_KEY, NONE_KEY, PHANTOM_KEY
 from whichtool_tui.providers.presets import PROVIDER_NAMES
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.ui.modals.confirm import ConfirmModal
 from whichtool_tui.ui.run_control import RunProgress, RunSetup, prepare_from_session, raised
 from whichtool_tui.ui.screens.base import SectionScreen
+from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 
 REDRAW_SECONDS = 0.25  # progress redraws are throttled to this period, whatever the trial rate
 VERDICT_MARKS = {"correct": "✓", "correct-abstention": "✓"}
@@ -37,8 +39,21 @@ class RunScreen(SectionScreen):
         Binding("c", "cancel", "Cancel run"),
     ]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``c`` only while a run is going; ``r`` and ``p`` only when it is not."""
+        running = self._run_going()
+        if action == "cancel":
+            return running
+        if action in ("run", "plan"):
+            return not running
+        return True
+
+    def _run_going(self) -> bool:
+        progress = self.wapp.session.progress
+        return progress is not None and progress.state == "running"
+
     def compose_body(self) -> ComposeResult:
-        with Vertical(id="run-body"):
+        with VerticalScroll(id="run-body"):
             with Horizontal(id="run-form"):
                 yield Label("provider")
                 yield Select(
@@ -67,13 +82,29 @@ class RunScreen(SectionScreen):
                 )
                 yield Button("Run", id="run-start", variant="primary", compact=True)
             yield Static("", id="run-plan")
-            yield ProgressBar(id="run-progress", show_eta=False)
+            yield ProgressBar(id="run-progress", show_eta=False, show_percentage=True)
             yield Static("", id="run-stats")
             yield Static("", id="run-latest")
+            with Horizontal(id="run-live"):
+                with Vertical(id="run-heatmap-pane") as pane:
+                    pane.border_title = "Confusion so far"
+                    yield Vertical(id="run-heatmap-holder")
+                with Vertical(id="run-per-tool-pane") as tools:
+                    tools.border_title = "Per tool so far"
+                    yield Static("", id="run-per-tool")
 
     def on_mount(self) -> None:
         self._apply_form()
-        self.set_interval(REDRAW_SECONDS, self.draw_progress)
+        self._drawn: tuple[object, ...] | None = None
+        self.frames_drawn = 0  # progress redraws so far (an idle screen adds none)
+        # Redraws only while a run is going: an idle screen costs no CPU.
+        self._ticker = self.set_interval(REDRAW_SECONDS, self.draw_progress, pause=True)
+        super().on_mount()
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self._section_ready and self._run_going():
+            self._ticker.resume()
 
     def _apply_form(self) -> None:
         """Pre-fill the form from the ``run`` command's flags and config (nothing runs yet)."""
@@ -164,6 +195,7 @@ class RunScreen(SectionScreen):
         self.query_one("#run-plan", Static).update(text)
 
     @on(Input.Changed, "#run-repeat, #run-seconds")
+    @on(Select.Changed, "#run-provider")
     def plan_inputs_changed(self) -> None:
         self.action_plan(quiet=True)
 
@@ -183,7 +215,7 @@ class RunScreen(SectionScreen):
         model = self.query_one("#run-model", Input).value.strip() or None
         base_url = self.query_one("#run-base-url", Input).value.strip() or None
         if not setup.needs_raise:
-            self.wapp.start_run(setup, provider, model, base_url)
+            self._start(setup, provider, model, base_url)
             return
         bigger = raised(setup)
         question = (
@@ -195,49 +227,114 @@ class RunScreen(SectionScreen):
 
         def decided(yes: bool | None) -> None:
             if yes:
-                self.wapp.start_run(bigger, provider, model, base_url)
+                self._start(bigger, provider, model, base_url)
 
         self.app.push_screen(ConfirmModal("Raise limits?", question, "Raise and run"), decided)
+
+    def _start(self, setup: RunSetup, provider: str, model: str | None, url: str | None) -> None:
+        self.wapp.start_run(setup, provider, model, url)
+        self._ticker.resume()
+        self.refresh_bindings()
 
     def action_cancel(self) -> None:
         self.wapp.cancel_run()
 
     def draw_progress(self) -> None:
         progress: RunProgress | None = self.wapp.session.progress
+        key = None if progress is None else (id(progress), progress.done, progress.state)
+        if key == self._drawn and key is not None:
+            return  # nothing new since the last frame
+        self._drawn = key
+        self.frames_drawn += 1
+        if progress is None or progress.state != "running":
+            self._ticker.pause()
+        self.refresh_bindings()
         bar = self.query_one("#run-progress", ProgressBar)
         stats = self.query_one("#run-stats", Static)
         latest = self.query_one("#run-latest", Static)
+        self.query_one("#run-live").display = progress is not None and progress.done > 0
         if progress is None:
             bar.update(total=1, progress=0)
             stats.update(Text("Nothing run yet: r runs the plan above.", style="dim"))
             latest.update("")
             return
         bar.update(total=progress.planned, progress=progress.done)
+        stats.update(stats_text(progress))
+        latest.update(latest_text(progress))
+        self._draw_live(progress)
+
+    def _draw_live(self, progress: RunProgress) -> None:
+        """The confusion heatmap and per-tool rates, as far as the run has got."""
+        tools = sorted(progress.tools)
+        rows = [*tools, NONE_KEY]
+        columns = [*tools, NONE_KEY, PHANTOM_KEY, MULTIPLE_KEY]
+        holder = self.query_one("#run-heatmap-holder", Vertical)
+        found = holder.query(ConfusionHeatmap)
+        if found and found.first().columns == columns:
+            heatmap = found.first()
+            heatmap.update_counts(progress.confusion)
+        else:
+            holder.remove_children()
+            holder.mount(ConfusionHeatmap(progress.confusion, rows, columns, id="run-heatmap"))
         text = Text()
-        text.append(f"{progress.done}/{progress.planned}  {progress.rate:.1f} trials/s  ")
-        text.append(progress.state, style="bold")
-        accuracy = progress.accuracy()
-        text.append("\naccuracy ", style="bold")
-        text.append(
-            f"{accuracy[0]:.2f} [{accuracy[1][0]:.2f}–{accuracy[1][1]:.2f}]" if accuracy else "n/a"
-        )
-        over = progress.over_trigger()
-        text.append("   over-trigger ", style="bold")
-        text.append(f"{over[0]:.2f} [{over[1][0]:.2f}–{over[1][1]:.2f}]" if over else "n/a")
-        text.append(f"   errors {progress.errors}")
-        if progress.state == "finished":
-            text.append("\nfinished: press 4 for the results", style="green")
-        elif progress.state == "cancelled":
-            text.append("\ncancelled: no report was kept", style="yellow")
-        elif progress.state == "running":
-            text.append("\n[c]ancel (no partial report)", style="dim")
-        stats.update(text)
-        rows = Text()
-        for index, trial in enumerate(progress.latest):
-            rows.append("latest  " if index == 0 else "        ", style="bold")
-            pick = trial.pick or "(none)"
-            mark = VERDICT_MARKS.get(trial.verdict, "✖ " + trial.verdict)
-            rows.append(f"{sanitize_text(trial.task_id)} #{trial.trial_index}".ljust(28))
-            rows.append(f"→ {sanitize_text(pick)}".ljust(22))
-            rows.append(mark + "\n", style="green" if mark == "✓" else "red")
-        latest.update(rows)
+        ranked = sorted(progress.by_tool.items(), key=lambda item: item[1][0] / item[1][1])
+        width = max((len(tool) for tool in progress.by_tool), default=11)
+        for tool, (right, scored) in ranked:
+            text.append(sanitize_text(tool).ljust(width), style="bold")
+            text.append(f"  {right / scored:.2f} ({right}/{scored})\n")
+        if progress.distractors:
+            text.append("distractors".ljust(width), style="bold")
+            text.append(f"  over-trigger {progress.over_triggered}/{progress.distractors}\n")
+        self.query_one("#run-per-tool", Static).update(text)
+
+
+def duration(seconds: float) -> str:
+    """``42 s``, ``3 min 05 s``."""
+    whole = int(round(seconds))
+    return f"{whole} s" if whole < 60 else f"{whole // 60} min {whole % 60:02d} s"
+
+
+def stats_text(progress: RunProgress) -> Text:
+    """Counts, rate, ETA (frozen rate once ended), the running rates and the state line."""
+    text = Text()
+    text.append(f"{progress.done}/{progress.planned}  {progress.rate:.1f} trials/s  ")
+    eta = progress.eta_seconds
+    if eta is not None:
+        text.append(f"eta {duration(eta)}  ")
+    elif progress.state != "running":
+        text.append(f"took {duration(progress.elapsed)}  ")
+    text.append(progress.state, style="bold")
+    accuracy = progress.accuracy()
+    text.append("\naccuracy ", style="bold")
+    text.append(
+        f"{accuracy[0]:.2f} [{accuracy[1][0]:.2f}–{accuracy[1][1]:.2f}]" if accuracy else "n/a"
+    )
+    over = progress.over_trigger()
+    text.append("   over-trigger ", style="bold")
+    text.append(f"{over[0]:.2f} [{over[1][0]:.2f}–{over[1][1]:.2f}]" if over else "n/a")
+    text.append(f"   errors {progress.errors}", style="bold red" if progress.errors else "")
+    if progress.state == "finished":
+        text.append("\nfinished: press 4 for the results", style="green")
+    elif progress.state == "cancelled":
+        text.append("\ncancelled: no report was kept", style="yellow")
+    elif progress.state == "failed":
+        text.append("\nfailed: see the message above; no report was kept", style="red")
+    elif progress.state == "running":
+        text.append("\nc cancels (no partial report)", style="dim")
+    return text
+
+
+def latest_text(progress: RunProgress) -> Text:
+    """The last few trials, newest first; an errored trial shows its error."""
+    rows = Text()
+    for index, trial in enumerate(progress.latest):
+        rows.append("latest  " if index == 0 else "        ", style="bold")
+        rows.append(f"{sanitize_text(trial.task_id)} #{trial.trial_index}".ljust(28))
+        if trial.error is not None:
+            rows.append(f"✖ error: {sanitize_text(trial.error.message)[:200]}\n", style="red")
+            continue
+        pick = trial.pick or "(none)"
+        mark = VERDICT_MARKS.get(trial.verdict, "✖ " + trial.verdict)
+        rows.append(f"→ {sanitize_text(pick)}".ljust(22))
+        rows.append(mark + "\n", style="green" if mark == "✓" else "red")
+    return rows

@@ -153,6 +153,14 @@ class ConfusionHeatmap(Widget, can_focus=True):
             (n for r, row in matrix.items() for c, n in row.items() if r != c), default=0
         )
 
+    def update_counts(self, matrix: Mapping[str, Mapping[str, int]]) -> None:
+        """New counts for the same rows and columns (a live run adds trials)."""
+        self.matrix = matrix
+        self.peak = max(
+            (n for r, row in matrix.items() for c, n in row.items() if r != c), default=0
+        )
+        self.refresh()
+
     def count(self, row: int, column: int) -> int:
         """The number of trials in one cell."""
         return int(self.matrix.get(self.rows[row], {}).get(self.columns[column], 0))

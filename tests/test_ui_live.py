@@ -1,0 +1,97 @@
+"""Pilot tests of live updates: a run drawn trial by trial, a bout's wire and atoms as they come."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Select, Static
+
+from tests.support.fake_apis import (
+    FakeApi,
+    FakeReply,
+    RecordedRequest,
+    chat_reply,
+    fake_api_server,
+    http_error,
+)
+from tests.test_ui_run import open_lab_run
+from tests.ui_support import static_text, wait_until
+from whichtool_tui.ui.app import WhichtoolApp
+from whichtool_tui.ui.screens.run import RunScreen
+from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
+
+SIZE = (120, 40)
+pytestmark = pytest.mark.usefixtures("isolated_state")
+
+
+@pytest.fixture
+def gated_api() -> Iterator[tuple[FakeApi, threading.Semaphore]]:
+    """A Chat Completions endpoint that answers one request per release of the semaphore:
+    the weather prompt errors (a 400 with a message), every other prompt picks list_users."""
+    gate = threading.Semaphore(0)
+
+    def answer(request: RecordedRequest) -> FakeReply:
+        gate.acquire(timeout=20)
+        prompt = str(request.json["messages"][-1]["content"])
+        if "Rome" in prompt:
+            return http_error(400, "model overloaded: try later")
+        return chat_reply(calls=[("list_users", "{}")])
+
+    with fake_api_server() as api:
+        api.responder = answer
+        yield api, gate
+
+
+def stats(app: WhichtoolApp) -> str:
+    return static_text(app.screen.query_one("#run-stats", Static))
+
+
+async def test_run_draws_progress_heatmap_and_errors_live_then_freezes(
+    tmp_path: Path, gated_api: tuple[FakeApi, threading.Semaphore]
+) -> None:
+    api, gate = gated_api
+    app = WhichtoolApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_lab_run(app, pilot, tmp_path, "1")
+        screen = app.screen
+        assert isinstance(screen, RunScreen)
+        assert "not a model" in static_text(screen.query_one("#run-plan", Static))
+        screen.query_one("#run-provider", Select).value = "openai-compatible"
+        await pilot.pause()
+        # The plan follows the provider at once: the keyword note is gone.
+        assert "not a model" not in static_text(screen.query_one("#run-plan", Static))
+        screen.query_one("#run-model", Input).value = "m"
+        screen.query_one("#run-base-url", Input).value = api.base_url + "/v1"
+        screen.set_focus(None)
+        await pilot.press("r")
+        assert screen.check_action("cancel", ()) is True
+        assert screen.check_action("run", ()) is False
+        gate.release()
+        gate.release()
+        await wait_until(pilot, lambda: "2/6" in stats(app), "two trials drawn while running")
+        assert "eta " in stats(app) and "running" in stats(app)
+        heatmap = screen.query_one("#run-heatmap", ConfusionHeatmap)
+        running = app.session.progress
+        assert running is not None
+        counted = sum(n for row in heatmap.matrix.values() for n in row.values())
+        assert counted == 2 - running.errors  # errored trials are in no cell
+        per_tool = static_text(screen.query_one("#run-per-tool", Static))
+        assert running.errors or "(1/1)" in per_tool or "over-trigger" in per_tool
+        for _ in range(4):
+            gate.release()
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: "6/6" in stats(app), "the finished run is drawn")
+        latest = static_text(screen.query_one("#run-latest", Static))
+        assert "error: " in latest and "overloaded" in latest, latest
+        assert "errors 1" in stats(app) and "took " in stats(app)
+        progress = app.session.progress
+        assert progress is not None and progress.state == "finished"
+        frozen = progress.rate
+        frames = screen.frames_drawn
+        await pilot.pause(0.6)  # longer than two redraw periods
+        assert progress.rate == frozen  # the rate stopped with the run
+        assert screen.frames_drawn == frames  # and an idle screen draws nothing
+        assert sum(n for row in heatmap.matrix.values() for n in row.values()) == 5
