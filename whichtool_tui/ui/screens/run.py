@@ -290,7 +290,7 @@ class RunScreen(SectionScreen):
 
 def duration(seconds: float) -> str:
     """``42 s``, ``3 min 05 s``."""
-    whole = int(round(seconds))
+    whole = round(seconds)
     return f"{whole} s" if whole < 60 else f"{whole // 60} min {whole % 60:02d} s"
 
 
