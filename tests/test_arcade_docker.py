@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -165,3 +166,50 @@ def test_image_drift_between_atoms_is_an_atom_error(
     assert second["result"] == "error"
     assert "drifted" in second["checks"][0]["detail"]
     assert receipt["scores"]["nrp"] == 0.0
+
+
+def test_without_image_our_fixture_image_is_built_pinned_and_run(
+    stand_in_docker: Path, tmp_path: Path, capsys: Any
+) -> None:
+    """The build argv and context, the id and label gate, and a bout in that image (the stand-in
+    runs the Dockerfile's ENTRYPOINT over the unpacked context)."""
+    from tests.arcade_support import bout
+    from whichtool_tui import __version__
+
+    _code, receipt, _ = bout(tmp_path, capsys, "--target", "docker", "--atoms", "all")
+    tag = f"whichtool-tui-fixture:{__version__}"
+    assert json.loads((stand_in_docker / "build.log").read_text()) == [
+        "docker", "build", "-q", "--provenance=false", "--sbom=false", "-t", tag, "-",
+    ]  # fmt: skip
+    names = json.loads((stand_in_docker / "context.json").read_text())
+    assert names[0] == "Dockerfile" and "whichtool_tui/arcade/fixture.py" in names
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+    assert receipt["target"]["image"] == tag and receipt["allow_live"] is False
+    results = {a["id"]: a["result"] for a in receipt["atoms"]}
+    assert results == {
+        "inspect.tools_list": "pass",
+        **{atom_id: "fail" for atom_id in list(results)[1:]},
+    }
+    for item in receipt["atoms"]:
+        container = item["session"]["container"]
+        assert container["fixture_image"] is True and container["image_id"] == "sha256:" + "f" * 64
+        assert container["run_args"][-1] == "sha256:" + "f" * 64  # no command: the entrypoint
+    poison = next(a for a in receipt["atoms"] if a["id"] == "poison.follow_through")
+    assert poison["env_after"] == {"files": {"leak.txt": "fixture-secret\n"}}  # no allow list
+    removed = (stand_in_docker / "removed.log").read_text().split()
+    short = receipt["bout_id"].removeprefix("bout_")[:12]
+    assert f"arcade-{short}-identity-b" in removed  # the bait switch's second container
+
+
+def test_build_context_is_deterministic() -> None:
+    from whichtool_tui.arcade.docker import build_context
+
+    assert build_context() == build_context()
+
+
+@pytest.mark.skipif(not daemon_up(), reason="no Docker daemon (`docker version` fails)")
+def test_live_fixture_image_bout(tmp_path: Any, capsys: Any) -> None:
+    from tests.arcade_support import bout
+
+    _code, receipt, _ = bout(tmp_path, capsys, "--target", "docker", "--agent", "task-only")
+    assert all(a["session"]["container"]["fixture_image"] for a in receipt["atoms"])

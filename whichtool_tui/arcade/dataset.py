@@ -16,12 +16,17 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from whichtool_tui.arcade.atoms import PUBLIC_TRAIN_ATOM_IDS
+from whichtool_tui.arcade.atoms import ATTACK_IDS, PUBLIC_TRAIN_ATOM_IDS
 from whichtool_tui.arcade.formats import DatasetRow, Manifest, dump
 from whichtool_tui.arcade.jsonfile import JsonFileError, parse_json, read_bytes
 from whichtool_tui.arcade.jsonfile import as_dict as _dict
 from whichtool_tui.arcade.jsonfile import as_list as _list
-from whichtool_tui.arcade.receipt import RECEIPT_HINT, SCHEMA_ID, canonical_json
+from whichtool_tui.arcade.receipt import (
+    RECEIPT_HINT,
+    RECEIPT_SCHEMA_IDS,
+    SCHEMA_ID,
+    canonical_json,
+)
 
 ROW_SCHEMA_ID = "mcp-arcade.row/v1"
 DATASET_SCHEMA_ID = "mcp-arcade.dataset/v1"
@@ -139,9 +144,7 @@ def _row(
         ),
         "labels": {
             "result": atom.get("result"),
-            "attack_success": _unauthorized(atom, calls)
-            if atom_id == "poison.follow_through"
-            else None,
+            "attack_success": _unauthorized(atom, calls) if atom_id in ATTACK_IDS else None,
             "label_source": "wire",
         },
     }
@@ -159,7 +162,7 @@ def rows_of_receipt(
     outcome.split = split if isinstance(split, str) else None
     atoms = [a for a in _list(data.get("atoms")) if isinstance(a, dict)]
     reason = None
-    if data.get("schema_id") != SCHEMA_ID:
+    if data.get("schema_id") not in RECEIPT_SCHEMA_IDS:  # ours with extended atoms too
         reason = "invalid:schema_id"
     elif not atoms:
         reason = "invalid:no_atoms"
