@@ -2,8 +2,9 @@
 
 Each `run:` step is executed with `bash --noprofile --norc -eo pipefail` (GitHub's `shell: bash`),
 its `env:` expressions resolved from the inputs and earlier step outputs, and the GITHUB_OUTPUT
-and GITHUB_STEP_SUMMARY files pointed at temporary files. Steps that `uses:` another action, and
-the install and comment steps, need GitHub itself and are not run.
+and GITHUB_STEP_SUMMARY files pointed at temporary files. Steps that `uses:` another action are
+not run. The install and comment steps talk to pipx and to GitHub's API: the flow tests skip them,
+and their own tests run them against stand-ins for `pipx` and `gh` put first on PATH.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from tests.conftest import REPO, SNAPSHOTS
@@ -25,6 +27,8 @@ from tests.conftest import REPO, SNAPSHOTS
 ACTION = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
 EXPRESSION = re.compile(r"^\$\{\{\s*(.+?)\s*\}\}$")
 NOT_RUN_LOCALLY = {"install", "comment"}
+GITHUB_CONTEXT = {"event.pull_request.number": "17", "repository": "octo/server"}
+PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
 
 
 @dataclass
@@ -56,6 +60,8 @@ def _resolve(value: Any, inputs: dict[str, str], run: ActionRun) -> str:
         return run.outputs.get(parts[1], {}).get(parts[3], "")
     if parts == ["github", "action_path"]:
         return str(REPO)
+    if parts[0] == "github" and ".".join(parts[1:]) in GITHUB_CONTEXT:
+        return GITHUB_CONTEXT[".".join(parts[1:])]
     raise AssertionError(f"a shell step reads an expression the test cannot resolve: {text}")
 
 
@@ -67,8 +73,14 @@ def _read_outputs(path: Path) -> dict[str, str]:
     return values
 
 
-def run_action(workspace: Path, **given: str) -> ActionRun:
-    """Run the shell steps in ``workspace`` with ``given`` inputs (underscores for dashes)."""
+def run_action(
+    workspace: Path, only: set[str] | None = None, stand_ins: Path | None = None, **given: str
+) -> ActionRun:
+    """Run the shell steps in ``workspace`` with ``given`` inputs (underscores for dashes).
+
+    ``only`` runs just those steps (the install and comment steps included); ``stand_ins`` is a
+    folder put first on PATH, for the programs a step would reach GitHub or PyPI through.
+    """
     inputs = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()}
     inputs.update({name.replace("_", "-"): value for name, value in given.items()})
     summary_file = workspace / "step-summary.md"
@@ -79,7 +91,9 @@ def run_action(workspace: Path, **given: str) -> ActionRun:
     for step in ACTION["runs"]["steps"]:
         step_id = step["id"]
         condition = str(step.get("if", ""))
-        if "uses" in step or step_id in NOT_RUN_LOCALLY:
+        if "uses" in step:
+            continue
+        if (step_id not in only) if only is not None else (step_id in NOT_RUN_LOCALLY):
             continue
         if failed and "always()" not in condition:
             continue
@@ -90,10 +104,12 @@ def run_action(workspace: Path, **given: str) -> ActionRun:
             for key, value in os.environ.items()
             if not key.endswith("_API_KEY") and not key.startswith(("WHICHTOOL_", "GITHUB_"))
         }
+        path = venv_bin + os.pathsep + env.get("PATH", "")
         env.update(
-            PATH=venv_bin + os.pathsep + env.get("PATH", ""),
+            PATH=(f"{stand_ins}{os.pathsep}{path}" if stand_ins else path),
             NO_COLOR="1",
             GITHUB_OUTPUT=str(output_file),
+            GITHUB_PATH=str(workspace / ".github-path"),
             GITHUB_STEP_SUMMARY=str(summary_file),
         )
         for key, value in (step.get("env") or {}).items():
@@ -245,3 +261,150 @@ def test_a_failed_threshold_fails_the_gate(tmp_path: Path) -> None:
     assert run.codes["gate"] == 1
     assert "quality gate failed" in run.logs["gate"]
     assert run.summary  # the run's markdown still reaches the job summary
+
+
+def test_third_party_actions_are_pinned_by_commit_with_the_release_named() -> None:
+    text = (REPO / "action.yml").read_text(encoding="utf-8")
+    uses = [step["uses"] for step in ACTION["runs"]["steps"] if "uses" in step]
+    assert {u.split("@")[0] for u in uses} >= {
+        "actions/setup-python",
+        "actions/cache",
+        "github/codeql-action/upload-sarif",
+    }
+    for reference in uses:
+        assert PINNED.match(reference), reference
+        assert re.search(re.escape(reference) + r" # v\d+\.\d+\.\d+\n", text), reference
+
+
+def test_pip_downloads_are_cached_before_the_install() -> None:
+    steps = [step["id"] for step in ACTION["runs"]["steps"]]
+    assert steps.index("pip-cache") < steps.index("install")
+    cache = next(step for step in ACTION["runs"]["steps"] if step["id"] == "pip-cache")
+    assert cache["with"]["path"] == "~/.cache/pip"
+    assert "inputs.python-version" in cache["with"]["key"]
+
+
+def _stand_in(folder: Path, name: str, script: str) -> None:
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    path.write_text(f"#!{sys.executable}\n{script}", encoding="utf-8")
+    path.chmod(0o755)
+
+
+FAKE_PIPX = """
+import json, os, sys
+from pathlib import Path
+with Path(os.environ["FAKE_LOG"]).open("a") as out:
+    out.write(json.dumps(sys.argv[1:]) + "\\n")
+if sys.argv[1:] == ["environment", "--value", "PIPX_BIN_DIR"]:
+    print(os.environ["FAKE_BIN"])
+elif sys.argv[1] == "install":
+    binary = Path(os.environ["FAKE_BIN"]) / "whichtool-tui"
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    binary.write_text("#!/bin/sh\\necho whichtool-tui 0.0-isolated\\n")
+    binary.chmod(0o755)
+"""
+
+
+@pytest.mark.parametrize(("version", "spec"), [("", str(REPO)), ("1.2.3", "whichtool-tui==1.2.3")])
+def test_install_goes_into_its_own_pipx_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: str, spec: str
+) -> None:
+    stand_ins = tmp_path / "stand-ins"
+    _stand_in(stand_ins, "pipx", FAKE_PIPX)
+    monkeypatch.setenv("FAKE_LOG", str(tmp_path / "pipx.log"))
+    monkeypatch.setenv("FAKE_BIN", str(tmp_path / "pipx-bin"))
+    run = run_action(tmp_path, only={"install"}, stand_ins=stand_ins, whichtool_tui_version=version)
+    assert run.codes["install"] == 0, run.logs
+    calls = [json.loads(line) for line in (tmp_path / "pipx.log").read_text().splitlines()]
+    install = calls[0]
+    assert install[:3] == ["install", "--force", "--python"]
+    assert install[-1] == spec
+    assert Path(install[3]).name.startswith("python")  # the job's Python, not pipx's own
+    assert (tmp_path / ".github-path").read_text().strip() == str(tmp_path / "pipx-bin")
+    assert "0.0-isolated" in run.logs["install"]  # the version check ran the isolated binary
+
+
+FAKE_GH = """
+import json, os, subprocess, sys
+from pathlib import Path
+args = sys.argv[1:]
+log = Path(os.environ["FAKE_LOG"])
+with log.open("a") as out:
+    out.write(json.dumps(args) + "\\n")
+if "--jq" in args:
+    jq = args[args.index("--jq") + 1]
+    comments = Path(os.environ["FAKE_COMMENTS"]).read_text()
+    sys.stdout.write(subprocess.run(["jq", "-r", jq], input=comments, capture_output=True,
+                                    text=True, check=True).stdout)
+elif "-F" in args:
+    body = args[args.index("-F") + 1].removeprefix("body=@")
+    Path(os.environ["FAKE_BODY"]).write_text(Path(body).read_text())
+"""
+
+
+def _comment_step(tmp_path: Path, comments: list[dict[str, Any]]) -> list[list[str]]:
+    if shutil.which("jq") is None:
+        pytest.skip("jq stands in for gh's --jq filter")
+    stand_ins = tmp_path / "stand-ins"
+    _stand_in(stand_ins, "gh", FAKE_GH)
+    (tmp_path / "comments.json").write_text(json.dumps(comments), encoding="utf-8")
+    (tmp_path / "whichtool-summary.md").write_text("## whichtool inspect\n", encoding="utf-8")
+    env = {
+        "FAKE_LOG": str(tmp_path / "gh.log"),
+        "FAKE_COMMENTS": str(tmp_path / "comments.json"),
+        "FAKE_BODY": str(tmp_path / "body.md"),
+    }
+    with pytest.MonkeyPatch.context() as patch:
+        for key, value in env.items():
+            patch.setenv(key, value)
+        run = run_action(tmp_path, only={"comment"}, stand_ins=stand_ins)
+    assert run.codes["comment"] == 0, run.logs
+    body = (tmp_path / "body.md").read_text(encoding="utf-8")
+    assert body.startswith("<!-- whichtool-tui:pr-summary -->\n## whichtool inspect")
+    return [json.loads(line) for line in (tmp_path / "gh.log").read_text().splitlines()]
+
+
+def test_the_marked_comment_is_edited_in_place(tmp_path: Path) -> None:
+    calls = _comment_step(
+        tmp_path,
+        [
+            {"id": 7, "body": "Looks good to me"},
+            {"id": 42, "body": "<!-- whichtool-tui:pr-summary -->\nold summary"},
+            {"id": 50, "body": "a reviewer quoting whichtool-tui without the marker"},
+        ],
+    )
+    assert calls[0][:3] == ["api", "--paginate", "repos/octo/server/issues/17/comments"]
+    assert calls[1][:4] == ["api", "--method", "PATCH", "repos/octo/server/issues/comments/42"]
+    assert len(calls) == 2
+
+
+def test_without_a_marked_comment_one_is_created(tmp_path: Path) -> None:
+    calls = _comment_step(tmp_path, [{"id": 7, "body": "Looks good to me"}])
+    assert calls[1][:4] == ["api", "--method", "POST", "repos/octo/server/issues/17/comments"]
+    assert len(calls) == 2
+
+
+def test_sarif_is_written_for_upload(tmp_path: Path) -> None:
+    from tests.support.sarif_github import github_problems
+
+    workspace = _workspace(tmp_path)
+    run = run_action(workspace, target="demo-lab.json")
+    assert run.codes["inspect"] == 0, run.logs
+    log = json.loads((workspace / "whichtool-inspect.sarif").read_text(encoding="utf-8"))
+    assert github_problems(log) == []
+    uris = {
+        loc["physicalLocation"]["artifactLocation"]["uri"]
+        for result in log["runs"][0]["results"]
+        for loc in result["locations"]
+    }
+    assert uris == {"demo-lab.json"}  # the snapshot in the repository, not the saved copy
+    upload = next(step for step in ACTION["runs"]["steps"] if step["id"] == "upload-sarif")
+    assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
+    assert upload["with"]["sarif_file"] == "whichtool-inspect.sarif"
+    assert upload["continue-on-error"] is True and "inputs.sarif == 'true'" in upload["if"]
+    other = tmp_path / "without-sarif"
+    other.mkdir()
+    skipped = run_action(_workspace(other), target="demo-lab.json", sarif="false")
+    assert skipped.codes["inspect"] == 0
+    assert not (other / "whichtool-inspect.sarif").exists()
