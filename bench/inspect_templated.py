@@ -14,12 +14,12 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
+
+from whole_process import measure
 
 BIN = Path(sys.executable).parent / "whichtool-tui"
 TARGETS: dict[tuple[int, str], str] = {
@@ -51,17 +51,8 @@ def templated_tools(count: int) -> list[dict[str, Any]]:
 def run_once(snapshot: Path, fmt: str, out: Path) -> tuple[float, float, float, int]:
     """(wall seconds, CPU seconds, peak RSS MB, report bytes) of one whole inspect process."""
     argv = [str(BIN), "--no-ui", "inspect", str(snapshot), "--format", fmt, "--out", str(out)]
-    started = time.perf_counter()
-    with tempfile.TemporaryFile() as errors:
-        child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=errors)
-        _pid, status, usage = os.wait4(child.pid, 0)
-        elapsed = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode not in (0, 1):
-            errors.seek(0)
-            raise SystemExit(f"inspect failed ({child.returncode}): {errors.read()[-400:]!r}")
-    cpu = usage.ru_utime + usage.ru_stime
-    return elapsed, cpu, usage.ru_maxrss / 1024, out.stat().st_size
+    done = measure(argv)
+    return done.wall, done.cpu, done.rss_mb, out.stat().st_size
 
 
 def main() -> None:

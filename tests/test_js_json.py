@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from tests.run_report_factory import Task, build_run
-from whichtool_tui.evaluation.js_json import dump_js_json
+from whichtool_tui.evaluation.js_json import dump_js_json, dump_js_value
 from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.surface.canonical import js_pretty_json
 
@@ -103,3 +105,40 @@ def test_lone_surrogates_are_escaped_as_javascript_does() -> None:
     assert dump_js_json(sample) == (
         '{\n  "values": [\n    1\n  ],\n  "nested": {\n    ' + expected_text + "\n  }\n}\n"
     )
+
+
+# --- dump_js_value: the Rust-backed writer equals the pure-Python reference on any document ---
+
+_NUMBERS = st.one_of(
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e-5, max_value=1e-5),
+    st.sampled_from(AWKWARD),
+    st.builds(float, st.integers(min_value=-(10**22), max_value=10**22)),
+)
+_TEXT = st.text(
+    alphabet=st.one_of(
+        st.characters(),  # any code point, lone surrogates and controls included
+        st.sampled_from(['"', "\\", "\n", "\u2028", "\u2029", "\x7f", "😀", "é", " ", "/"]),
+    ),
+    max_size=12,
+)
+_SCALARS = st.one_of(st.none(), st.booleans(), _NUMBERS, _TEXT)
+_DOCUMENTS = st.recursive(
+    _SCALARS,
+    lambda children: st.one_of(
+        st.lists(children, max_size=5), st.dictionaries(_TEXT, children, max_size=5)
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_DOCUMENTS)
+def test_fast_writer_equals_the_reference_writer(document: Any) -> None:
+    assert dump_js_value(document) == js_pretty_json(document)
+
+
+def test_fast_writer_matches_node_on_awkward_numbers() -> None:
+    nested = {"a": 1e-6, "b": [[], {}], "c": "x: 1.0", "d": "ends 1e-05"}
+    assert dump_js_value({"values": AWKWARD, "nested": nested}) == NODE_OUTPUT

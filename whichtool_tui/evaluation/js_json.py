@@ -1,19 +1,21 @@
-"""One writer for our JSON reports: ``JSON.stringify(model, null, 2)`` bytes at Rust speed.
+"""One writer for our JSON reports: ``JSON.stringify(value, null, 2)`` bytes at Rust speed.
 
-The run and diff reports must read exactly as the upstream JavaScript tool writes them. pydantic's
-serializer already matches JavaScript on strings, key order, indentation and most numbers; it
-differs only on whole floats (``12.0``, JS ``12``), on some exponent forms (``1e-6`` and
-``1e+16``, JS ``0.000001`` and ``10000000000000000``) and on ``-0.0``. Those few number tokens
-are rewritten afterwards, which is about four times faster than a pure-Python indented writer on
-a 100,000-trial run.
+The run, diff and inspect reports must read exactly as the upstream JavaScript tool writes them.
+pydantic's serializer already matches JavaScript on strings, key order, indentation and most
+numbers; it differs only on whole floats (``12.0``, JS ``12``), on some exponent forms (``1e-6``
+and ``1e+16``, JS ``0.000001`` and ``10000000000000000``) and on ``-0.0``. Those few number
+tokens are rewritten afterwards, which is several times faster than the pure-Python indented
+writer (``canonical.js_pretty_json``, still the reference and the fallback for what the Rust
+serializer refuses: lone surrogates, which JavaScript escapes).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pydantic import BaseModel
-from pydantic_core import PydanticSerializationError
+from pydantic_core import PydanticSerializationError, to_json
 
 from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.surface.canonical import js_number, js_pretty_json
@@ -74,4 +76,19 @@ def dump_js_json(model: BaseModel) -> str:
         except PydanticSerializationError:
             # Lone surrogates cannot be written as UTF-8: the slow writer escapes them as JS does.
             return js_pretty_json(model.model_dump(mode="json", by_alias=True))
+        return _javascript_numbers(text) + "\n"
+
+
+def dump_js_value(value: Any) -> str:
+    """Plain JSON data (dicts, lists, strings, numbers) as ``JSON.stringify(x, null, 2)`` + newline.
+
+    Byte-identical to ``js_pretty_json``: a property test compares the two on random documents.
+    """
+    if not isinstance(value, dict | list) or not value:
+        return js_pretty_json(value)  # a bare scalar has no leading space for the fix-up to key on
+    with gc_paused():
+        try:
+            text = to_json(value, indent=2, inf_nan_mode="null").decode("utf-8")
+        except PydanticSerializationError:
+            return js_pretty_json(value)
         return _javascript_numbers(text) + "\n"

@@ -8,7 +8,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.discovery.report_model import FindabilitySection
-from whichtool_tui.surface.canonical import js_pretty_json
 
 INSPECT_SCHEMA_VERSION = "whichtool.inspect/1"
 
@@ -191,4 +190,6 @@ class InspectReport(_Model):
 
     def to_json_text(self) -> str:
         """``JSON.stringify(report, null, 2)`` plus newline: the same bytes on every run."""
-        return js_pretty_json(self.to_json_data())
+        from whichtool_tui.evaluation.js_json import dump_js_value
+
+        return dump_js_value(self.to_json_data())
