@@ -16,7 +16,7 @@ def test_version_prints_version_and_exits_0(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0
-    assert capsys.readouterr().out.strip() == __version__
+    assert capsys.readouterr().out.strip() == f"whichtool-tui {__version__}"
 
 
 def test_unknown_command_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -206,7 +206,9 @@ def test_colour_rules(monkeypatch: pytest.MonkeyPatch) -> None:
 
     tty = Tty()
     assert use_colour(None, tty, env={}) is True  # type: ignore[arg-type]
-    assert use_colour(None, tty, env={"NO_COLOR": ""}) is False  # type: ignore[arg-type]
+    # no-color.org: an empty NO_COLOR is unset; any other value turns colour off
+    assert use_colour(None, tty, env={"NO_COLOR": ""}) is True  # type: ignore[arg-type]
+    assert use_colour(None, tty, env={"NO_COLOR": "0"}) is False  # type: ignore[arg-type]
     assert use_colour(None, sys.stderr, env={"FORCE_COLOR": "1"}) is True
     assert use_colour(None, sys.stderr, env={"FORCE_COLOR": "0"}) is sys.stderr.isatty()
     assert use_colour(True, tty, env={"NO_COLOR": "1"}) is True  # type: ignore[arg-type]

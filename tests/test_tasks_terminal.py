@@ -20,7 +20,8 @@ class Tty(io.StringIO):
     [
         (True, {"NO_COLOR": "1"}, io.StringIO(), True),
         (False, {"FORCE_COLOR": "1"}, Tty(), False),
-        (None, {"NO_COLOR": "", "FORCE_COLOR": "1"}, Tty(), False),
+        (None, {"NO_COLOR": "", "FORCE_COLOR": "1"}, Tty(), True),  # empty means unset
+        (None, {"NO_COLOR": "1", "FORCE_COLOR": "1"}, Tty(), False),
         (None, {"FORCE_COLOR": "1"}, io.StringIO(), True),
         (None, {"FORCE_COLOR": "0"}, io.StringIO(), False),
         (None, {}, Tty(), True),

@@ -109,10 +109,37 @@ def load_command(name: str) -> CommandModule:
     return cast(CommandModule, importlib.import_module(f"whichtool_tui.commands.{module_name}"))
 
 
+class PrintCompletion(argparse.Action):
+    """``--print-completion SHELL``: write a static completion script built by shtab, exit 0.
+
+    shtab is imported only here, so completion costs nothing on any other start.
+    """
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> NoReturn:
+        import shtab
+
+        sys.stdout.write(shtab.complete(parser, shell=str(values)))
+        parser.exit(0)
+
+
 def build_parser() -> ArgumentParser:
     """The full parser: global flags plus one subparser per command."""
     parser = ArgumentParser(prog=PROG, description=DESCRIPTION, allow_abbrev=False)
-    parser.add_argument("--version", "-V", action="version", version=__version__)
+    parser.add_argument("--version", "-V", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument(
+        "--print-completion",
+        choices=("bash", "zsh", "tcsh"),
+        metavar="SHELL",
+        action=PrintCompletion,
+        help='print a completion script for bash, zsh or tcsh: eval "$(whichtool-tui '
+        '--print-completion bash)"',
+    )
     parser.add_argument(
         "--demo",
         action="store_true",

@@ -1,6 +1,7 @@
 """Whether a report is coloured: one rule for every command that prints one.
 
-An explicit ``--color``/``--no-color`` wins; then ``NO_COLOR`` (mere presence) turns colour off;
+An explicit ``--color``/``--no-color`` wins; then ``NO_COLOR`` set to a non-empty value turns
+colour off (no-color.org: an empty ``NO_COLOR`` counts as unset);
 then ``FORCE_COLOR`` (non-empty and not ``0``) turns it on; otherwise colour follows whether the
 output stream is a terminal. A report written to a file (``--out``) is never coloured.
 """
@@ -28,7 +29,7 @@ def use_colour(
     if flag is not None:
         return flag
     environ = os.environ if env is None else env
-    if "NO_COLOR" in environ:
+    if environ.get("NO_COLOR"):
         return False
     force = environ.get("FORCE_COLOR")
     if force is not None and force not in ("", "0"):
