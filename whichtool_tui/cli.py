@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -201,6 +202,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in arguments
     # Only the real process entry (no argv given) takes over SIGTERM/SIGHUP and the exit sweep.
     process_entry = argv is None
+    if process_entry:
+        # pydantic looks for plugins through importlib.metadata (about 0.1 s of every command's
+        # start-up); a command line has none to load. An operator's own setting wins.
+        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     shutdown.install(process_entry=process_entry)
     try:
         parser = build_parser()

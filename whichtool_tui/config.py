@@ -16,7 +16,6 @@ from whichtool_tui import limits
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS, MAX_SAFE_INTEGER
 from whichtool_tui.redact import redact_paths
-from whichtool_tui.strict_yaml import load_strict_yaml
 
 CONFIG_FILE_NAMES = ("whichtool.config.json", "whichtool.config.yaml", "whichtool.config.yml")
 
@@ -259,5 +258,7 @@ def load_settings(explicit: str | None = None, cwd: Path | None = None) -> Setti
                 "config/invalid-json", f"{shown}:{exc.lineno}: {exc.msg}", None
             ) from None
     else:
+        from whichtool_tui.strict_yaml import load_strict_yaml
+
         raw = load_strict_yaml(text, shown, "config/invalid-yaml")
     return parse_config(raw, shown)

@@ -9,9 +9,9 @@ any descendant still alive, including ones re-parented to it as a subreaper.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import signal
+import sys
 from collections.abc import Callable, Iterator
 from types import FrameType
 
@@ -41,7 +41,11 @@ def received_signal() -> bool:
 def _forward_as_interrupt(signum: int, frame: FrameType | None) -> None:
     _received.append(signum)
     if _quit_hooks:
+        # asyncio is imported only by what runs a loop; without it there is no loop to call.
+        asyncio = sys.modules.get("asyncio")
         try:
+            if asyncio is None:
+                raise RuntimeError("no event loop")
             asyncio.get_running_loop().call_soon_threadsafe(_quit_hooks[-1])
         except RuntimeError:
             _quit_hooks[-1]()

@@ -7,7 +7,6 @@ module stays cheap: the MCP SDK is loaded only when a live server is contacted.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -172,4 +171,6 @@ def load_listing(spec: TargetSpec, timeout: float = DEFAULT_TIMEOUT) -> ServedLi
 
         assert spec.path is not None
         return load_snapshot(spec.path)
+    import asyncio
+
     return asyncio.run(fetch_listing(spec, timeout=timeout))
