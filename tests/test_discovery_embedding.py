@@ -49,7 +49,7 @@ def test_inspect_reports_semantic_ranks_and_overlap_beside_dice(tmp_path: Path) 
     assert main([*argv, "--out", str(out)]) == 0
     section = json.loads(out.read_text())["findability"]
     assert section["retrievers"] == ["bm25", "regex", "semantic"]
-    assert section["minSimilarity"] == 0.4
+    assert section["minSimilarity"] == 0.3
     mug = next(row for row in section["tasks"] if row["id"] == "orders.search.mug")
     assert mug["ranks"]["semantic"] == 1
     pair = section["semanticOverlap"][0]
@@ -61,10 +61,11 @@ def test_embedding_provider_runs_as_a_labelled_baseline(tmp_path: Path, capsys: 
     out = tmp_path / "run.json"
     argv = ["--no-ui", "run", str(SNAPSHOTS / "demo-lab.json")]
     argv += ["--tasks", str(SNAPSHOTS / "demo-lab.tasks.yaml"), "--provider", "embedding"]
-    argv += ["--repeat", "1", "--cache-dir", str(tmp_path / "cache")]
+    argv += ["--repeat", "1", "--cache-dir", str(tmp_path / "cache"), "--min-similarity", "0.4"]
     assert main([*argv, "--format", "json", "--out", str(out)]) in (0, 1)
     report = json.loads(out.read_text())
     assert report["reproducibility"]["provider"] == "embedding"
+    assert report["reproducibility"]["model"] == "all-MiniLM-L6-v2-onnx-int8@0.40"
     picks = {trial["taskId"]: trial["pick"] for trial in report["trials"]}
     assert picks["order.cancel"] == "cancel_order"
     assert picks["distractor.ticket"] is None

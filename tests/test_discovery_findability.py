@@ -226,3 +226,17 @@ def test_semantic_without_the_extra_says_how_to_install(
     out = capsys.readouterr().out
     assert "semantic skipped: the embedding extra is not installed" in out
     assert "bm25 rank" in out
+
+
+def test_regex_word_index_ranks_exactly_as_the_pattern_does() -> None:
+    retriever = RegexRetriever(SURFACE)
+    for prompt in (
+        "Weather alerts for my region",
+        "read the file at this path please",
+        "email the customer an invoice about the weather in the city",
+        "nothing matches zzz",
+    ):
+        indexed = retriever.search(prompt)
+        scanned = retriever.search_pattern(keyword_pattern(prompt), prompt)
+        assert indexed.hits == scanned.hits
+        assert indexed.confident == scanned.confident

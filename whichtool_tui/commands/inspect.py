@@ -81,7 +81,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         dest="min_similarity",
         metavar="F",
         type=number_between(-1, 1),
-        help="with --tasks: the semantic search's confidence floor (default 0.40)",
+        help="with --tasks: the semantic search's confidence floor (default 0.30)",
     )
     add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")
 

@@ -162,7 +162,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--min-similarity",
         dest="min_similarity",
         type=number_between(-1, 1),
-        help="embedding baseline and semantic search: the similarity floor (default 0.40)",
+        help="embedding baseline and semantic search: the similarity floor (default 0.30)",
     )
     add("--config", metavar="FILE", help="whichtool.config.json or .yaml")
     add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")

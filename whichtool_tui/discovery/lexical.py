@@ -9,6 +9,7 @@ stem), and a tool scores the number of distinct words its text matches.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
@@ -24,6 +25,7 @@ BM25_CONFIDENT_RATIO = 1.5
 # and more of them than any other tool.
 REGEX_CONFIDENT_TERMS = 2
 MAX_PATTERN_LENGTH = 300
+_WORDS = re.compile(r"\w+")
 
 
 class Bm25Retriever:
@@ -77,10 +79,35 @@ class RegexRetriever:
     def __init__(self, documents: Sequence[ToolDocument]) -> None:
         self.documents = tuple(documents)
         self._texts = [doc.search_text for doc in self.documents]
+        # Word -> documents holding it: ``\bstem`` matches exactly the words starting with stem,
+        # so the offline pattern is answered from this index (same ranks, no scan per tool).
+        self._docs_by_word: dict[str, set[int]] = {}
+        for index, text in enumerate(self._texts):
+            for word in _WORDS.findall(text.lower()):
+                self._docs_by_word.setdefault(word, set()).add(index)
+        self._words = sorted(self._docs_by_word)
 
     def search(self, query: str) -> Ranking:
-        """Rank by how many distinct prompt words (as word-start prefixes) each tool matches."""
-        return self.search_pattern(keyword_pattern(query), query)
+        """Rank by how many distinct prompt words (as word-start prefixes) each tool matches.
+
+        Equivalent to ``search_pattern(keyword_pattern(query))``, answered from the word index.
+        """
+        matched: dict[int, int] = {}
+        for stem in prompt_vocabulary(query):
+            holders: set[int] = set()
+            position = bisect.bisect_left(self._words, stem)
+            while position < len(self._words) and self._words[position].startswith(stem):
+                holders |= self._docs_by_word[self._words[position]]
+                position += 1
+            for index in holders:
+                matched[index] = matched.get(index, 0) + 1
+        hits = ordered_hits(
+            [
+                (float(count), self.documents[index].served_index, self.documents[index].name)
+                for index, count in matched.items()
+            ]
+        )
+        return Ranking("regex", query, hits, _regex_confident(hits))
 
     def search_pattern(self, pattern: str, query: str | None = None) -> Ranking:
         """Rank by distinct strings a pattern matches; an invalid pattern is taken literally."""

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 RETRIEVER_NAMES = ("bm25", "regex", "semantic")
 DEFAULT_K = 5
 FINDABILITY_KS = (1, 3, 5)
 
 
-@dataclass(frozen=True)
-class Hit:
-    """One tool a search returned, with the retriever's own score."""
+class Hit(NamedTuple):
+    """One tool a search returned, with the retriever's own score (a tuple: searches over
+    1,000 tools build 1,000 of these per prompt)."""
 
     name: str
     score: float
@@ -53,7 +53,7 @@ def ordered_hits(scores: list[tuple[float, int, str]]) -> tuple[Hit, ...]:
     """Hits with a positive score, best first; equal scores keep served order (index)."""
     kept = [entry for entry in scores if entry[0] > 0]
     kept.sort(key=lambda entry: (-entry[0], entry[1]))
-    return tuple(Hit(name=name, score=round(score, 6)) for score, _, name in kept)
+    return tuple(Hit(name, score) for score, _, name in kept)
 
 
 def stands_out(hits: tuple[Hit, ...], ratio: float) -> bool:
