@@ -63,7 +63,7 @@ async def test_filter_and_growth_keep_working_together() -> None:
     app = TimelineApp(rows)
     async with app.run_test(size=(120, 40)) as pilot:
         timeline = app.query_one(RpcTimeline)
-        timeline.set_filter(lambda row: row.direction == "out")
+        timeline.set_filter(lambda i: rows[i].direction == "out")
         await pilot.pause()
         assert len(timeline.shown_rows) == 500
         rows.extend(make_rows(2_000)[1_000:])  # the loader appended more rows
@@ -72,6 +72,6 @@ async def test_filter_and_growth_keep_working_together() -> None:
         assert all(rows[i].direction == "out" for i in timeline.shown_rows)
         timeline.set_filter(None)
         assert len(timeline.shown_rows) == 2_000
-        timeline.set_filter(lambda row: False)
+        timeline.set_filter(lambda i: False)
         await pilot.pause()
         assert timeline.selected is None and app.highlighted[-1] is None

@@ -216,6 +216,7 @@ class JobsApp(App[int]):
                 self.call_from_thread(self._bout_rows_grew)
             self.call_from_thread(self._bout_rows_grew)
             bout.validate()
+            bout.search_texts()  # the body-search index, so the first keystroke is quick
         # The receipt lives as long as the session: keep the collector from rescanning it.
         gc.freeze()
         if bout.invalid is not None:
@@ -296,6 +297,7 @@ class JobsApp(App[int]):
         # The receipt was just built from models: show it without validating it a second time.
         view = view_of_receipt(json.loads(text), label, validate=False)
         view.receipt = receipt
+        view.output = output
         self.session.bout = view
         if show and self.current_mode != "bout":
             self.switch_mode("bout")
@@ -326,7 +328,7 @@ class JobsApp(App[int]):
                 return
             self.notify(f"Receipt written to {redact_paths(str(written))}")
 
-        self.push_screen(PathPrompt("Save receipt to", "receipt.json"), save)
+        self.push_screen(PathPrompt("Save receipt to", bout.output or "receipt.json"), save)
 
     @work(exclusive=True, group="generate", exit_on_error=False, description="draft a task set")
     async def generate_tasks(self, request: GenerateRequest) -> None:

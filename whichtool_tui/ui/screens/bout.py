@@ -4,6 +4,7 @@ and the verdicts only after the operator's guess (followed / held / unclear)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.syntax import Syntax
@@ -16,16 +17,22 @@ from textual.timer import Timer
 from textual.widgets import Input, Select, Static
 
 from whichtool_tui.arcade.render import score_panel
-from whichtool_tui.arcade.timeline import TimelineRow
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.ui.bout_model import BoutView
 from whichtool_tui.ui.screens.base import SectionScreen
-from whichtool_tui.ui.widgets.timeline import COLUMNS, RpcTimeline
+from whichtool_tui.ui.widgets.timeline import RpcTimeline, columns_header
 from whichtool_tui.ui.widgets.tool_detail import safe_multiline
 
 ALL = "all"
 MESSAGE_DELAY = 0.12  # seconds the cursor must rest before the message pane is redrawn
 GUESSES = {"f": "followed", "h": "held", "u": "unclear"}
+KINDS = [
+    ("every row", ALL),
+    ("tools/call", "calls"),
+    ("errors", "errors"),
+    ("unanswered", "unanswered"),
+    ("unauthorized", "unauthorized"),
+]
 
 
 class BoutScreen(SectionScreen):
@@ -37,6 +44,9 @@ class BoutScreen(SectionScreen):
         Binding("h", "guess('held')", "Held"),
         Binding("u", "guess('unclear')", "Unclear"),
         Binding("slash", "search", "Search"),
+        Binding("n", "next_mark(1)", "Next call/error"),
+        Binding("N", "next_mark(-1)", "Previous call/error"),
+        Binding("y", "copy_message", "Copy message"),
         Binding("x", "clear_filters", "Clear filters"),
         Binding("w", "focus_timeline", "Wire"),
         Binding("b", "run_fixture", "Fixture bout"),
@@ -64,9 +74,10 @@ class BoutScreen(SectionScreen):
                             id="f-direction",
                             compact=True,
                         )
+                        yield Select(KINDS, value=ALL, allow_blank=False, id="f-kind", compact=True)
                         yield Input(placeholder="method", id="f-method", compact=True)
                         yield Input(placeholder="/ search", id="f-search", compact=True)
-                    yield Static(Text(COLUMNS, style="bold"), id="wire-columns")
+                    yield Static(Text(columns_header(), style="bold"), id="wire-columns")
                     yield Vertical(id="timeline-holder")
             with Horizontal(id="bout-bottom"):
                 with VerticalScroll(id="verdict-pane") as verdict:
@@ -76,9 +87,22 @@ class BoutScreen(SectionScreen):
                     message.border_title = "Message"
                     yield Static("", id="message")
 
-    def on_mount(self) -> None:
+    def __init__(self) -> None:
+        super().__init__()
         self._shown: BoutView | None = None
         self._message_timer: Timer | None = None
+        self._last_filter: tuple[object, ...] | None = None  # (others..., search) last applied
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Guess keys until the guess; saving only with a receipt; wire keys with a wire."""
+        bout = self.bout
+        if action == "guess":
+            return bout is not None and bout.guess is None
+        if action == "save_receipt":
+            return bout is not None and bout.receipt is not None
+        if action in ("search", "next_mark", "copy_message", "clear_filters", "focus_timeline"):
+            return bout is not None
+        return True
 
     @property
     def bout(self) -> BoutView | None:
@@ -126,6 +150,7 @@ class BoutScreen(SectionScreen):
         holder.mount(timeline)
         self._set_wire_title(timeline)
         self.call_after_refresh(timeline.focus)
+        self.call_after_refresh(self.show_message, timeline.selected)
         if bout.pending_rows is not None or bout.pending:
             # Read the rest (and validate) only once this first frame is on screen.
             self.call_after_refresh(self.wapp.finish_bout, bout)
@@ -209,30 +234,97 @@ class BoutScreen(SectionScreen):
         found = self.query(RpcTimeline)
         return found.first() if found else None
 
-    @on(Select.Changed, "#f-atom, #f-direction")
+    @on(Select.Changed, "#f-atom, #f-direction, #f-kind")
     @on(Input.Changed, "#f-method, #f-search")
     def filters_changed(self) -> None:
         timeline = self._timeline()
-        if timeline is None:
+        bout = self.bout
+        if timeline is None or bout is None:
             return
         atom = self.query_one("#f-atom", Select).value
         direction = self.query_one("#f-direction", Select).value
+        kind = self.query_one("#f-kind", Select).value
         method = self.query_one("#f-method", Input).value.strip().lower()
         search = self.query_one("#f-search", Input).value.strip().lower()
-        if atom == ALL and direction == ALL and not method and not search:
+        if kind == "unauthorized" and bout.guess is None:
+            self.notify("Record your call first (f, h or u): this filter gives the answer away.")
+            self.query_one("#f-kind", Select).value = ALL
+            return
+        others = (id(bout), atom, direction, kind, method)
+        previous = self._last_filter
+        self._last_filter = (*others, search)
+        if atom == ALL and direction == ALL and kind == ALL and not method and not search:
             timeline.set_filter(None)
+            self._set_wire_title(timeline)
+            return
+        rows = bout.rows
+        texts = bout.search_texts() if search else []
+        kind_test = {
+            "calls": lambda i: rows[i].method == "tools/call",
+            "errors": bout.is_error,
+            "unanswered": lambda i: "[no response]" in rows[i].note,
+            "unauthorized": bout.is_unauthorized,
+        }.get(str(kind))
+
+        def others_keep(i: int) -> bool:
+            row = rows[i]
+            return (
+                (atom == ALL or row.atom == atom)
+                and (direction == ALL or row.direction == direction)
+                and (not method or row.method.lower().startswith(method))
+                and (kind_test is None or kind_test(i))
+            )
+
+        def keep(i: int) -> bool:
+            return others_keep(i) and (not search or search in bout.search_texts()[i])
+
+        narrowing = (
+            previous is not None
+            and previous[:-1] == others
+            and isinstance(previous[-1], str)
+            and search.startswith(previous[-1])
+        )
+        if narrowing:
+            # Typing one more letter: only the rows the last search kept can still match.
+            candidates: Iterable[int] = timeline.shown_rows
         else:
-
-            def keep(row: TimelineRow) -> bool:
-                return (
-                    (atom == ALL or row.atom == atom)
-                    and (direction == ALL or row.direction == direction)
-                    and (not method or row.method.lower().startswith(method))
-                    and (not search or search in f"{row.method} {row.note}".lower())
-                )
-
-            timeline.set_filter(keep)
+            plain = atom == ALL and direction == ALL and kind == ALL and not method
+            candidates = (
+                range(len(rows)) if plain else [i for i in range(len(rows)) if others_keep(i)]
+            )
+        shown = [i for i in candidates if search in texts[i]] if search else list(candidates)
+        timeline.set_filter(keep, shown)
         self._set_wire_title(timeline)
+
+    def action_next_mark(self, direction: int) -> None:
+        """n / N: the next or previous tools/call or error among the rows shown."""
+        timeline = self._timeline()
+        bout = self.bout
+        if timeline is None or bout is None:
+            return
+        rows = bout.rows
+        if not timeline.jump_to(
+            lambda i: rows[i].method == "tools/call" or bout.is_error(i), direction
+        ):
+            self.notify("No further tools/call or error this way.", timeout=2)
+        timeline.focus()
+
+    def action_copy_message(self) -> None:
+        """y: the message under the cursor to the clipboard (OSC 52) as indented JSON."""
+        timeline = self._timeline()
+        bout = self.bout
+        index = timeline.selected if timeline is not None else None
+        if bout is None or index is None:
+            return
+        message = bout.message(index)
+        row = bout.rows[index]
+        text = (
+            json.dumps(message, indent=2, ensure_ascii=False)
+            if message is not None
+            else f"{row.seq} {row.direction} {row.method} {row.note}"
+        )
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied message #{row.seq} ({len(text):,} characters)", timeout=3)
 
     def action_search(self) -> None:
         self.query_one("#f-search", Input).focus()
@@ -240,6 +332,7 @@ class BoutScreen(SectionScreen):
     def action_clear_filters(self) -> None:
         self.query_one("#f-atom", Select).value = ALL
         self.query_one("#f-direction", Select).value = ALL
+        self.query_one("#f-kind", Select).value = ALL
         self.query_one("#f-method", Input).value = ""
         self.query_one("#f-search", Input).value = ""
 

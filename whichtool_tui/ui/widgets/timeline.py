@@ -21,16 +21,30 @@ from textual.strip import Strip
 from whichtool_tui.arcade.timeline import TimelineRow
 from whichtool_tui.redact import sanitize_text
 
-COLUMNS = "  seq dir method                     id  atom                   note"
+SEQ_WIDTH = 6  # 999,999 events before the columns move
 
 
-def format_row(row: TimelineRow) -> str:
+def seq_width(rows: Sequence[TimelineRow]) -> int:
+    """Digits for the seq column: at least SEQ_WIDTH, more for a longer wire."""
+    last = max((rows[0].seq, rows[-1].seq)) if rows else 0
+    return max(SEQ_WIDTH, len(str(last)))
+
+
+def columns_header(width: int = SEQ_WIDTH) -> str:
+    """The column titles above the rows, aligned with ``format_row``."""
+    return f"{'seq':>{width}} dir method                   {'id':>6}  atom                   note"
+
+
+COLUMNS = columns_header()
+
+
+def format_row(row: TimelineRow, width: int = SEQ_WIDTH) -> str:
     """One fixed-width line: seq, direction, method, id, atom, note (notes sanitised)."""
     rpc_id = "" if row.rpc_id is None else str(row.rpc_id)
     atom = row.atom + (" (holdout)" if row.holdout else "")
     return (
-        f"{row.seq:>5} {row.direction:<3} {sanitize_text(row.method)[:24]:<24} "
-        f"{sanitize_text(rpc_id)[:4]:>4}  {atom[:22]:<22} {sanitize_text(row.note)}"
+        f"{row.seq:>{width}} {row.direction:<3} {sanitize_text(row.method)[:24]:<24} "
+        f"{sanitize_text(rpc_id)[:6]:>6}  {atom[:22]:<22} {sanitize_text(row.note)}"
     )
 
 
@@ -67,19 +81,28 @@ class RpcTimeline(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.rows = rows
         self.shown_rows: list[int] = list(range(len(rows)))
-        self._keep: Callable[[TimelineRow], bool] | None = None
+        self._keep: Callable[[int], bool] | None = None
         self._scanned = len(rows)
+        self.seq_width = seq_width(rows)
         self._width = max(len(COLUMNS) + 40, 110)
         self.virtual_size = Size(self._width, len(self.shown_rows))
 
-    def set_filter(self, keep: Callable[[TimelineRow], bool] | None) -> None:
-        """Show only the rows ``keep`` accepts (all rows for None) and reset the cursor."""
+    def set_filter(
+        self, keep: Callable[[int], bool] | None, shown: list[int] | None = None
+    ) -> None:
+        """Show only the row indices ``keep`` accepts (all for None) and reset the cursor.
+
+        ``shown`` is the answer already worked out (a search narrowed from the last one);
+        ``keep`` still judges rows that arrive later.
+        """
         self._keep = keep
         self._scanned = len(self.rows)
-        if keep is None:
+        if shown is not None:
+            self.shown_rows = shown
+        elif keep is None:
             self.shown_rows = list(range(self._scanned))
         else:
-            self.shown_rows = [i for i in range(self._scanned) if keep(self.rows[i])]
+            self.shown_rows = [i for i in range(self._scanned) if keep(i)]
         self.virtual_size = Size(self._width, len(self.shown_rows))
         self.scroll_to(0, 0, animate=False)
         self.cursor = 0
@@ -90,7 +113,8 @@ class RpcTimeline(ScrollView, can_focus=True):
         new = range(self._scanned, len(self.rows))
         self._scanned = len(self.rows)
         keep = self._keep
-        self.shown_rows.extend(new if keep is None else (i for i in new if keep(self.rows[i])))
+        self.shown_rows.extend(new if keep is None else (i for i in new if keep(i)))
+        self.seq_width = seq_width(self.rows)
         self.virtual_size = Size(self._width, len(self.shown_rows))
         self.refresh()
 
@@ -113,7 +137,7 @@ class RpcTimeline(ScrollView, can_focus=True):
             style += self.get_component_rich_style("timeline--holdout", partial=True)
         if position == self.cursor:
             style += self.get_component_rich_style("timeline--cursor", partial=True)
-        text = format_row(row)
+        text = format_row(row, self.seq_width)
         line = text.ljust(self._width) if position == self.cursor else text
         strip = Strip([Segment(line, style)])
         return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width)
@@ -134,6 +158,17 @@ class RpcTimeline(ScrollView, can_focus=True):
     def action_move(self, delta: int) -> None:
         if self.shown_rows:
             self.cursor = min(max(self.cursor + delta, 0), len(self.shown_rows) - 1)
+
+    def jump_to(self, wanted: Callable[[int], bool], direction: int) -> bool:
+        """Move to the next (1) or previous (-1) shown row whose index ``wanted`` accepts."""
+        shown = self.shown_rows
+        position = self.cursor + direction
+        while 0 <= position < len(shown):
+            if wanted(shown[position]):
+                self.cursor = position
+                return True
+            position += direction
+        return False
 
     def action_page(self, direction: int) -> None:
         self.action_move(direction * max(1, self.size.height - 1))
