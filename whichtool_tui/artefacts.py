@@ -17,7 +17,15 @@ from whichtool_tui.redact import redact_paths, sanitize_text
 from whichtool_tui.surface.bulk import paused_gc
 
 ArtefactKind = Literal[
-    "inspect-report", "run-report", "diff-report", "receipt", "tape", "task-set", "snapshot"
+    "inspect-report",
+    "run-report",
+    "diff-report",
+    "receipt",
+    "tape",
+    "task-set",
+    "snapshot",
+    "bout-trials",
+    "conformance",
 ]
 
 # Large enough for a receipt with a few hundred thousand wire events, small enough to refuse junk.
@@ -31,6 +39,8 @@ SCHEMA_KINDS: dict[str, ArtefactKind] = {
     "mcp-arcade.bout/v1": "receipt",
     "whichtool-tui.bout/v1": "receipt",  # a receipt with atoms mcp-arcade does not know
     "mcp-arcade.tape/v1": "tape",
+    "whichtool-tui.bout-trials/v1": "bout-trials",
+    "whichtool-tui.conformance/v1": "conformance",
 }
 
 KIND_LABELS: dict[ArtefactKind, str] = {
@@ -39,6 +49,8 @@ KIND_LABELS: dict[ArtefactKind, str] = {
     "diff-report": "diff report",
     "receipt": "bout receipt",
     "tape": "bout tape",
+    "bout-trials": "bout trials (rates)",
+    "conformance": "defence conformance",
     "task-set": "task set",
     "snapshot": "tools/list snapshot",
 }
@@ -52,9 +64,11 @@ KIND_SECTIONS: dict[ArtefactKind, str] = {
     "diff-report": "results",
     "receipt": "bout",
     "tape": "bout",
+    "bout-trials": "bout",
+    "conformance": "bout",
 }
 
-_KNOWN_FAMILIES = ("whichtool.", "mcp-arcade.")
+_KNOWN_FAMILIES = ("whichtool.", "mcp-arcade.", "whichtool-tui.")
 
 
 @dataclass(frozen=True)
@@ -330,6 +344,34 @@ def _summary_tape(data: dict[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
+def _summary_trials(data: dict[str, Any]) -> list[tuple[str, str]]:
+    atoms = [a for a in data.get("atoms") or [] if isinstance(a, dict)]
+    rates = []
+    for atom in atoms:
+        rate = atom.get("rate")
+        rate = rate if isinstance(rate, dict) else {}
+        rates.append(
+            f"{_text(atom.get('atom_id'))} {rate.get('numerator')}/{rate.get('denominator')}"
+        )
+    return [
+        ("trials", _text(data.get("trials"))),
+        ("seat", _text(data.get("agent_policy"))),
+        ("failed / ran", ", ".join(rates) or "-"),
+    ]
+
+
+def _summary_conformance(data: dict[str, Any]) -> list[tuple[str, str]]:
+    summary = data.get("summary")
+    summary = summary if isinstance(summary, dict) else {}
+    defence = data.get("defence")
+    defence = defence if isinstance(defence, list) else []
+    return [
+        ("defence", _text(" ".join(str(part) for part in defence))),
+        ("seat", _text(data.get("agent_policy"))),
+        ("outcomes", ", ".join(f"{k}={v}" for k, v in summary.items()) or "-"),
+    ]
+
+
 def _summary_tasks(data: dict[str, Any]) -> list[tuple[str, str]]:
     tasks = [t for t in data.get("tasks") or [] if isinstance(t, dict)]
     distractors = sum(1 for t in tasks if "expected" in t and t["expected"] is None)
@@ -360,6 +402,8 @@ def summarize(artefact: Artefact) -> list[tuple[str, str]]:
         "receipt": _summary_receipt,
         "tape": _summary_tape,
         "task-set": _summary_tasks,
+        "bout-trials": _summary_trials,
+        "conformance": _summary_conformance,
     }
     return builders[artefact.kind](data)
 

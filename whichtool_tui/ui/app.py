@@ -267,6 +267,9 @@ class WhichtoolApp(JobsApp):
         if artefact.kind == "snapshot":
             self.inspect_target(TargetChoice("snapshot", artefact.path))
             return
+        if artefact.kind in ("bout-trials", "conformance"):
+            self._show_series(artefact)
+            return
         try:
             self._store(artefact)
         except WhichtoolError as error:
@@ -277,6 +280,20 @@ class WhichtoolApp(JobsApp):
         remember(artefact.path, artefact.kind, summary[:60])
         self.switch_mode(artefact.section)
         self.refresh_sections()
+
+    def _show_series(self, artefact: Artefact) -> None:
+        """Rates or a conformance table: over the Bout section, which keeps its own receipt."""
+        from pydantic import ValidationError
+
+        from whichtool_tui.ui.modals.series import SeriesModal
+
+        try:
+            modal = SeriesModal(artefact.kind, artefact.data)
+        except ValidationError as error:
+            self.notify(str(error.errors()[0]["msg"]), title="Cannot open", severity="error")
+            return
+        self.switch_mode(artefact.section)
+        self.push_screen(modal)
 
     def _store(self, artefact: Artefact) -> None:
         session = self.session
