@@ -216,7 +216,13 @@ def add_switch_flags(parser: argparse.ArgumentParser) -> None:
                 choices=switch.choices or None,
                 help=switch.help,
             )
-    parser.add_argument("--http", type=int, default=None, metavar="PORT", help="serve HTTP")
+    parser.add_argument(
+        "--http",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve on 127.0.0.1:PORT, not stdio: Streamable HTTP at /mcp, legacy SSE at /sse",
+    )
 
 
 def switches_from(args: argparse.Namespace) -> FixtureSwitches:
@@ -351,13 +357,43 @@ def build_server(state: FixtureState) -> Any:
     )
 
 
-def serve_http(state: FixtureState, port: int) -> None:
-    """Serve Streamable HTTP on 127.0.0.1:PORT at /mcp until interrupted."""
-    import uvicorn
+def http_app(state: FixtureState) -> Any:
+    """One ASGI app with both HTTP dialects: Streamable HTTP at /mcp, legacy HTTP+SSE at /sse.
+
+    The SSE half (the event stream at ``/sse``, posts to ``/messages/``) is the SDK's own
+    transport, so ``--transport sse`` examples have a server to talk to as well.
+    """
+    from mcp.server.sse import SseServerTransport
+    from mcp.server.transport_security import TransportSecuritySettings
 
     server = build_server(state)
-    app = server.streamable_http_app()
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    streamable = server.streamable_http_app()
+    loopback_only = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=["127.0.0.1:*", "localhost:*"],
+        allowed_origins=["http://127.0.0.1:*", "http://localhost:*"],
+    )
+    sse = SseServerTransport("/messages/", security_settings=loopback_only)
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and path == "/sse":
+            async with sse.connect_sse(scope, receive, send) as (reader, writer):
+                await server.run(reader, writer, server.create_initialization_options())
+            return
+        if scope["type"] == "http" and path.startswith("/messages/"):
+            await sse.handle_post_message(scope, receive, send)
+            return
+        await streamable(scope, receive, send)
+
+    return app
+
+
+def serve_http(state: FixtureState, port: int) -> None:
+    """Serve /mcp (Streamable HTTP) and /sse (legacy SSE) on 127.0.0.1:PORT until interrupted."""
+    import uvicorn
+
+    uvicorn.run(http_app(state), host="127.0.0.1", port=port, log_level="warning")
 
 
 def run(args: argparse.Namespace) -> int:
