@@ -23,7 +23,7 @@ from whichtool_tui.redact import redact_paths
 from whichtool_tui.ui.bout_model import view_of_receipt, view_of_tape
 from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
 from whichtool_tui.ui.preferences import chosen_theme, remember_theme
-from whichtool_tui.ui.recent import remember
+from whichtool_tui.ui.recent import key_metric, remember
 from whichtool_tui.ui.run_control import default_run_form
 from whichtool_tui.ui.screens.help import HelpScreen
 from whichtool_tui.ui.screens.home import HomeScreen
@@ -215,7 +215,8 @@ class WhichtoolApp(JobsApp):
         """Show every binding active on the current screen."""
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(self.screen.active_bindings))
+        here = SECTION_NAMES.get(self.current_mode, "Home")
+        self.push_screen(HelpScreen(self.screen.active_bindings, here))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Palette entries: every section and action, plus Textual's own."""
@@ -276,7 +277,8 @@ class WhichtoolApp(JobsApp):
             self.notify(error.message, title="Cannot open", severity="error")
             return
         facts = summarize(artefact)
-        summary = " · ".join(value for _label, value in facts[:2])
+        metric = key_metric(artefact.kind, artefact.data)
+        summary = metric or (facts[0][1] if facts else "")
         remember(artefact.path, artefact.kind, summary[:60])
         self.switch_mode(artefact.section)
         self.refresh_sections()

@@ -59,6 +59,50 @@ def load_recent() -> list[RecentEntry]:
         return []
 
 
+def key_metric(kind: str, data: object) -> str:
+    """The one figure that tells saved files apart at a glance: a run's accuracy, a bout's NRP
+    (only once its guess was recorded: the list must not give the verdict away), an inspect
+    report's error count, a task set's size."""
+    if not isinstance(data, dict):
+        return ""
+    if kind == "run-report":
+        accuracy = (data.get("metrics") or {}).get("accuracy") or {}
+        value = accuracy.get("value") if isinstance(accuracy, dict) else None
+        return f"acc {value:.2f}" if isinstance(value, int | float) else "acc n/a"
+    if kind == "receipt":
+        call = data.get("operator_call") or {}
+        nrp = (data.get("scores") or {}).get("nrp")
+        if isinstance(call, dict) and call.get("recorded") and isinstance(nrp, int | float):
+            return f"NRP {nrp:.2f}"
+        return f"{len(data.get('wire') or [])} events, verdict hidden"
+    if kind == "inspect-report":
+        findings = [d for d in data.get("diagnostics") or [] if isinstance(d, dict)]
+        errors = sum(1 for d in findings if d.get("severity") == "error")
+        return f"{errors} error{'s' if errors != 1 else ''}"
+    if kind == "task-set":
+        return f"{len(data.get('tasks') or [])} tasks"
+    if kind == "diff-report":
+        return "ok" if data.get("ok") else "regressed"
+    return ""
+
+
+def shown_paths(paths: list[str]) -> list[str]:
+    """Each path cut to its file name plus just enough parent folders to tell apart files
+    that share a name (two ``demo-lab.json`` from different folders)."""
+    parts = [Path(path).parts for path in paths]
+    depth = [1] * len(paths)
+    for _ in range(8):
+        shown = ["/".join(p[-d:]) for p, d in zip(parts, depth, strict=True)]
+        clashes = {name for name in shown if shown.count(name) > 1}
+        if not clashes:
+            break
+        depth = [d + 1 if name in clashes else d for name, d in zip(shown, depth, strict=True)]
+    return [
+        ("…/" if d < len(p) else "") + "/".join(p[-d:]) if d > 1 else p[-1]
+        for p, d in zip(parts, depth, strict=True)
+    ]
+
+
 def remember(path: str, kind: str, summary: str = "") -> list[RecentEntry]:
     """Put ``path`` first in the list (dropping its older entry) and save; returns the list."""
     absolute = str(Path(path).resolve())

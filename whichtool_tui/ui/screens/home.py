@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, OptionList, RadioButton, RadioSet, St
 from textual.widgets.option_list import Option
 
 from whichtool_tui import __version__
-from whichtool_tui.ui.recent import load_recent
+from whichtool_tui.ui.recent import load_recent, shown_paths
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.session import TargetChoice
 
@@ -23,6 +23,15 @@ PLACEHOLDERS = {
     "http": "https://mcp.example/mcp",
 }
 KINDS = ("snapshot", "stdio", "http")
+RECENT_KINDS = {
+    "run-report": "run",
+    "receipt": "bout",
+    "inspect-report": "insp",
+    "snapshot": "snap",
+    "task-set": "tasks",
+    "diff-report": "diff",
+    "tape": "tape",
+}
 SECTIONS_TEXT = (
     "[b]1 Surface[/] tools: token cost, semantics, findings, overlapping pairs\n"
     "[b]2 Tasks[/]   the task set: edit, lint against the surface, mutations, save\n"
@@ -80,12 +89,13 @@ class HomeScreen(SectionScreen):
         entries = load_recent()
         if not entries:
             recent.add_option(Option("[dim]nothing opened yet[/]", disabled=True))
-        for index, entry in enumerate(entries):
-            name = entry.path.rsplit("/", 1)[-1]
+        names = shown_paths([entry.path for entry in entries])
+        for index, (entry, name) in enumerate(zip(entries, names, strict=True)):
+            kind = RECENT_KINDS.get(entry.kind, entry.kind[:5])
             recent.add_option(
                 Option(
-                    f"{entry.kind:<14} {entry.opened_at}  {escape(name)}  "
-                    f"[dim]{escape(entry.summary)}[/]",
+                    f"{kind:<5} {entry.opened_at[5:]}  {escape(name)}  "
+                    f"[b]{escape(entry.summary)}[/]",
                     id=f"recent-{index}",
                 )
             )
