@@ -4,7 +4,8 @@ OpenAPI-generated server exposes them: 500, 1,000 and 1,500 tools, `--format jso
 Each figure is a fresh `whichtool-tui --no-ui inspect SNAPSHOT` process: start-up, review,
 rendering and exit, with its peak RSS and the report's size. Asserts nothing.
 Targets (issue 13): 1,000 tools <= 1.5 s and report <= 5 MB; 1,500 tools <= 2.5 s and
-<= 400 MB RSS; terminal output at 1,000 tools <= 1.0 s.
+<= 400 MB RSS; terminal output at 1,000 tools <= 1.0 s. Also the MCP server's run_evaluation
+refusing 1,000 tools over a tool cap of 6 (in process, from the call to the refusal): <= 0.5 s.
 Run: .venv/bin/python bench/inspect_templated.py [--sizes 500,1000,1500] [--runs 3]
 """
 
@@ -55,6 +56,43 @@ def run_once(snapshot: Path, fmt: str, out: Path) -> tuple[float, float, float, 
     return done.wall, done.cpu, done.rss_mb, out.stat().st_size
 
 
+def refusal_seconds(folder: Path, count: int = 1000) -> float:
+    """run_evaluation on ``count`` templated tools with max_tools 6: seconds to the refusal."""
+    import time
+
+    import anyio
+
+    from whichtool_tui.config import parse_config
+    from whichtool_tui.server.arguments import RunArguments
+    from whichtool_tui.server.handlers import ServerState, run_tool
+    from whichtool_tui.server.options import ServerOptions
+
+    snapshot = folder / "refusal.json"
+    snapshot.write_text(json.dumps({"tools": templated_tools(count)}), encoding="utf-8")
+    tasks = folder / "refusal.tasks.yaml"
+    tasks.write_text(
+        "version: 1\ntasks:\n  - id: one\n    prompt: Get user 3\n"
+        "    expected: get_user_record_3\n",
+        encoding="utf-8",
+    )
+    settings = parse_config(
+        {
+            "target": {"transport": "snapshot", "path": str(snapshot)},
+            "tasks": str(tasks),
+            "provider": {"name": "keyword"},
+        },
+        "bench",
+    )
+    state = ServerState(ServerOptions(settings=settings, workspace=folder, max_tools=6))
+    anyio.run(run_tool, state, RunArguments(repeat=1))  # warm-up: a running server has imported
+    started = time.perf_counter()
+    answer = anyio.run(run_tool, state, RunArguments(repeat=1))
+    elapsed = time.perf_counter() - started
+    if answer["error"]["code"] != "mcp/tool-limit":
+        raise SystemExit(f"expected a tool-limit refusal, got {answer['error']}")
+    return elapsed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="500,1000,1500")
@@ -64,6 +102,9 @@ def main() -> None:
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
+        seconds = refusal_seconds(work)
+        print(f"run_evaluation, 1,000 tools, max_tools 6: refused in {seconds:.2f} s", end="")
+        print("   target <= 0.5 s")
         for size in sorted(sizes):
             snapshot = work / f"templated-{size}.json"
             snapshot.write_text(json.dumps({"tools": templated_tools(size)}), encoding="utf-8")

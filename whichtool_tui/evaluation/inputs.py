@@ -7,7 +7,8 @@ its findings into the run (the MCP server).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from whichtool_tui.diagnostics import Diagnostic
@@ -90,16 +91,18 @@ def build_run_inputs(
     *,
     full_review: bool = False,
     rules: Mapping[str, RuleSetting] | None = None,
+    before_review: Callable[[RunInputs], None] | None = None,
 ) -> RunInputs:
     """Tools in served order with their wire schemas, the context cost and the selected tasks.
 
     The command line folds only what listing and normalising noticed into the run; the MCP
     server's run passes ``full_review`` to fold every inspect finding (reference item 76), so an
-    error-level static finding fails that run.
+    error-level static finding fails that run. ``before_review`` sees the inputs before that
+    review runs (budgets are refused there: the review of a large surface is the costly part).
     """
     served = sorted(surface.tools, key=lambda tool: tool.served_index)
     task_set = loaded.task_set
-    return RunInputs(
+    draft = RunInputs(
         target=TargetRef(transport=listing.transport, ref=listing.ref),
         surface_hash=surface.hash,
         tools=tuple(ToolSpec(t.name, t.description, t.input_schema) for t in served),
@@ -112,6 +115,14 @@ def build_run_inputs(
         task_set_version=task_set.version,
         task_set_source=loaded.source,
         task_set_surface=task_set.surface,
+        surface_diagnostics=(*listing.diagnostics, *surface.diagnostics),
+    )
+    if before_review is not None:
+        before_review(draft)
+    if not full_review:
+        return draft
+    return dataclasses.replace(
+        draft,
         surface_diagnostics=tuple(
             _surface_diagnostics(listing, surface, max_tools, approximates, full_review, rules)
         ),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -178,7 +179,10 @@ def _run_options(options: ServerOptions, arguments: RunArguments) -> RunOptions:
 
 
 async def _run_inputs(
-    options: ServerOptions, arguments: RunArguments, provider_name: str | None
+    options: ServerOptions,
+    arguments: RunArguments,
+    provider_name: str | None,
+    before_review: Callable[[RunInputs], None] | None = None,
 ) -> RunInputs:
     """Steps 2-3: open the surface, load the tasks, and refuse tasks with error findings."""
     from whichtool_tui.evaluation.inputs import build_run_inputs, lint_for_run, normalize_listing
@@ -208,6 +212,7 @@ async def _run_inputs(
         provider_name,
         full_review=True,
         rules=options.settings.inspect.rules,
+        before_review=before_review,
     )
 
 
@@ -247,21 +252,28 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
                 "The operator can start it with --allow-provider-overrides.",
             )
         provider_name = _provider_name(options, arguments)
-        inputs = await _run_inputs(options, arguments, provider_name)
         run_options = _run_options(options, arguments)
-        prepared = prepare_run(inputs, run_options)
         configured = options.settings.provider
         model = arguments.model or (configured.model if configured else None)
+        provider = {
+            "name": provider_name,
+            "model": model,
+            "reasoningEffort": run_options.reasoning_effort,
+        }
+
+        def refuse_over_limits(draft: RunInputs) -> None:
+            # Before the full review: a surface over the budgets is refused without it.
+            first = prepare_run(draft, run_options)
+            early = plan_summary(
+                first, len(draft.tools), options.max_trials, options.max_tools, provider
+            )
+            _check_limits(len(draft.tools), first.plan.planned, options, early)
+
+        checked = None if arguments.dry_run else refuse_over_limits
+        inputs = await _run_inputs(options, arguments, provider_name, checked)
+        prepared = prepare_run(inputs, run_options)
         plan = plan_summary(
-            prepared,
-            len(inputs.tools),
-            options.max_trials,
-            options.max_tools,
-            {
-                "name": provider_name,
-                "model": model,
-                "reasoningEffort": run_options.reasoning_effort,
-            },
+            prepared, len(inputs.tools), options.max_trials, options.max_tools, provider
         )
         if arguments.dry_run:
             text, data = dry_run_summary(plan)
