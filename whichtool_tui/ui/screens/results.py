@@ -18,6 +18,7 @@ from whichtool_tui.redact import redact_paths, sanitize_text
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.modals.trials import TrialsModal
 from whichtool_tui.ui.screens.base import SectionScreen
+from whichtool_tui.ui.widgets.discovery_view import discovery_view
 from whichtool_tui.ui.widgets.heatmap import SPECIAL_LEGEND, SPECIAL_NAMES, ConfusionHeatmap
 from whichtool_tui.ui.widgets.run_summary import details, diff_view, headline, per_tool_table
 
@@ -79,6 +80,7 @@ class ResultsScreen(SectionScreen):
                     tools.border_title = "Per tool"
                     yield Static("", id="per-tool")
             yield Static("", id="results-details")
+            yield Static("", id="results-discovery")
         with VerticalScroll(id="diff-body") as diff:
             diff.border_title = "Diff"
             yield Static("", id="diff-view")
@@ -130,6 +132,9 @@ class ResultsScreen(SectionScreen):
         self.query_one("#heatmap-legend", Static).update(key)
         self.query_one("#per-tool", Static).update(per_tool_table(report))
         self.query_one("#results-details", Static).update(details(report))
+        discovery = self.query_one("#results-discovery", Static)
+        discovery.display = report.discovery is not None
+        discovery.update(discovery_view(report))
         self.call_after_refresh(heatmap.focus)
 
     def on_resize(self) -> None:

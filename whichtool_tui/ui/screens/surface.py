@@ -18,6 +18,7 @@ from whichtool_tui.ui.modals.overlap import OverlapModal
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.surface_model import Finding, SurfaceView, rule_states
+from whichtool_tui.ui.widgets.findability_column import COLUMN_TITLE, findability_cell
 from whichtool_tui.ui.widgets.tool_detail import SEMANTIC_STYLES, render_tool
 
 SEVERITY_MARKS = {
@@ -55,7 +56,7 @@ class SurfaceScreen(SectionScreen):
         with Vertical(id="surface-body"):
             with Horizontal(id="surface-top"):
                 tools: DataTable[object] = DataTable(id="tools", cursor_type="row")
-                tools.add_columns("tool", "kind", "cost")
+                tools.add_columns("tool", "kind", "cost", COLUMN_TITLE)
                 yield tools
                 with VerticalScroll(id="tool-detail-pane"):
                     yield Static("", id="tool-detail")
@@ -103,6 +104,7 @@ class SurfaceScreen(SectionScreen):
                 Text(sanitize_text(tool.name)),
                 Text(tool.semantics[:8], style=SEMANTIC_STYLES.get(tool.semantics, "")),
                 cost_bar(tool.share, biggest),
+                findability_cell(self.wapp.session, tool.name),
                 key=tool.name,
             )
         table.border_title = f"Tools ({len(view.tools)}) · ~{view.total_tokens:,} tokens"
