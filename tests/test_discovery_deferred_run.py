@@ -170,3 +170,18 @@ def test_stray_deferred_flags_are_refused(capsys: Any) -> None:
     err = capsys.readouterr().err
     assert code == 2
     assert err.startswith("whichtool-tui: --top-k applies to deferred discovery only")
+
+
+def test_saved_deferred_run_renders_in_every_format(tmp_path: Path, capsys: Any) -> None:
+    _, report = _run(tmp_path, "--provider", "keyword", "--retriever", "regex")
+    saved = tmp_path / "run.json"
+    for fmt, marker in (
+        ("terminal", "Deferred discovery"),
+        ("markdown", "### Deferred discovery"),
+        ("html", "<h2>Deferred discovery</h2>"),
+    ):
+        assert main(["--no-ui", "report", str(saved), "--format", fmt]) in (0, 1)
+        out = capsys.readouterr().out
+        assert marker in out and "orders.search.mug" in out
+        assert "paired by task" in out
+    assert report["discovery"]["retriever"] == "regex"

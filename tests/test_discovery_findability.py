@@ -240,3 +240,22 @@ def test_regex_word_index_ranks_exactly_as_the_pattern_does() -> None:
         scanned = retriever.search_pattern(keyword_pattern(prompt), prompt)
         assert indexed.hits == scanned.hits
         assert indexed.confident == scanned.confident
+
+
+def test_headless_demo_shows_findability_offline(cli_env: dict[str, str], tmp_path: Path) -> None:
+    from tests.support.cli import run_headless
+
+    done = run_headless(
+        "inspect",
+        str(SNAPSHOTS / "demo-lab.json"),
+        "--tasks",
+        str(SNAPSHOTS / "demo-lab.tasks.yaml"),
+        env=cli_env,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Findability (would a deferring host's search find the tool?)" in out
+    assert "orders.search.mug" in out and "bm25 rank" in out
+    assert "Deferral  ~694 tokens (estimate), 6 tools" in out
+    assert "findability/distractor-retrieves" in out

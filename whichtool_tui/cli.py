@@ -185,9 +185,9 @@ def _dispatch(args: argparse.Namespace, parser: ArgumentParser) -> int:
             raise WhichtoolError(
                 "cli/demo-needs-terminal",
                 "the demo is interactive and needs a terminal",
-                "Headless, the same jobs are: inspect snapshots/demo-lab.json, run it with "
-                "--tasks snapshots/demo-lab.tasks.yaml --provider keyword, and bout --target "
-                "fixture (README.md, quick start).",
+                "Headless, the same jobs are: inspect snapshots/demo-lab.json --tasks "
+                "snapshots/demo-lab.tasks.yaml (with findability), run it with those --tasks "
+                "and --provider keyword, and bout --target fixture (README.md, quick start).",
             )
         parser.print_help()
         return ExitCode.OK

@@ -209,6 +209,7 @@ def _open_in_ui(args: argparse.Namespace, settings: Settings, target: str | None
     review = ReviewOptions(args.config, args.max_tools, args.max_context_tokens, args.provider)
     start = StartPoint(
         target=start_target(target, args.transport, settings),
+        tasks=args.tasks,  # the Surface screen's found@5 column reads the open task set
         section="surface",
         review=review,
         settings=settings,
