@@ -142,7 +142,7 @@ async def test_runner_rechecks_limits_before_any_call() -> None:
     provider = MockProvider()
     with pytest.raises(WhichtoolError) as error:
         await run_plan(prepared.plan, provider, {}, RunnerSettings(max_trials=10))
-    assert error.value.code == "trials/limit-exceeded"
+    assert error.value.code == "run/trial-limit"
     assert provider.requests == []
 
 

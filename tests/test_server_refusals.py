@@ -54,7 +54,7 @@ async def test_refusals_without_operator_flags(tmp_path: Path) -> None:
     assert paid["error"]["detail"]["plan"]["trials"] == 10
     assert paid["error"]["detail"]["plan"]["provider"]["name"] == "openai-compatible"
     assert dry["ok"] is True and dry["data"]["plan"]["trials"] == 10
-    assert too_many["error"]["code"] == "mcp/trial-limit"
+    assert too_many["error"]["code"] == "run/trial-limit"
     assert too_many["error"]["detail"]["plan"]["withinTrialLimit"] is False
     assert dynamic["error"]["code"] == "mcp/dynamic-target-disabled"
     assert dynamic_transport["error"]["code"] == "mcp/dynamic-target-disabled"

@@ -14,6 +14,13 @@ class ExitCode(IntEnum):
     CANCELLED = 130
 
 
+# One code per condition, whichever face (CLI, TUI, MCP server) or layer (plan, runner) notices
+# it; the tests match on these, machine consumers too.
+TRIAL_LIMIT = "run/trial-limit"  # more trials planned than the budget (or the hard 1,000)
+TOOL_LIMIT = "run/tool-limit"  # more tools on the surface than the budget (or the hard 1,000)
+TASKS_INVALID = "tasks/invalid"  # the task set has error findings against this surface
+
+
 class WhichtoolError(Exception):
     """A failure the user can act on: a stable code, a one-line message and a hint.
 

@@ -18,7 +18,7 @@ from whichtool_tui.commands._argtypes import (
     number_between,
     whole_number,
 )
-from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.errors import TASKS_INVALID, WhichtoolError
 from whichtool_tui.reports.run_formats import RUN_FORMATS
 
 if TYPE_CHECKING:
@@ -176,7 +176,7 @@ def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
 
 
 def load_inputs(args: argparse.Namespace, settings: Settings, max_tools: int) -> RunInputs:
-    """Open the target, read its surface, load and lint the task set (steps 2-4)."""
+    """Open the target, read its surface, load and lint the task set."""
     from whichtool_tui.evaluation.inputs import build_run_inputs, lint_for_run, normalize_listing
     from whichtool_tui.redact import redact_message
     from whichtool_tui.targets import load_listing, resolve_target
@@ -191,7 +191,7 @@ def load_inputs(args: argparse.Namespace, settings: Settings, max_tools: int) ->
         for finding in errors:
             sys.stderr.write(f"  error {finding.code}: {redact_message(finding.message)}\n")
         raise WhichtoolError(
-            "tasks/invalid",
+            TASKS_INVALID,
             f"{loaded.source} has {len(errors)} error(s) against this surface",
             "Fix the findings above; `whichtool-tui tasks lint` shows them all.",
         )

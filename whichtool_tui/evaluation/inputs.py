@@ -26,7 +26,7 @@ from whichtool_tui.tasks.lint import lint_task_set
 from whichtool_tui.tasks.load import LoadedTaskSet
 
 if TYPE_CHECKING:
-    from whichtool_tui.config import RuleSetting
+    from whichtool_tui.surface.rule_settings import RuleSetting
 
 
 def normalize_listing(listing: ServedListing) -> NormalizedSurface:
@@ -96,7 +96,7 @@ def build_run_inputs(
     """Tools in served order with their wire schemas, the context cost and the selected tasks.
 
     The command line folds only what listing and normalising noticed into the run; the MCP
-    server's run passes ``full_review`` to fold every inspect finding (reference item 76), so an
+    server's run passes ``full_review`` to fold every inspect finding into the run, so an
     error-level static finding fails that run. ``before_review`` sees the inputs before that
     review runs (budgets are refused there: the review of a large surface is the costly part).
     """

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.errors import TOOL_LIMIT, TRIAL_LIMIT, WhichtoolError
 from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.seeds import attempt_seed, shuffled, trial_seed
 
@@ -211,7 +211,7 @@ def check_tool_limit(tool_count: int, max_tools: int) -> None:
     """Refuse a real run on more tools than --max-tools allows."""
     if tool_count > max_tools:
         raise WhichtoolError(
-            "run/tool-limit",
+            TOOL_LIMIT,
             f"The surface has {tool_count} tools, above the tool limit of {max_tools}",
             f"Raise the limit with --max-tools {tool_count} (at most {ABSOLUTE_MAX_TOOLS}).",
         )
@@ -228,7 +228,7 @@ def check_trial_limit(planned: int, max_trials: int) -> None:
         else:
             hint = f"Raise the limit with --max-trials {planned}."
         raise WhichtoolError(
-            "run/trial-limit",
+            TRIAL_LIMIT,
             f"The plan has {planned} trials, above the trial limit of {max_trials}",
             hint,
         )

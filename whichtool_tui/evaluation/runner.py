@@ -13,7 +13,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
-from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.errors import TOOL_LIMIT, TRIAL_LIMIT, WhichtoolError
 from whichtool_tui.evaluation.cache import TrialCache
 from whichtool_tui.evaluation.outcome import TrialOutcome
 from whichtool_tui.evaluation.plan import (
@@ -50,13 +50,13 @@ def _check_limits(plan: TrialPlan, settings: RunnerSettings) -> None:
     """Re-check the budgets right before spending: a caller that skipped them still cannot."""
     if plan.planned > settings.max_trials:
         raise WhichtoolError(
-            "trials/limit-exceeded",
+            TRIAL_LIMIT,
             f"Refusing to run {plan.planned} trials: the limit is {settings.max_trials}",
             f"Raise the limit with --max-trials {plan.planned}.",
         )
     if len(plan.tool_names) > settings.max_tools:
         raise WhichtoolError(
-            "trials/tool-limit-exceeded",
+            TOOL_LIMIT,
             f"Refusing to run on {len(plan.tool_names)} tools: the limit is {settings.max_tools}",
             f"Raise the limit with --max-tools {len(plan.tool_names)}.",
         )

@@ -112,7 +112,7 @@ class MockProvider:
             name="mock",
             model=model,
             endpoint=None,
-            request_fingerprint=None,  # the report records none (reference item 86)
+            request_fingerprint=None,  # a mock has no request options: the report records none
             capabilities=MOCK_CAPABILITIES,
             # The plain mock always answers the same, so its cache key is fixed; a script is
             # dynamic state, and a null fingerprint keeps such runs out of the cache.

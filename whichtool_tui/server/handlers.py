@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from whichtool_tui.diagnostics import sort_diagnostics
-from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.errors import TASKS_INVALID, TOOL_LIMIT, TRIAL_LIMIT, WhichtoolError
 from whichtool_tui.limits import (
     ABSOLUTE_MAX_TOOLS,
     ABSOLUTE_MAX_TRIALS,
@@ -184,7 +184,7 @@ async def _run_inputs(
     provider_name: str | None,
     before_review: Callable[[RunInputs], None] | None = None,
 ) -> RunInputs:
-    """Steps 2-3: open the surface, load the tasks, and refuse tasks with error findings."""
+    """Open the surface, load the tasks, and refuse a task set with error findings."""
     from whichtool_tui.evaluation.inputs import build_run_inputs, lint_for_run, normalize_listing
     from whichtool_tui.tasks.load import load_task_set
 
@@ -197,7 +197,7 @@ async def _run_inputs(
         kept, omitted = envelope.capped([d.to_json() for d in errors], envelope.MAX_DIAGNOSTICS)
         raise _DetailedError(
             WhichtoolError(
-                "tasks/invalid",
+                TASKS_INVALID,
                 f"{loaded.source} has {len(errors)} error(s) against this surface",
                 "Call validate_task_file to see every finding.",
             ),
@@ -217,12 +217,12 @@ async def _run_inputs(
 
 
 def _check_limits(tool_count: int, planned: int, options: ServerOptions, plan: Any) -> None:
-    """Steps 7-8: hard limits first, then the operator's."""
+    """The tool budget before the trial budget; each hard limit before the operator's."""
     for count, hard, operator, what, flag in (
         (tool_count, ABSOLUTE_MAX_TOOLS, options.max_tools, "tools", "--max-tools"),
         (planned, ABSOLUTE_MAX_TRIALS, options.max_trials, "trials", "--max-trials"),
     ):
-        code = "mcp/tool-limit" if what == "tools" else "mcp/trial-limit"
+        code = TOOL_LIMIT if what == "tools" else TRIAL_LIMIT
         if count > hard:
             raise _DetailedError(
                 WhichtoolError(code, f"{count} {what} exceed the hard maximum of {hard}"),
@@ -305,7 +305,7 @@ async def _spend(
     provider_name: str | None,
     model: str | None,
 ) -> RunReport:
-    """Steps 10-11: one paid run at a time; cancellation (notifications/cancelled) aborts it."""
+    """Spend the run: one paid run at a time; cancellation (notifications/cancelled) aborts it."""
     from whichtool_tui.evaluation.cache import TrialCache
     from whichtool_tui.evaluation.engine import run_evaluation
     from whichtool_tui.providers.factory import build_flagged_provider

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
+from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
 from whichtool_tui.config import Settings
@@ -49,6 +50,15 @@ def load_tasks_state(path: str) -> TaskSetState:
     return TaskSetState(path, task_set.version, task_set.surface, list(task_set.tasks))
 
 
+class JobFailed(Message):
+    """A job ended on a WhichtoolError: the App remembers it in the session and shows a toast."""
+
+    def __init__(self, title: str, error: WhichtoolError) -> None:
+        super().__init__()
+        self.title = title
+        self.error = error
+
+
 class JobsApp(App[int]):
     """The session and the workers that fill it; WhichtoolApp adds screens and keys."""
 
@@ -66,6 +76,15 @@ class JobsApp(App[int]):
         """A finished inspect or bout (even a failed one) changes what the sections say."""
         if event.worker.is_finished and event.worker.group in ("inspect", "bout"):
             self.refresh_sections()
+
+    def fail(self, title: str, error: WhichtoolError) -> None:
+        """Report a job's failure as a message; ``on_job_failed`` turns it into state."""
+        self.post_message(JobFailed(title, error))
+
+    def on_job_failed(self, message: JobFailed) -> None:
+        """The last failure is kept (its stable code too), then said in a toast."""
+        self.session.last_error = message.error
+        self.notify(message.error.message, title=message.title, severity="error", timeout=8)
 
     def refresh_sections(self) -> None:
         """Tell the visible section that the session changed."""
@@ -91,7 +110,7 @@ class JobsApp(App[int]):
             self.session.tasks = load_tasks_state(str(folder / "demo-lab.tasks.yaml"))
             setup = prepare_from_session(self.session)
         except WhichtoolError as error:
-            self.notify(error.message, title="Demo", severity="error")
+            self.fail("Demo", error)
             return
         # The keyword baseline is offline and free, so the demo may raise budgets without asking.
         # No trial cache: a tour should leave no folder behind, and the keyword run is instant.
@@ -112,7 +131,7 @@ class JobsApp(App[int]):
                 self.session.settings = engine.review_settings(self.review)
             view = await engine.inspect_target(choice, self.settings, self.review)
         except WhichtoolError as error:
-            self.notify(error.message, title="Inspect failed", severity="error", timeout=8)
+            self.fail("Inspect failed", error)
             return
         except Exception as error:
             self.notify(
@@ -165,7 +184,7 @@ class JobsApp(App[int]):
             provider = build_provider(provider_name, model, base_url, env=os.environ)
         except WhichtoolError as error:
             progress.state = "failed"
-            self.notify(error.message, title="Provider", severity="error", timeout=8)
+            self.fail("Provider", error)
             return
         try:
             report = await run_evaluation(
@@ -182,7 +201,7 @@ class JobsApp(App[int]):
             raise
         except WhichtoolError as error:
             progress.state = "failed"
-            self.notify(error.message, title="Run failed", severity="error", timeout=8)
+            self.fail("Run failed", error)
             return
         except Exception as error:  # a toast, never a traceback
             progress.state = "failed"
@@ -278,7 +297,7 @@ class JobsApp(App[int]):
             try:
                 receipt = await run_bout(plan, sink)
             except WhichtoolError as error:
-                self.notify(error.message, title="Bout failed", severity="error", timeout=8)
+                self.fail("Bout failed", error)
                 return
             except Exception as error:  # a toast, never a traceback
                 message = f"{type(error).__name__}: {error}"
@@ -291,7 +310,7 @@ class JobsApp(App[int]):
             try:
                 written = write_atomic(output, text)
             except WhichtoolError as error:
-                self.notify(error.message, title="Receipt not written", severity="error")
+                self.fail("Receipt not written", error)
             else:
                 self.notify(f"Receipt written to {redact_paths(str(written))}")
         # The receipt was just built from models: show it without validating it a second time.
@@ -324,7 +343,7 @@ class JobsApp(App[int]):
             try:
                 written = write_atomic(path, receipt_json(copy))
             except WhichtoolError as error:
-                self.notify(error.message, title="Not saved", severity="error")
+                self.fail("Not saved", error)
                 return
             self.notify(f"Receipt written to {redact_paths(str(written))}")
 
@@ -347,7 +366,7 @@ class JobsApp(App[int]):
                 request.provider, request.model, request.base_url, env=os.environ
             )
         except WhichtoolError as error:
-            self.notify(error.message, title="Not drafted", severity="error", timeout=8)
+            self.fail("Not drafted", error)
             return
         self.notify(f"Asking {request.provider} for a draft…", timeout=3)
         try:
@@ -355,7 +374,7 @@ class JobsApp(App[int]):
             guard_overwrite(request.path, force=False)  # it may have appeared meanwhile
             written = write_task_set(result.task_set, request.path)
         except WhichtoolError as error:
-            self.notify(error.message, title="Not drafted", severity="error", timeout=8)
+            self.fail("Not drafted", error)
             return
         except Exception as error:  # a toast, never a traceback
             message = f"{type(error).__name__}: {error}"

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.config import Settings
+from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.tasks.model import Task, TaskSet
 from whichtool_tui.ui.surface_model import SurfaceView
@@ -92,4 +93,5 @@ class Session:
     diff: dict[str, Any] | None = None  # a whichtool.diff/2 report, opened or computed
     bout: BoutView | None = None
     run_form: RunForm | None = None
+    last_error: WhichtoolError | None = None  # the last job failure (its code is stable)
     notes: dict[str, Any] = field(default_factory=dict)
