@@ -16,9 +16,9 @@ from tests.arcade_support import gone_soon, processes_matching
 from whichtool_tui.arcade import bout as bout_module
 from whichtool_tui.arcade import events
 from whichtool_tui.arcade.bout import run_bout
-from whichtool_tui.arcade.cli_bout import build_plan
 from whichtool_tui.arcade.receipt import receipt_json
 from whichtool_tui.commands import bout as bout_command
+from whichtool_tui.usecases.bout import build_plan
 
 
 def _plan(sandbox: Path, *flags: str) -> Any:

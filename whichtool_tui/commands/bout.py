@@ -53,8 +53,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def opens_tui(args: argparse.Namespace) -> bool:
     """The Bout screen opens on a terminal unless --no-prompt asks for an unattended bout."""
-    from whichtool_tui.arcade.cli_series import wants_series
     from whichtool_tui.cli import wants_ui
+    from whichtool_tui.usecases.bout import wants_series
 
     return not args.no_prompt and not wants_series(args) and wants_ui(args)
 
@@ -63,8 +63,8 @@ def _open_in_ui(args: argparse.Namespace) -> int:
     """The interactive face: the planned bout runs on the Bout screen, verdicts hidden until
     the guess; ``-o`` receives the receipt when the bout ends (``s`` saves it with the guess).
     """
-    from whichtool_tui.arcade.cli_bout import build_plan
     from whichtool_tui.ui.app import StartPoint, run_app
+    from whichtool_tui.usecases.bout import build_plan
 
     plan = build_plan(args)  # every flag is checked before the app opens
     start = StartPoint(
@@ -75,7 +75,7 @@ def _open_in_ui(args: argparse.Namespace) -> int:
 
 def _ui_exit(session: Any, args: argparse.Namespace) -> int:
     """After the Bout screen closes: --strict judges the receipt; no receipt (it failed) is 2."""
-    from whichtool_tui.arcade.cli_bout import exit_code
+    from whichtool_tui.headless.bout import exit_code
 
     receipt = session.bout.receipt if session.bout is not None else None
     if receipt is None:
@@ -92,7 +92,7 @@ def execute(args: argparse.Namespace) -> int:
     early: Any = _early_fixture(args)
     try:
         with gc_paused():  # imports allocate long-lived objects only: skip the scans
-            from whichtool_tui.arcade.cli_bout import run_bout_command
+            from whichtool_tui.headless.bout import run_bout_command
     except BaseException:
         if early is not None:
             early.close()

@@ -1,7 +1,7 @@
-"""The headless `bout` command: validate flags into a plan, run it, show the tape, then the call.
+"""The bout use case: the `bout` flags validated into a BoutPlan before any process starts.
 
-Order matters: the timeline (no scores) is printed first, the operator's guess is asked next
-(when stdin is a terminal and --no-prompt is absent), and only then the house call.
+Both faces that run a bout from the command line call ``build_plan``: the headless one
+(``headless/bout.py``) and the TUI's Bout screen (``commands/bout.py`` opens it with the plan).
 """
 
 from __future__ import annotations
@@ -9,14 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 from whichtool_tui.arcade.atoms import ATOM_IDS, UPSTREAM_ATOM_IDS
 from whichtool_tui.arcade.bout import BoutPlan, fixture_argv
-from whichtool_tui.arcade.receipt import BoutReceipt, OperatorCall, TaskSpec
-from whichtool_tui.errors import ExitCode, WhichtoolError
+from whichtool_tui.arcade.receipt import TaskSpec
+from whichtool_tui.errors import WhichtoolError
 
 LIVE_REFUSAL = "the house will not send arbitrary calls to a live server"
 ARGS_HINT = """--args takes one JSON object, quoted for the shell: --args '{"text": "hi"}'"""
@@ -115,7 +114,6 @@ def build_seat(args: argparse.Namespace) -> Any:
 
 def build_plan(args: argparse.Namespace) -> BoutPlan:
     """Validate every flag before any process starts."""
-    from whichtool_tui.arcade.cli_series import check_series_flags
     from whichtool_tui.mcp_client.command import child_environment
 
     task = parse_task(args.task, args.args)
@@ -226,77 +224,50 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
     )
 
 
-def ask_operator(no_prompt: bool) -> OperatorCall:
-    """The guess before the score (cognitive forcing); skipped without a terminal."""
-    if no_prompt or not sys.stdin.isatty():
-        return OperatorCall(recorded=False, guess=None, skipped=True)
-    answer = input("Your call before the score: followed / held / unclear [unclear]: ")
-    guess = answer.strip().lower() or "unclear"
-    if guess not in ("followed", "held", "unclear"):
-        guess = "unclear"
-    return OperatorCall(recorded=True, guess=guess, skipped=False)
+def wants_series(args: argparse.Namespace) -> bool:
+    """True when the flags ask for a series rather than one bout."""
+    return getattr(args, "trials", None) is not None or getattr(args, "defence", None) is not None
 
 
-def exit_code(receipt: BoutReceipt, strict: bool) -> int:
-    """0 as upstream; with --strict, 2 on any ERROR, else 1 on any FAIL."""
-    if not strict:
-        return int(ExitCode.OK)
-    results = {atom.result for atom in receipt.atoms}
-    if "error" in results:
-        return int(ExitCode.ERROR)
-    if "fail" in results:
-        return int(ExitCode.THRESHOLD_FAILED)
-    return int(ExitCode.OK)
+def check_series_flags(args: argparse.Namespace) -> None:
+    """The series flags' own refusals, before anything starts."""
+    from whichtool_tui.arcade.trials import MAX_TRIALS
 
+    trials = getattr(args, "trials", None)
+    defence = getattr(args, "defence", None)
+    if trials is not None and not 1 <= trials <= MAX_TRIALS:
+        raise WhichtoolError(
+            "bout/invalid-flag",
+            f"--trials {trials}: must be between 1 and {MAX_TRIALS}",
+            "For example: --trials 20 --agent ollama:qwen2.5:7b",
+        )
+    if defence is None:
+        return
+    if trials is not None:
+        raise WhichtoolError(
+            "bout/invalid-flag",
+            "--defence and --trials do not combine",
+            "Measure the defence once with a scripted seat, or the model's rates without it.",
+        )
+    if args.target != "fixture":
+        raise WhichtoolError(
+            "bout/invalid-flag",
+            "--defence runs in front of the bundled fixture: use --target fixture",
+            "The fixture knows every attack and its honest twin; a live server does not.",
+        )
+    if not args.allow_live:
+        raise WhichtoolError(
+            "bout/live-refused",
+            "--defence runs your proxy, a program we did not write: pass --allow-live",
+            "The fixture behind it stays the bundled one.",
+        )
+    if getattr(args, "fixture_mode", "lab") != "lab":
+        raise WhichtoolError(
+            "bout/invalid-flag",
+            "--defence runs both fixture modes itself: drop --fixture-mode",
+            "Each atom runs lab and honest, bare and behind the defence.",
+        )
+    from whichtool_tui.arcade.conformance import expand_defence
+    from whichtool_tui.arcade.plan import fixture_argv
 
-def _forked_fixture_parent(plan: BoutPlan) -> Any:
-    """For the fixture: import the SDK now, then fork the fixtures' warm parent from here."""
-    from whichtool_tui.arcade import zygote
-
-    if plan.kind != "fixture" or not zygote.can_fork_here():
-        return None
-    import mcp.client.session  # noqa: F401  (the client needs it anyway; the fork shares it)
-
-    zygote.warm_imports()
-    return zygote.start_zygote(fork_here=True)
-
-
-def run_bout_command(args: argparse.Namespace, early: Any = None) -> int:
-    """Plan, run, print the tape, ask, print the call, write the receipt.
-
-    ``early`` is the fixture's warm parent when the caller started it before its imports
-    (closed here if a flag is refused; it has run no server yet).
-    """
-    import anyio
-
-    from whichtool_tui.arcade.cli_series import run_series_command, wants_series
-
-    if wants_series(args):
-        return run_series_command(args, early)
-    from whichtool_tui.arcade.bout import run_bout
-    from whichtool_tui.arcade.receipt import receipt_json
-    from whichtool_tui.arcade.render import score_panel, write_timeline
-    from whichtool_tui.arcade.timeline import TapeView
-    from whichtool_tui.evaluation.gc_pause import gc_paused
-    from whichtool_tui.files import write_atomic
-
-    try:
-        plan = build_plan(args)
-    except BaseException:
-        if early is not None:
-            early.close()
-        raise
-    with gc_paused():  # the SDK import and a short bout: long-lived objects, little garbage
-        plan.zygote = early or _forked_fixture_parent(plan)
-        receipt = anyio.run(run_bout, plan)
-    data = json.loads(receipt_json(receipt))
-    write_timeline(TapeView(data), sys.stdout)
-    sys.stdout.flush()
-    receipt.operator_call = ask_operator(bool(args.no_prompt))
-    sys.stdout.write(score_panel(receipt))
-    if args.output:
-        written = write_atomic(args.output, receipt_json(receipt))
-        sys.stdout.write(f"Receipt written to {written}\n")
-    else:
-        sys.stdout.write("Pass -o receipt.json to keep the tape and the house call.\n")
-    return exit_code(receipt, bool(args.strict))
+    expand_defence(defence, fixture_argv())

@@ -1,0 +1,47 @@
+"""The headless `bout --trials N` and `bout --defence CMD`: a series of bouts, one report.
+
+``--trials`` repeats the bout with a model seat and prints per-atom rates; ``--defence`` runs the
+fixture bare and behind the user's proxy, honest and lab, and prints the conformance table.
+``-o`` keeps the report (JSON, every receipt inside); ``--format`` picks the stdout face.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def run_series_command(args: argparse.Namespace, early: Any = None) -> int:
+    """Plan once, run the series, print the chosen face, keep the JSON with -o."""
+    import anyio
+
+    from whichtool_tui.arcade.series_render import render_conformance, render_series
+    from whichtool_tui.files import write_atomic
+    from whichtool_tui.usecases.bout import build_plan
+
+    if early is not None:
+        early.close()  # a series starts its own fixture processes
+    plan = build_plan(args)
+    report: Any
+    if args.defence is not None:
+        from whichtool_tui.arcade.conformance import run_conformance
+
+        report = anyio.run(run_conformance, plan, args.defence)
+        sys.stdout.write(render_conformance(report, args.format))
+        failing = report.summary["passed_through"] + report.summary["false_alarm"]
+        failing += report.summary["error"]
+    else:
+        from whichtool_tui.arcade.trials import run_trials
+
+        report = anyio.run(run_trials, plan, args.trials)
+        sys.stdout.write(render_series(report, args.format))
+        failing = sum(atom.failed + atom.errors for atom in report.atoms)
+    if args.output:
+        from whichtool_tui.arcade.receipt import canonical_json
+
+        written = write_atomic(args.output, canonical_json(report.model_dump(mode="json")))
+        sys.stderr.write(f"Report written to {written}\n")
+    if args.strict and failing:
+        return 1
+    return 0
