@@ -1,13 +1,16 @@
 """The four tools this server publishes: names, descriptions, input schemas and annotations.
 
 Plain data, so the published surface can be reviewed (and inspected by our own ``inspect``)
-without starting anything.
+without starting anything. Numeric bounds come from ``whichtool_tui.limits``, the same names the
+handlers check, so a cap changes in one place.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from whichtool_tui import limits
 
 TRANSPORT_SCHEMA: dict[str, Any] = {
     "type": "string",
@@ -40,6 +43,11 @@ class ToolDefinition:
     destructive: bool
     idempotent: bool
     open_world: bool
+
+
+def _bounded_integer(low: int, high: int) -> dict[str, Any]:
+    """An integer property whose bounds come from ``limits`` (the agent caps included)."""
+    return {"type": "integer", "minimum": low, "maximum": high}
 
 
 def _object(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
@@ -112,8 +120,10 @@ SERVER_TOOLS: tuple[ToolDefinition, ...] = (
                     "minLength": 1,
                     "description": "Model name; needs --allow-provider-overrides.",
                 },
-                "repeat": {"type": "integer", "minimum": 1, "maximum": 20},
-                "concurrency": {"type": "integer", "minimum": 1, "maximum": 16},
+                "repeat": _bounded_integer(limits.MIN_REPEAT, limits.AGENT_MAX_REPEAT),
+                "concurrency": _bounded_integer(
+                    limits.MIN_CONCURRENCY, limits.AGENT_MAX_CONCURRENCY
+                ),
                 "dryRun": {
                     "type": "boolean",
                     "description": "Only plan and price the run; no model is called.",
