@@ -7,7 +7,7 @@ import io
 import pytest
 
 from whichtool_tui.diagnostics import Diagnostic
-from whichtool_tui.tasks.terminal import Styler, ascii_safe, diagnostic_lines, use_colour
+from whichtool_tui.reports.tasks_terminal import Styler, ascii_safe, diagnostic_lines, use_colour
 
 
 class Tty(io.StringIO):

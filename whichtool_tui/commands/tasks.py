@@ -230,9 +230,9 @@ def _lint(args: argparse.Namespace, settings: Settings) -> int:
     import json
 
     from whichtool_tui.diagnostics import sort_diagnostics
+    from whichtool_tui.reports.tasks_terminal import Styler, lint_report, use_colour
     from whichtool_tui.tasks.lint import lint_ok, lint_task_set, task_coverage
     from whichtool_tui.tasks.load import load_task_set, resolve_task_file
-    from whichtool_tui.tasks.terminal import Styler, lint_report, use_colour
 
     if args.format not in ("terminal", "json"):
         raise WhichtoolError(
@@ -274,10 +274,15 @@ def _lint(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _mutate(args: argparse.Namespace, settings: Settings) -> int:
+    from whichtool_tui.reports.tasks_terminal import (
+        Styler,
+        ascii_safe,
+        diagnostic_lines,
+        use_colour,
+    )
     from whichtool_tui.tasks.load import load_task_set, resolve_task_file
     from whichtool_tui.tasks.model import TaskSet
     from whichtool_tui.tasks.mutate import check_mutation_names, mutate_tasks
-    from whichtool_tui.tasks.terminal import Styler, ascii_safe, diagnostic_lines, use_colour
     from whichtool_tui.tasks.writer import guard_overwrite, write_task_set
 
     source = resolve_task_file(args.tasks, settings)
@@ -325,12 +330,17 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
     import os
 
     from whichtool_tui.providers.factory import build_flagged_provider, flagged_destination_line
+    from whichtool_tui.reports.tasks_terminal import (
+        Styler,
+        ascii_safe,
+        diagnostic_lines,
+        use_colour,
+    )
     from whichtool_tui.tasks.generate import (
         DEFAULT_MAX_TOOLS,
         check_tool_limit,
         generate_task_set,
     )
-    from whichtool_tui.tasks.terminal import Styler, ascii_safe, diagnostic_lines, use_colour
     from whichtool_tui.tasks.writer import guard_overwrite, write_task_set
 
     _check_range("--tasks-per-tool", args.tasks_per_tool, 1, 100)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from whichtool_tui.evaluation.diff_model import DiffReport, MetricDelta, PairedComparison
+from whichtool_tui.reports.plain_text import Styler, ascii_safe
 from whichtool_tui.reports.rates import percent
 from whichtool_tui.surface.model import short_hash
-from whichtool_tui.tasks.terminal import Styler, ascii_safe
 
 
 def signed_points(delta: float | None) -> str:

@@ -6,11 +6,11 @@ from rich.color import ColorSystem
 from rich.style import Style
 
 from whichtool_tui.diagnostics import Diagnostic, count_by_severity
+from whichtool_tui.reports.plain_text import ascii_safe
 from whichtool_tui.surface.canonical import js_fixed
 from whichtool_tui.surface.model import short_hash
 from whichtool_tui.surface.overlap import NOTABLE_OVERLAP
 from whichtool_tui.surface.report_model import InspectReport, ToolSummary
-from whichtool_tui.tasks.terminal import ascii_safe
 
 FOOTER = "No tool was executed. whichtool-tui read tools/list and stopped there."
 MAX_COST_ROWS = 15

@@ -9,9 +9,9 @@ from whichtool_tui.evaluation.metrics import MULTIPLE_KEY, NONE_KEY, PHANTOM_KEY
 from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TRIALS
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport
 from whichtool_tui.providers.presets import BASELINE_PROVIDERS
+from whichtool_tui.reports.plain_text import Styler, ascii_safe
 from whichtool_tui.reports.rates import format_proportion, percent
 from whichtool_tui.surface.model import short_hash
-from whichtool_tui.tasks.terminal import Styler, ascii_safe
 
 MAX_TOOL_ROWS = 20
 MAX_MATRIX_COLUMNS = 12

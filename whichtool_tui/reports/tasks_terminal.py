@@ -9,36 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
-from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.colour import use_colour
+from whichtool_tui.reports.plain_text import Styler, ascii_safe
 from whichtool_tui.tasks.lint import Coverage
 
 __all__ = ["Styler", "ascii_safe", "diagnostic_lines", "lint_report", "use_colour"]
-
-_COLOURS = {"red": "31", "yellow": "33", "green": "32", "dim": "2", "bold": "1", "cyan": "36"}
-_SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
-
-
-class Styler:
-    """Wraps text in ANSI styles when colour is on; otherwise returns it unchanged."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def __call__(self, style: str, text: str) -> str:
-        """``text`` in ``style`` (a name from a small fixed palette)."""
-        if not self.enabled:
-            return text
-        return f"\x1b[{_COLOURS[style]}m{text}\x1b[0m"
-
-    def severity(self, severity: str, text: str) -> str:
-        """``text`` in the colour of a finding's severity (error, warning or info)."""
-        return self(_SEVERITY_STYLE[severity], text)
-
-
-def ascii_safe(text: str) -> str:
-    """Controls escaped as visible sequences, then anything non-ASCII as a backslash escape."""
-    return sanitize_text(text).encode("ascii", "backslashreplace").decode("ascii")
 
 
 def diagnostic_lines(diagnostics: Iterable[Diagnostic], style: Styler) -> list[str]:

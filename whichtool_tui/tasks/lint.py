@@ -9,9 +9,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.strict_model import StrictModel
 from whichtool_tui.tasks.model import TaskSet
 
 MIN_TASKS_PER_TOOL = 3
@@ -19,10 +20,8 @@ MIN_DISTRACTOR_SHARE = 0.15
 HASH_PREFIX_SHOWN = 19  # "sha256:" plus 12 hex digits
 
 
-class Coverage(BaseModel):
+class Coverage(StrictModel):
     """How much of the surface the tasks exercise (``coverage`` in ``whichtool.tasks-lint/1``)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     task_count: int = Field(alias="taskCount")
     distractor_count: int = Field(alias="distractorCount")

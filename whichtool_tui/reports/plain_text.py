@@ -1,0 +1,34 @@
+"""Plain-text styling every terminal renderer shares: a small ANSI palette and ASCII escaping.
+
+Renderers of inspect, run, diff and task-set output all print through these two, so a finding's
+text (which can quote model output or file content) is sanitised the same way everywhere.
+"""
+
+from __future__ import annotations
+
+from whichtool_tui.redact import sanitize_text
+
+_COLOURS = {"red": "31", "yellow": "33", "green": "32", "dim": "2", "bold": "1", "cyan": "36"}
+_SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
+
+
+class Styler:
+    """Wraps text in ANSI styles when colour is on; otherwise returns it unchanged."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, style: str, text: str) -> str:
+        """``text`` in ``style`` (a name from a small fixed palette)."""
+        if not self.enabled:
+            return text
+        return f"\x1b[{_COLOURS[style]}m{text}\x1b[0m"
+
+    def severity(self, severity: str, text: str) -> str:
+        """``text`` in the colour of a finding's severity (error, warning or info)."""
+        return self(_SEVERITY_STYLE[severity], text)
+
+
+def ascii_safe(text: str) -> str:
+    """Controls escaped as visible sequences, then anything non-ASCII as a backslash escape."""
+    return sanitize_text(text).encode("ascii", "backslashreplace").decode("ascii")
