@@ -10,18 +10,21 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import Field, PrivateAttr, ValidationError, field_validator
 
 from whichtool_tui import limits
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS, MAX_SAFE_INTEGER
 from whichtool_tui.redact import redact_paths
+from whichtool_tui.strict_model import StrictModel
+from whichtool_tui.surface.rule_settings import RuleLevel as RuleLevel
+from whichtool_tui.surface.rule_settings import RuleOverride as RuleOverride
+from whichtool_tui.surface.rule_settings import RuleSetting as RuleSetting
 
 CONFIG_FILE_NAMES = ("whichtool.config.json", "whichtool.config.yaml", "whichtool.config.yml")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+_Strict = StrictModel
 
 
 class SnapshotTarget(_Strict):
@@ -107,21 +110,6 @@ class ReportConfig(_Strict):
 
     formats: list[Literal["terminal", "json", "markdown", "html", "junit", "badge"]] | None = None
     out: str | None = None
-
-
-RuleLevel = Literal["off", "error", "warning", "info"]
-
-
-class RuleOverride(_Strict):
-    """One inspect rule's override: a new severity (or off) and tools it does not apply to."""
-
-    severity: RuleLevel | None = None
-    ignore_tools: list[Annotated[str, Field(min_length=1)]] = Field(
-        default_factory=list, alias="ignoreTools"
-    )
-
-
-RuleSetting = RuleLevel | RuleOverride
 
 
 class InspectConfig(_Strict):

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import model_validator
+
+from whichtool_tui.strict_model import StrictModel
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_RANK: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
 
 
-class Diagnostic(BaseModel):
+class Diagnostic(StrictModel):
     """One finding: a stable code, a severity, a message naming what it is about, and a hint."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     code: str
     severity: Severity

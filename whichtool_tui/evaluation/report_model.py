@@ -15,6 +15,7 @@ from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.discovery.run_model import DiscoveryBlock
 from whichtool_tui.evaluation.js_json import dump_js_json
 from whichtool_tui.evaluation.stats import Proportion, proportion
+from whichtool_tui.strict_model import StrictModel
 
 RUN_SCHEMA_VERSION: Final = "whichtool.run/2"
 
@@ -35,12 +36,10 @@ def _absent(value: Any) -> bool:
     return value is None
 
 
-class ClosedModel(BaseModel):
+class ClosedModel(StrictModel):
     """Every layer of the report rejects unknown keys and speaks camelCase."""
 
-    model_config = ConfigDict(
-        extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True
-    )
+    model_config = ConfigDict(alias_generator=to_camel)
 
 
 class Capabilities(ClosedModel):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from whichtool_tui.strict_model import StrictModel
 
 # (lower bound, colour), checked from the top; below the last bound the badge is red.
 RATE_COLOURS: tuple[tuple[float, str], ...] = (
@@ -15,10 +17,8 @@ RATE_COLOURS: tuple[tuple[float, str], ...] = (
 )
 
 
-class Badge(BaseModel):
+class Badge(StrictModel):
     """The shields.io endpoint schema (``schemaVersion`` 1)."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
 
     schema_version: int = Field(default=1, alias="schemaVersion")
     label: str

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import Field, StrictBool, StrictInt, ValidationError
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.strict_model import StrictModel
 
 AgentTransport = Literal["snapshot", "http", "stdio"]
 Rate = float
 
 
-class _Arguments(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+_Arguments = StrictModel
 
 
 ModelT = TypeVar("ModelT", bound=_Arguments)

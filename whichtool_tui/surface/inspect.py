@@ -39,7 +39,7 @@ from whichtool_tui.surface.tokens import (
 )
 
 if TYPE_CHECKING:
-    from whichtool_tui.config import RuleSetting
+    from whichtool_tui.surface.rule_settings import RuleSetting
 
 
 def surface_token_counts(surface: NormalizedSurface) -> dict[str, ToolTokens]:

@@ -7,10 +7,28 @@ way and no rule needs to know about configuration.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Annotated, Literal
 
-from whichtool_tui.config import RuleOverride, RuleSetting
+from pydantic import Field
+
 from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.strict_model import StrictModel
 from whichtool_tui.surface.rule_catalog import RULES
+
+RuleLevel = Literal["off", "error", "warning", "info"]
+
+
+class RuleOverride(StrictModel):
+    """One inspect rule's override: a new severity (or off) and tools it does not apply to."""
+
+    severity: RuleLevel | None = None
+    ignore_tools: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=list, alias="ignoreTools"
+    )
+
+
+# What ``inspect.rules`` maps a code to in the config (``config.InspectConfig``).
+RuleSetting = RuleLevel | RuleOverride
 
 
 def _override(setting: RuleSetting) -> tuple[str | None, frozenset[str]]:
