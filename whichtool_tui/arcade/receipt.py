@@ -312,8 +312,3 @@ def validate_receipt(data: dict[str, Any], origin: str) -> BoutReceipt:
             f"{origin} is not a valid receipt: {first_problem(exc)}",
             RECEIPT_HINT,
         ) from None
-
-
-def load_receipt(path: str | Path) -> BoutReceipt:
-    """Read and validate a receipt file."""
-    return validate_receipt(read_receipt_data(path), str(path))

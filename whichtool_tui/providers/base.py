@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from whichtool_tui.errors import WhichtoolError
 
@@ -158,17 +158,6 @@ class Provider(Protocol):
 
     async def aclose(self) -> None:
         """Release the shared HTTP client and anything else held."""
-        ...
-
-
-@runtime_checkable
-class TextGenerator(Protocol):
-    """A provider that can also draft free text (``tasks generate``)."""
-
-    async def generate(
-        self, prompt: str, temperature: float, max_output_tokens: int | None = None
-    ) -> str:
-        """Return the model's text for a plain prompt; raise ProviderError."""
         ...
 
 

@@ -316,8 +316,3 @@ SETTING_CHOICES = ("off", *SEVERITY_CHOICES)
 def rule_for(code: str) -> Rule | None:
     """The catalog entry for ``code``, or None for findings outside inspect (transport, …)."""
     return RULES.get(code)
-
-
-def configurable_codes() -> list[str]:
-    """Codes ``inspect.rules`` may name, sorted (the error message and docs list them)."""
-    return sorted(code for code, rule in RULES.items() if rule.configurable)
