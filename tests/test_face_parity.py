@@ -155,7 +155,9 @@ async def test_one_config_gives_the_same_options_and_run_on_every_face(workspace
     # The TUI's demo: its run uses the same config.
     demo = WhichtoolApp(start=StartPoint(demo=True))
     async with demo.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: demo.session.run is not None, "the demo's run finished")
+        await wait_until(  # generous: the demo inspects, runs and starts a bout on 2 cores
+            pilot, lambda: demo.session.run is not None, "the demo's run finished", 180.0
+        )
         await demo.workers.wait_for_complete()
         demo_report = demo.session.run
         assert demo_report is not None
