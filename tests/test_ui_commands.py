@@ -54,7 +54,7 @@ class TerminalSys:
 @pytest.fixture
 def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """As when a person types the command (output itself still goes to pytest's capture)."""
-    monkeypatch.setattr("whichtool_tui.cli.sys", TerminalSys())
+    monkeypatch.setattr("whichtool_tui.commands._parser.sys", TerminalSys())
 
 
 @pytest.fixture

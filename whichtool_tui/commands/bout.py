@@ -53,7 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def opens_tui(args: argparse.Namespace) -> bool:
     """The Bout screen opens on a terminal unless --no-prompt asks for an unattended bout."""
-    from whichtool_tui.cli import wants_ui
+    from whichtool_tui.commands._parser import wants_ui
     from whichtool_tui.usecases.bout import wants_series
 
     return not args.no_prompt and not wants_series(args) and wants_ui(args)

@@ -37,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def opens_tui(args: argparse.Namespace) -> bool:
     """The Results screen's diff view opens on a terminal unless --out or a non-terminal
     --format asks for output."""
-    from whichtool_tui.cli import wants_ui
+    from whichtool_tui.commands._parser import wants_ui
 
     return args.out is None and args.format == "terminal" and wants_ui(args)
 

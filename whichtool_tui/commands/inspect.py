@@ -195,7 +195,7 @@ def opens_tui(args: argparse.Namespace) -> bool:
     --out, --format and --save-snapshot are outputs, so they print; --max-tools,
     --max-context-tokens and --provider shape the review the screen shows.
     """
-    from whichtool_tui.cli import wants_ui
+    from whichtool_tui.commands._parser import wants_ui
 
     return not (args.out or args.format or args.save_snapshot) and wants_ui(args)
 

@@ -18,7 +18,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def execute(args: argparse.Namespace) -> int:
     """Open the file on the right screen; with --no-ui (or no terminal) print what it is."""
     from whichtool_tui.artefacts import describe, load_artefact
-    from whichtool_tui.cli import wants_ui
+    from whichtool_tui.commands._parser import wants_ui
 
     artefact = load_artefact(args.file)
     if not wants_ui(args):

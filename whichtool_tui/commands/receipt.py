@@ -35,7 +35,7 @@ def execute(args: argparse.Namespace) -> int:
         receipt = None
     else:
         receipt = validate_receipt(data, args.path)
-    from whichtool_tui.cli import wants_ui
+    from whichtool_tui.commands._parser import wants_ui
 
     if wants_ui(args):
         return open_receipt_screen(args.path, data)

@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _opens_tui(args: argparse.Namespace) -> bool:
     """Only a plain `report RUN.json` on a terminal opens the TUI; any format or --out prints."""
-    from whichtool_tui.cli import wants_ui
+    from whichtool_tui.commands._parser import wants_ui
 
     return args.out is None and args.format is None and wants_ui(args)
 

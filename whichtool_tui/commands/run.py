@@ -337,7 +337,7 @@ def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:
 
 def opens_tui(args: argparse.Namespace) -> bool:
     """The Run screen opens on a terminal unless --dry-run, --format or --out asks for output."""
-    from whichtool_tui.cli import wants_ui
+    from whichtool_tui.commands._parser import wants_ui
 
     return not (args.dry_run or args.format or args.out) and wants_ui(args)
 

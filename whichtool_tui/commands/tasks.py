@@ -10,8 +10,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from whichtool_tui.cli import ArgumentParser, add_global_flags, wants_ui
 from whichtool_tui.commands._argtypes import add_allow_http_provider, finite_number
+from whichtool_tui.commands._parser import ArgumentParser, add_global_flags, wants_ui
 from whichtool_tui.errors import ExitCode, WhichtoolError
 
 if TYPE_CHECKING:
