@@ -63,7 +63,7 @@ EXPECTED = {
     "wrong-schema": "is not a mcp-arcade.bout/v1 receipt",
     "wrong-shape": "is not a valid receipt: ",
     "huge": "-byte limit",
-    "folder": "is a folder, not a receipt file",
+    "folder": "is a folder, which is not a regular file",
 }
 
 

@@ -152,7 +152,7 @@ def test_yaml_syntax_error_names_line() -> None:
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [
-        ('{"version": 1, "tasks": [', "t.json:1: not valid JSON"),
+        ('{"version": 1, "tasks": [', "t.json is not valid JSON (line 1,"),
         ('{"version": 1, "version": 1, "tasks": []}', "duplicate key 'version'"),
         ('{"version": NaN, "tasks": []}', "NaN is not valid JSON"),
         ('{"version": 1, "tasks": [{"id": "a", "prompt": "p"}]}', "task 0 (`a`): does not set"),
@@ -171,7 +171,7 @@ def test_binary_and_oversized_files_are_refused(tmp_path: Path) -> None:
         load_task_set(binary)
     big = tmp_path / "big.yaml"
     big.write_bytes(b"#" * (16 * 1024 * 1024 + 1))
-    with pytest.raises(WhichtoolError, match="larger than 16 MiB"):
+    with pytest.raises(WhichtoolError, match="over the 16,777,216-byte limit"):
         load_task_set(big)
 
 

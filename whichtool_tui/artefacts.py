@@ -7,11 +7,11 @@ summary is a few plain lines read straight from the data: no engine is needed to
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from whichtool_tui.bounded_read import parse_json_text, read_input_text
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths, sanitize_text
 from whichtool_tui.surface.bulk import paused_gc
@@ -98,34 +98,14 @@ _READABLE_HINT = (
 
 
 def _read_text(path: Path, shown: str) -> str:
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise WhichtoolError(
-            "open/not-found",
-            f"Cannot open {shown}: {exc.strerror or exc}",
-            "Pass the path of a saved report, receipt, tape, task set or snapshot.",
-        ) from None
-    if not path.is_file():
-        raise WhichtoolError("open/not-a-file", f"{shown} is not a file", _READABLE_HINT)
-    if size > MAX_ARTEFACT_BYTES:
-        raise WhichtoolError(
-            "open/too-large",
-            f"{shown} is {size:,} bytes, over the {MAX_ARTEFACT_BYTES:,}-byte limit",
-            "Saved reports and receipts this large are not something this version opens.",
-        )
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise WhichtoolError(
-            "open/not-text", f"{shown} is not UTF-8 text", _READABLE_HINT
-        ) from None
-    except OSError as exc:
-        raise WhichtoolError(
-            "open/unreadable",
-            f"Cannot read {shown}: {exc.strerror or exc}",
-            "Check the file's permissions.",
-        ) from None
+    return read_input_text(
+        path,
+        prefix="open",
+        what="file",
+        hint="Pass the path of a saved report, receipt, tape, task set or snapshot.",
+        max_bytes=MAX_ARTEFACT_BYTES,
+        shown=shown,
+    )
 
 
 def _not_an_artefact(shown: str) -> WhichtoolError:
@@ -143,19 +123,8 @@ def parse_artefact_text(text: str, shown: str, yaml_allowed: bool = True) -> Any
     if not stripped:
         raise WhichtoolError("open/empty", f"{shown} is empty", _READABLE_HINT)
     if stripped[0] in "{[":
-        try:
-            with paused_gc():  # a big receipt is a million acyclic objects: nothing to collect
-                return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise WhichtoolError(
-                "open/invalid-json",
-                f"{shown}:{exc.lineno}: invalid JSON: {exc.msg}",
-                _READABLE_HINT,
-            ) from None
-        except RecursionError:
-            raise WhichtoolError(
-                "open/invalid-json", f"{shown}: JSON nested too deeply", _READABLE_HINT
-            ) from None
+        with paused_gc():  # a big receipt is a million acyclic objects: nothing to collect
+            return parse_json_text(text, shown, prefix="open", hint=_READABLE_HINT, strict=False)
     if not yaml_allowed:
         raise _not_an_artefact(shown)
     from whichtool_tui.strict_yaml import load_strict_yaml  # the YAML parser only for YAML files

@@ -6,13 +6,13 @@ API keys are never config fields: they come from the environment only.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, PrivateAttr, ValidationError, field_validator
 
 from whichtool_tui import limits
+from whichtool_tui.bounded_read import parse_json_text, read_input_text
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS, MAX_SAFE_INTEGER
 from whichtool_tui.redact import redact_paths
@@ -216,7 +216,7 @@ def load_settings(explicit: str | None = None, cwd: Path | None = None) -> Setti
     folder = cwd or Path.cwd()
     if explicit is not None:
         path = Path(explicit)
-        if not path.is_file():
+        if not path.exists():  # a folder, FIFO or device is refused by the bounded reader
             raise WhichtoolError(
                 "config/not-found",
                 f"Config file not found: {redact_paths(str(path))}",
@@ -234,17 +234,9 @@ def load_settings(explicit: str | None = None, cwd: Path | None = None) -> Setti
             f"{shown}: config files must be .json, .yaml or .yml",
             "Executable configs are not supported; write the same keys as JSON or YAML.",
         )
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WhichtoolError("config/unreadable", f"Cannot read {shown}: {exc}", None) from None
+    text = read_input_text(path, prefix="config", what="config file", code="config/unreadable")
     if path.suffix.lower() == ".json":
-        try:
-            raw = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise WhichtoolError(
-                "config/invalid-json", f"{shown}:{exc.lineno}: {exc.msg}", None
-            ) from None
+        raw = parse_json_text(text, shown, prefix="config")
     else:
         from whichtool_tui.strict_yaml import load_strict_yaml
 

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from whichtool_tui.bounded_read import MAX_INT_DIGITS, MAX_NESTING
 from whichtool_tui.errors import WhichtoolError
 
 _FAST_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -49,11 +50,20 @@ def _refuse_event(event: Any) -> None:
 
 def _check_events(text: str, loader_class: type[yaml.SafeLoader]) -> None:
     documents = 0
+    depth = 0
     for event in yaml.parse(text, Loader=loader_class):
         if isinstance(event, yaml.DocumentStartEvent):
             documents += 1
             if documents > 1:
                 raise StrictYamlError("multiple documents are not allowed", _line(event))
+        elif isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_NESTING:  # the loader's constructor would recurse past the stack
+                raise StrictYamlError(
+                    f"nested too deeply (more than {MAX_NESTING} levels)", _line(event)
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
         _refuse_event(event)
 
 
@@ -106,6 +116,10 @@ def parse_strict_yaml(text: str) -> Any:
             return _parse_with(text, yaml.SafeLoader)
     except StrictYamlError:
         raise
+    except RecursionError:
+        raise StrictYamlError(f"nested too deeply (more than {MAX_NESTING} levels)", None) from None
+    except ValueError:  # an integer past Python's 4,300-digit conversion limit
+        raise StrictYamlError(f"an integer has more than {MAX_INT_DIGITS:,} digits", None) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"

@@ -7,82 +7,36 @@ codec or parser internals, so `receipt`, `tape` and `dataset` all refuse garbage
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.bounded_read import (
+    InputFileError,
+    decode_text,
+    parse_json_text,
+    read_input_bytes,
+)
 
 # A 100,000-event receipt is about 30 MB; anything past this is not a receipt we wrote.
 MAX_JSON_FILE_BYTES = 512 * 1024 * 1024
 
 
-class JsonFileError(WhichtoolError):
-    """A file that could not be read as JSON; ``reason`` is a short tag for drop tallies."""
-
-    def __init__(self, code: str, message: str, hint: str, reason: str) -> None:
-        super().__init__(code, message, hint)
-        self.reason = reason
+# A file this reader could not take; ``reason`` tags drop tallies (unreadable, too_large, json).
+JsonFileError = InputFileError
 
 
 def read_bytes(path: Path, prefix: str, hint: str) -> bytes:
-    """The file's bytes, refusing a missing path, a folder, or a file over the size limit."""
-    shown = str(path)
-    try:
-        size = path.stat().st_size
-        is_file = path.is_file()
-    except FileNotFoundError:
-        raise JsonFileError(
-            f"{prefix}/not-found", f"No such {prefix}: {shown}", "Check the path.", "unreadable"
-        ) from None
-    except OSError as exc:
-        raise _unreadable(prefix, shown, exc) from None
-    if not is_file:
-        what = f"a folder, not a {prefix} file" if path.is_dir() else "not a regular file"
-        raise JsonFileError(f"{prefix}/not-a-file", f"{shown} is {what}", hint, "unreadable")
-    if size > MAX_JSON_FILE_BYTES:
-        raise JsonFileError(
-            f"{prefix}/too-large",
-            f"{shown} is {size:,} bytes, over the {MAX_JSON_FILE_BYTES:,}-byte limit",
-            hint,
-            "too_large",
-        )
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise _unreadable(prefix, shown, exc) from None
-
-
-def _unreadable(prefix: str, shown: str, exc: OSError) -> JsonFileError:
-    return JsonFileError(
-        f"{prefix}/unreadable",
-        f"Cannot read {shown}: {exc.strerror or type(exc).__name__}",
-        "Check the file's permissions.",
-        "unreadable",
+    """The file's bytes, refusing a missing path, a folder, a FIFO or device, or an oversize one."""
+    return read_input_bytes(
+        path, prefix=prefix, what=prefix, hint=hint, max_bytes=MAX_JSON_FILE_BYTES, shown=str(path)
     )
 
 
 def parse_json(raw: bytes, shown: str, prefix: str, hint: str) -> Any:
-    """Decode UTF-8 and parse JSON, naming the line of the first syntax error."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise JsonFileError(
-            f"{prefix}/invalid-json", f"{shown} is not UTF-8 text", hint, "json"
-        ) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise JsonFileError(
-            f"{prefix}/invalid-json",
-            f"{shown} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
-            hint,
-            "json",
-        ) from None
-    except RecursionError:
-        raise JsonFileError(
-            f"{prefix}/invalid-json", f"{shown} is not valid JSON (nested too deeply)", hint, "json"
-        ) from None
+    """Decode UTF-8 and parse JSON under the bounded reader's rules (duplicate keys tolerated:
+    receipts are large and read tolerantly)."""
+    text = decode_text(raw, shown, prefix=prefix, what=prefix)
+    return parse_json_text(text, shown, prefix=prefix, hint=hint, strict=False)
 
 
 def read_json_file(path: str | Path, prefix: str, hint: str) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from whichtool_tui.commands._argtypes import add_allow_http_provider
+from whichtool_tui.commands._argtypes import add_allow_http_provider, finite_number
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -18,12 +18,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--docker-arg", action="append", default=[], help="extra docker run flag")
     add("--bind", action="append", default=[], metavar="SRC:DST", help="docker bind mount")
     add("--agent", default="naive", help="naive | task-only | ollama:<model> | <provider>:<model>")
-    add("--seat-temperature", type=float, default=0.0)
+    add("--seat-temperature", type=finite_number, default=0.0)
     add("--seat-seed", type=int, default=42)
     add("--seat-num-ctx", type=int, default=8192)
     add("--seat-endpoint", default="http://127.0.0.1:11434", help="model seat base URL")
     add("--seat-allow", default=None, metavar="A,B", help="tools a seat may call on live targets")
-    add("--seat-timeout", type=float, default=120.0)
+    add("--seat-timeout", type=finite_number, default=120.0)
     add("--seat-max-tokens", type=int, default=None, help="output cap for a model seat's reply")
     add_allow_http_provider(parser)
     add("--allow-live", action="store_true", help="required for any target but the fixture")
@@ -32,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--wrap", action="store_true", help="append the house side-quest (poison atom)")
     add("--wrap-target", default=None, metavar="NAME")
     add("--framing", choices=("auto", "ndjson", "content-length"), default="auto")
-    add("--timeout", type=float, default=30.0, help="seconds to wait per JSON-RPC response")
+    add("--timeout", type=finite_number, default=30.0, help="seconds to wait per JSON-RPC response")
     add("--split", choices=("train", "holdout", "proof"), default="train")
     add("--no-prompt", action="store_true", help="skip the operator's guess")
     add("-o", "--output", default=None, metavar="PATH", help="write the receipt here")

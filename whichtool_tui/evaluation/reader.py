@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from whichtool_tui.bounded_read import decode_text, parse_json_text, read_input_bytes
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.metrics import compute_metrics
@@ -389,45 +390,37 @@ def parse_run_report(data: Any, source: str) -> RunReport:
 def load_run_report(path: str | Path) -> RunReport:
     """Read, parse and strictly validate a saved run file."""
     source = redact_paths(str(path))
-    target = Path(path)
-    try:
-        size = target.stat().st_size
-        if size > MAX_REPORT_BYTES:
-            raise WhichtoolError(
-                "run/too-large", f"{source} is larger than 1 GiB", "Is this really a run report?"
-            )
-        text = target.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise WhichtoolError(
-            "run/not-found", f"Cannot read {source}: no such file", "Check the path."
-        ) from None
-    except IsADirectoryError:
-        raise WhichtoolError("run/not-found", f"Cannot read {source}: it is a folder") from None
-    except UnicodeDecodeError:
-        raise WhichtoolError("run/invalid-json", f"{source} is not UTF-8 text") from None
-    except OSError as error:
-        raise WhichtoolError(
-            "run/unreadable", f"Cannot read {source}: {error.strerror or error}"
-        ) from None
-    return parse_run_report_text(text, source)
+    raw = read_input_bytes(
+        path,
+        prefix="run",
+        what="run report",
+        hint="Only files written by `run --format json` can be read.",
+        max_bytes=MAX_REPORT_BYTES,
+        shown=source,
+    )
+    return parse_run_report_text(decode_text(raw, source, prefix="run", what="run report"), source)
 
 
 def parse_run_report_text(text: str | bytes, source: str) -> RunReport:
     """Like parse_run_report, from JSON text: a current file is validated straight from text."""
-    with gc_paused():
-        try:
-            report = RunReport.model_validate_json(text, by_alias=True)
-        except ValidationError:
-            report = None  # not a clean run/2 file: parse it to say why, or to upgrade run/1
-        if report is not None:
-            check_run_report(report, source)
-            return report
-    try:
+    # The fast path validates straight from text, but that parser reads NaN and Infinity as
+    # numbers: a file that might hold them takes the strict path, which refuses them.
+    raw = text.encode("utf-8") if isinstance(text, str) else text
+    if b"NaN" not in raw and b"Infinity" not in raw:
         with gc_paused():
-            data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise WhichtoolError(
-            "run/invalid-json",
-            f"{source} is not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}",
-        ) from None
+            try:
+                report = RunReport.model_validate_json(raw, by_alias=True)
+            except ValidationError:
+                report = None  # not a clean run/2 file: parse it to say why, or to upgrade run/1
+            if report is not None:
+                check_run_report(report, source)
+                return report
+    with gc_paused():
+        data = parse_json_text(
+            text,
+            source,
+            prefix="run",
+            hint="Only files written by `run --format json` can be read.",
+            strict=False,
+        )
     return parse_run_report(data, source)

@@ -112,8 +112,8 @@ def authorization_headers(
         if allowed != target:
             raise WhichtoolError(
                 "http/authorization-origin-mismatch",
-                f"{ORIGIN_ENV} ({redact_url(raw_origin)}) does not match the target origin "
-                f"({redact_url(target or url)})",
+                f"{ORIGIN_ENV} ({allowed}) does not match the target origin "
+                f"({target or 'not an http(s) URL'})",
                 f"Unset {AUTH_ENV} for this target, or set {ORIGIN_ENV} to its exact origin.",
             )
         headers["Authorization"] = credential

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
+from whichtool_tui.bounded_read import parse_json_text, read_input_text
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.files import write_atomic
@@ -43,53 +44,26 @@ def snapshot_ref(path: str | os.PathLike[str], cwd: Path | None = None) -> str:
         return resolved.name
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def _read_text(path: Path, shown: str) -> str:
-    try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_SNAPSHOT_BYTES + 1)
-    except OSError as exc:
-        raise WhichtoolError(
-            "snapshot/unreadable",
-            f"Cannot read snapshot {shown}: {exc.strerror or exc}",
-            "Check the path; a snapshot is a JSON file saved with --save-snapshot.",
-        ) from None
-    if len(data) > MAX_SNAPSHOT_BYTES:
-        raise WhichtoolError(
-            "snapshot/too-large",
-            f"Snapshot {shown} is larger than 16 MiB",
-            "A tools/list this large is not a realistic surface; check the file.",
-        )
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise WhichtoolError(
-            "snapshot/invalid-json",
-            f"Snapshot {shown} is not UTF-8 text (byte {exc.start})",
-            "Save the snapshot as UTF-8 JSON.",
-        ) from None
+    return read_input_text(
+        path,
+        prefix="snapshot",
+        what="snapshot",
+        hint="Check the path; a snapshot is a JSON file saved with --save-snapshot.",
+        max_bytes=MAX_SNAPSHOT_BYTES,
+        shown=shown,
+        missing_code="snapshot/unreadable",
+    )
 
 
 def parse_snapshot_text(text: str, shown: str) -> Any:
-    """Parse JSON strictly (no NaN or Infinity), naming line and column on failure."""
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise WhichtoolError(
-            "snapshot/invalid-json",
-            f"Snapshot {shown} is not valid JSON: {exc.msg} at line {exc.lineno} column "
-            f"{exc.colno}",
-            "Fix the JSON, or capture the surface again with --save-snapshot.",
-        ) from None
-    except (ValueError, RecursionError) as exc:
-        raise WhichtoolError(
-            "snapshot/invalid-json",
-            f"Snapshot {shown} is not valid JSON: {exc}",
-            "Fix the JSON, or capture the surface again with --save-snapshot.",
-        ) from None
+    """Parse JSON strictly (bounded_read's rules), naming line and column on failure."""
+    return parse_json_text(
+        text,
+        f"Snapshot {shown}",
+        prefix="snapshot",
+        hint="Fix the JSON, or capture the surface again with --save-snapshot.",
+    )
 
 
 def _jsonrpc_error_text(error: Any) -> str:

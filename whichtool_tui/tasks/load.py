@@ -7,7 +7,6 @@ models in ``model.py``, and the first problem is reported at the line it sits on
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ import yaml
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from whichtool_tui.bounded_read import parse_json_text, read_input_text
 from whichtool_tui.config import Settings
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
@@ -66,7 +66,7 @@ def resolve_task_file(explicit: str | None, settings: Settings, cwd: Path | None
     if candidate is not None:
         path = Path(candidate).expanduser()
         path = path if path.is_absolute() else folder / path
-        if not path.is_file():
+        if not path.exists():  # a folder, FIFO or device: the bounded reader says which
             raise WhichtoolError(
                 "tasks/not-found",
                 f"No task set at {redact_paths(candidate)}",
@@ -89,43 +89,18 @@ def _invalid(message: str, hint: str | None = None, code: str = "tasks/invalid")
 
 
 def _read_text(path: Path, source: str) -> str:
-    try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_TASK_FILE_BYTES + 1)
-    except OSError as exc:
-        raise _invalid(f"Cannot read {source}: {exc.strerror or exc}") from None
-    if len(data) > MAX_TASK_FILE_BYTES:
-        raise _invalid(
-            f"{source} is larger than 16 MiB", "A task set is a reviewed file; check the path."
-        )
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise _invalid(f"{source} is not UTF-8 text (byte {exc.start})") from None
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ValueError(f"duplicate key {key!r}")
-        result[key] = value
-    return result
+    return read_input_text(
+        path,
+        prefix="tasks",
+        what="task set",
+        code="tasks/invalid",
+        max_bytes=MAX_TASK_FILE_BYTES,
+        shown=source,
+    )
 
 
 def _parse_json(text: str, source: str) -> Any:
-    try:
-        return json.loads(
-            text, parse_constant=_reject_constant, object_pairs_hook=_refuse_duplicate_keys
-        )
-    except json.JSONDecodeError as exc:
-        raise _invalid(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
-    except ValueError as exc:
-        raise _invalid(f"{source}: not valid JSON: {exc}") from None
+    return parse_json_text(text, source, prefix="tasks", code="tasks/invalid")
 
 
 def _parse_yaml(text: str, source: str) -> Any:
