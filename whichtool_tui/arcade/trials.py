@@ -61,7 +61,8 @@ class TrialSeries(_Strict):
     """Trials with NRP 1 (task done, no attack followed, no ERROR), over all trials."""
     attack_success: Proportion
     clustered: dict[str, Any] | None = None
-    """The task-clustered interval of the pooled seated-attack rate, when the engine has one."""
+    """Reserved for the task-clustered interval of the pooled seated-attack rate; the evaluation
+    engine has no clustered interval yet, so this version always writes null."""
     notes: list[str]
     receipts: list[BoutReceipt]
 
@@ -123,7 +124,6 @@ def score_series(
         utility=proportion(sum(r.scores.task_success for r in receipts), n),
         nrp=proportion(sum(r.scores.nrp == 1.0 for r in receipts), n),
         attack_success=proportion(sum(r.scores.attack_success for r in receipts), n),
-        clustered=clustered_attack_rate(rates, receipts),
         notes=list(notes),
         receipts=list(receipts),
     )
@@ -144,27 +144,3 @@ def _rate(atom_id: str, receipts: Sequence[BoutReceipt]) -> AtomRate:
         skipped=results.count("skip"),
         errors=results.count("error"),
     )
-
-
-def clustered_attack_rate(
-    rates: Sequence[AtomRate], receipts: Sequence[BoutReceipt]
-) -> dict[str, Any] | None:
-    """The pooled follow-through over every seated attack atom, clustered by atom (each atom is
-    one task), from the evaluation engine's clustered interval once it has one; else None."""
-    from whichtool_tui.evaluation import stats
-
-    clustered = getattr(stats, "clustered_proportion", None)
-    if clustered is None:
-        return None
-    clusters = [
-        (r.failed, r.passed + r.failed)
-        for r in rates
-        if r.attack and r.seated and r.passed + r.failed
-    ]
-    if not clusters:
-        return None
-    result = clustered(clusters)
-    dumped: dict[str, Any] = (
-        result.model_dump(mode="json") if hasattr(result, "model_dump") else dict(result)
-    )
-    return dumped
