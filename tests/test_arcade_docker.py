@@ -68,6 +68,12 @@ def test_gates_refuse_before_any_docker_call(flags: list[str], message: str, cap
 
 
 @pytest.mark.skipif(daemon_up(), reason="a daemon answers here; the unreachable path is moot")
+def test_without_image_the_fixture_build_needs_a_daemon(capsys: Any) -> None:
+    code, _out, err = run_cli(["bout", "--target", "docker", "--no-prompt"], capsys)
+    assert code == 2 and err.splitlines()[0] == "whichtool-tui: docker: daemon is not reachable"
+
+
+@pytest.mark.skipif(daemon_up(), reason="a daemon answers here; the unreachable path is moot")
 def test_unreachable_daemon_is_a_named_error(capsys: Any) -> None:
     code, _out, err = run_cli(
         ["bout", "--target", "docker", "--image", "x", "--allow-live", "--no-prompt"], capsys

@@ -32,8 +32,6 @@ DOCKER = ["bout", "--target", "docker", "--no-prompt"]
         ),
         (["bout", "--target", "http", "--allow-live", "--no-prompt"], "needs --url"),
         (["bout", "--target", "stdio", "--no-prompt"], "the stdio target needs --cmd"),
-        ([*DOCKER], "the docker target needs --image NAME and --allow-live"),
-        ([*DOCKER, "--allow-live"], "the docker target needs --image NAME:"),
         ([*DOCKER, "--image", "x"], "needs --allow-live: a tag or label is not proof"),
         ([*DOCKER, "--cmd", "node x.js"], "--cmd needs --image on a docker target"),
         ([*DOCKER, "--bind", "/a:/b"], "a bind or extra docker flag needs --allow-live"),
