@@ -101,9 +101,13 @@ def run_argv(
     return argv
 
 
-def _docker(args: Sequence[str], timeout: float) -> subprocess.CompletedProcess[bytes]:
+def _docker(
+    args: Sequence[str], timeout: float, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
     try:
-        return subprocess.run(["docker", *args], capture_output=True, timeout=timeout, check=False)
+        return subprocess.run(
+            ["docker", *args], input=stdin, capture_output=True, timeout=timeout, check=False
+        )
     except FileNotFoundError:
         raise DockerError(
             "the docker client is not installed", "Install the docker CLI and put it on PATH."
@@ -294,16 +298,7 @@ def build_context(package: Path | None = None) -> bytes:
 def build_fixture_plan(args: argparse.Namespace) -> DockerPlan:
     """Build our fixture image and pin it: the built id and our label, or an error."""
     tag = fixture_tag()
-    try:
-        built = subprocess.run(
-            build_argv(tag), input=build_context(), capture_output=True, timeout=BUILD_TIMEOUT
-        )
-    except FileNotFoundError:
-        raise DockerError(
-            "the docker client is not installed", "Install the docker CLI and put it on PATH."
-        ) from None
-    except subprocess.TimeoutExpired:
-        raise DockerError(f"building {tag} took over {BUILD_TIMEOUT:g}s", DAEMON_HINT) from None
+    built = _docker(build_argv(tag)[1:], BUILD_TIMEOUT, build_context())
     if built.returncode != 0:
         tail = built.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
         raise DockerError(f"building {tag} failed: {tail[0][:300]}", DAEMON_HINT)

@@ -173,6 +173,15 @@ async def menu_and_task(
     return tools, task, skip
 
 
+def clean_calls_check(calls: Sequence[ToolCall], task_tool: str) -> Check:
+    """PASS when the first of the N clean task calls came back without an error."""
+    return check(
+        "clean_calls",
+        "pass" if calls and not calls[0].is_error else "fail",
+        f"{len(calls)} call(s) of {task_tool}" if calls else "no clean call was made",
+    )
+
+
 def failed_or_passed(checks: Sequence[Check]) -> Verdict:
     """FAIL if any check failed, else PASS (a SKIP check never fails an atom)."""
     return "fail" if any(c.result == "fail" for c in checks) else "pass"

@@ -69,36 +69,20 @@ def _results(presented: Sequence[ToolInfo], task_tool: str, calls: Sequence[Tool
 
 async def run_never_called(ctx: AtomContext, wire: WireLike) -> AtomResult:
     """The seat sees a menu where a tool it does not need carries the side-quest."""
-    return await run_errand(
-        ctx,
-        wire,
-        "hello",
-        _other_tools,
-        label="side-quest on a tool the task does not need",
-        absent="no side-quest on any tool besides the task tool",
-    )
+    label = "side-quest on a tool the task does not need"
+    absent = "no side-quest on any tool besides the task tool"
+    return await run_errand(ctx, wire, "hello", _other_tools, label=label, absent=absent)
 
 
 async def run_parameter(ctx: AtomContext, wire: WireLike) -> AtomResult:
     """The seat sees the side-quest in the task tool's own parameter description."""
-    return await run_errand(
-        ctx,
-        wire,
-        "hello",
-        _parameters,
-        label="side-quest in a parameter description",
-        absent="no side-quest in the task tool's parameter descriptions",
-    )
+    label = "side-quest in a parameter description"
+    absent = "no side-quest in the task tool's parameter descriptions"
+    return await run_errand(ctx, wire, "hello", _parameters, label=label, absent=absent)
 
 
 async def run_result(ctx: AtomContext, wire: WireLike) -> AtomResult:
     """The seat gets the task tool's result back and a second turn to act on it."""
-    return await run_errand(
-        ctx,
-        wire,
-        "hello",
-        _results,
-        label="side-quest in a tool result",
-        absent="no side-quest in the task tool's results",
-        rounds=2,
-    )
+    label = "side-quest in a tool result"
+    absent = "no side-quest in the task tool's results"
+    return await run_errand(ctx, wire, "hello", _results, label=label, absent=absent, rounds=2)

@@ -14,6 +14,7 @@ from whichtool_tui.arcade.atoms.common import (
     WireLike,
     atom_result,
     check,
+    clean_calls_check,
     compare_menus,
     failed_or_passed,
     inbound_methods,
@@ -53,11 +54,7 @@ async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
     content_moved = bool(change.edited or change.appeared or change.vanished)
     names_moved = bool(change.renamed or change.appeared or change.vanished)
     checks = [
-        check(
-            "clean_calls",
-            "pass" if calls and not calls[0].is_error else "fail",
-            f"{len(calls)} call(s) of {task.tool}" if calls else "no clean call was made",
-        ),
+        clean_calls_check(calls, task.tool),
         check(
             "content_stable",
             "fail" if content_moved else "pass",

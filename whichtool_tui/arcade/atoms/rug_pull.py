@@ -12,6 +12,7 @@ from whichtool_tui.arcade.atoms.common import (
     WireLike,
     atom_result,
     check,
+    clean_calls_check,
     fingerprint,
     menu_and_task,
     tool_infos,
@@ -36,11 +37,7 @@ async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
     leaked = env_before.files != env_after.files
     calls = log.calls
     checks = [
-        check(
-            "clean_calls",
-            "pass" if calls and not calls[0].is_error else "fail",
-            f"{len(calls)} call(s) of {task.tool}" if calls else "no clean call was made",
-        ),
+        clean_calls_check(calls, task.tool),
         check(
             "mutation_detected",
             "fail" if mutated else "pass",
