@@ -33,10 +33,12 @@ def run(
 
 
 def diff(base: dict[str, Any], head: dict[str, Any], drop: float | None = None) -> DiffReport:
+    """Upstream's gate (trial-level sign test): these tests pin upstream's rules exactly."""
     return diff_runs(
         DiffInput(parse_run_report(base, "base.json"), "base.json"),
         DiffInput(parse_run_report(head, "head.json"), "head.json"),
         drop,
+        paired_unit="trial",
     )
 
 
@@ -217,7 +219,10 @@ def test_json_shape_is_whichtool_diff_2() -> None:
         "resolvedConfusions",
         "diagnostics",
         "ok",
+        "pairedUnit",  # additive: which test gated
     }
+    assert data["pairedUnit"] == "trial"
+    assert "byTask" in data["accuracy"]  # additive: the task-level comparison
     assert set(data["accuracy"]["paired"]) == {
         "matched",
         "improved",

@@ -55,18 +55,45 @@ def runs(tmp_path: Path) -> dict[str, Path]:
 def test_a_distinguishable_new_confusion_exits_1(
     runs: dict[str, Path], cli_env: dict[str, str]
 ) -> None:
-    result = cli("diff", str(runs["base"]), str(runs["head"]), env=cli_env)
+    upstream = ("--paired-unit", "trial")
+    result = cli("diff", str(runs["base"]), str(runs["head"]), *upstream, env=cli_env)
     assert result.returncode == 1, result.stderr
     assert "new      read_file <-> search_code" in result.stdout
     assert "diff/new-confusion" in result.stdout
     assert "REGRESSED" in result.stdout
-    as_json = cli("diff", str(runs["base"]), str(runs["head"]), "--format", "json", env=cli_env)
+    as_json = cli(
+        "diff", str(runs["base"]), str(runs["head"]), *upstream, "--format", "json", env=cli_env
+    )
     assert as_json.returncode == 1
     data = json.loads(as_json.stdout)
     assert data["newConfusions"][0]["tools"] == [A, B]
     assert data["newConfusions"][0]["introduced"] == REPEAT
     assert data["newConfusions"][0]["distinguishable"] is True
     assert data["ok"] is False
+    assert data["pairedUnit"] == "trial"
+
+
+def test_one_task_flipped_on_every_repeat_does_not_gate_by_default(
+    runs: dict[str, Path], cli_env: dict[str, str]
+) -> None:
+    # Six identical flips of one task are one observation: the task-level gate holds, while
+    # upstream's trial-level sign test (above) calls p = 0.031.
+    result = cli("diff", str(runs["base"]), str(runs["head"]), "--format", "json", env=cli_env)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["pairedUnit"] == "task"
+    confusion = data["newConfusions"][0]
+    assert confusion["distinguishable"] is True  # upstream's field keeps upstream's meaning
+    assert confusion["pValue"] == pytest.approx(0.03125)
+    # Both tasks expecting either tool of the pair are compared; only one changed.
+    assert confusion["byTask"]["tasks"] == 2
+    assert confusion["byTask"]["regressed"] == 1
+    assert confusion["byTask"]["unchanged"] == 1
+    assert confusion["byTask"]["pValue"] == 1
+    assert confusion["byTask"]["distinguishable"] is False
+    assert data["ok"] is True
+    codes = {d["code"]: d["severity"] for d in data["diagnostics"]}
+    assert codes["diff/new-confusion"] == "warning"
 
 
 def test_an_indistinct_new_confusion_exits_0_with_a_warning(
@@ -93,6 +120,8 @@ def test_diff_writes_out_atomically(
         "markdown",
         "--out",
         str(out),
+        "--paired-unit",
+        "trial",
         env=cli_env,
     )
     assert result.returncode == 1
@@ -145,8 +174,26 @@ def test_max_accuracy_drop_gates_a_distinguishable_drop(
         "json",
         "--max-accuracy-drop",
         "0.1",
+        "--paired-unit",
+        "trial",
         env=cli_env,
     )
     data = json.loads(result.stdout)
     assert any(d["code"] == "threshold/maxAccuracyDrop" for d in data["diagnostics"])
     assert result.returncode == 1
+    by_task = cli(
+        "diff",
+        str(runs["base"]),
+        str(runs["head"]),
+        "--format",
+        "json",
+        "--max-accuracy-drop",
+        "0.1",
+        env=cli_env,
+    )
+    # The same drop comes from one task: the default task-level gate does not call it real.
+    task_data = json.loads(by_task.stdout)
+    assert task_data["accuracy"]["byTask"]["regressed"] == 1
+    assert task_data["accuracy"]["byTask"]["pValue"] == 1
+    assert not any(d["code"] == "threshold/maxAccuracyDrop" for d in task_data["diagnostics"])
+    assert by_task.returncode == 0

@@ -13,8 +13,13 @@ async def test_terminal_report_of_the_scenario() -> None:
     lines = text.splitlines()
     assert text.isascii() and "\x1b[" not in text
     assert "status: FAILED (1 error diagnostics)" in lines
-    assert "  single-call   2/6  33%  [10%-70%]" in lines
-    assert "  over-trigger  1/3  33%  [6%-79%]" in lines
+    # Wilson over trials first, then the task-clustered interval and the tasks behind it.
+    single = next(line for line in lines if line.startswith("  single-call "))
+    assert single.startswith("  single-call   2/6  33%  [10%-70%]  by task [")
+    assert single.endswith(" tasks")
+    over = next(line for line in lines if line.startswith("  over-trigger "))
+    assert over.startswith("  over-trigger  1/3  33%  [6%-79%]  by task [")
+    assert any(line.startswith("  pass^1 ") for line in lines)
     assert "  errors        1/10 (excluded from every rate above)" in lines
     assert "  read_file       .   1   1   .   .   ." in lines
     assert "  (none)          .   1   .   2   .   ." in lines

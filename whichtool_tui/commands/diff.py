@@ -13,7 +13,10 @@ from whichtool_tui.commands._argtypes import number_between
 from whichtool_tui.errors import WhichtoolError
 
 DIFF_FORMATS = ("terminal", "json", "markdown")
-USAGE = "Usage: whichtool-tui diff BASE.json HEAD.json [--format F] [--max-accuracy-drop X]"
+USAGE = (
+    "Usage: whichtool-tui diff BASE.json HEAD.json [--format F] [--max-accuracy-drop X] "
+    "[--paired-unit task|trial]"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +31,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="X",
         help="fail when single-call accuracy drops by more than X (0-1) and the paired "
         "change is distinguishable",
+    )
+    parser.add_argument(
+        "--paired-unit",
+        choices=("task", "trial"),
+        default="task",
+        help="the paired test that gates: a sign-flip test over tasks (default), or "
+        "upstream's sign test over trial pairs",
     )
     parser.add_argument(
         "--color", action=argparse.BooleanOptionalAction, default=None, help="colour output"
@@ -59,7 +69,7 @@ def execute(args: argparse.Namespace) -> int:
     base_path, head_path = args.runs
     base = DiffInput(load_run_report(base_path), redact_paths(base_path))
     head = DiffInput(load_run_report(head_path), redact_paths(head_path))
-    report = diff_runs(base, head, args.max_accuracy_drop)
+    report = diff_runs(base, head, args.max_accuracy_drop, args.paired_unit)
     if report.comparable and opens_tui(args):
         # Runs that cannot be compared print their reasons below instead (exit 2).
         import json

@@ -1,7 +1,8 @@
-"""Paired comparison of two saved runs: refusal rules, sign tests, confusions and the verdict.
+"""Paired comparison of two saved runs: refusal rules, paired tests, confusions and the verdict.
 
 Trials are paired by (task, trial index), so a change counts only when the same prompt shown
-the same way flipped; the exact sign test decides whether the flips are more than noise.
+the same way flipped. Upstream's exact sign test over trial pairs is always computed; by default
+the gate uses the task-level sign-flip test instead (``paired_unit="trial"`` restores upstream).
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ from whichtool_tui.evaluation.diff_model import (
     DiffRunRef,
     MetricDelta,
     PairedComparison,
+    PairedUnit,
+    TaskPairedComparison,
     ToolDelta,
 )
+from whichtool_tui.evaluation.diff_tasks import holm_family, task_paired
 from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport, ScoredTrial
 from whichtool_tui.evaluation.signtest import is_distinguishable, sign_test_p_value
@@ -143,14 +147,28 @@ def _delta(before: float | None, after: float | None) -> float | None:
     return None if before is None or after is None else after - before
 
 
-def _metric(before: float | None, after: float | None, paired: PairedComparison) -> MetricDelta:
+def _metric(
+    before: float | None, after: float | None, pairs: list[Paired], passes: Passes
+) -> MetricDelta:
+    paired = paired_comparison(pairs, passes)
     return MetricDelta(
         before=before,
         after=after,
         delta=_delta(before, after),
         distinguishable=paired.distinguishable,
         paired=paired,
+        by_task=task_paired(pairs, passes),
     )
+
+
+def _task_verdict(comparison: TaskPairedComparison | None) -> tuple[bool, float]:
+    """(distinguishable, p) of a task-level comparison; an absent one is never distinguishable."""
+    if comparison is None:
+        return False, 1.0
+    p_value = comparison.p_value
+    if comparison.adjusted_p_value is not None:
+        p_value = comparison.adjusted_p_value
+    return comparison.distinguishable, p_value
 
 
 def _is_confusion(trial: ScoredTrial, pair: tuple[str, str]) -> bool:
@@ -167,14 +185,12 @@ def _confusion_delta(
     base_by_key: dict[TrialKey, ScoredTrial],
 ) -> ConfusionDelta:
     head = [*head_by_expected.get(pair[0], []), *head_by_expected.get(pair[1], [])]
-    flips = _count_flips(
-        (
-            (base_by_key.get((after.task_id, after.trial_index)), after)
-            for after in head
-            if after.verdict != "error"
-        ),
-        lambda trial: _is_confusion(trial, pair),
-    )
+    pairs: list[Paired] = [
+        (base_by_key.get((after.task_id, after.trial_index)), after)
+        for after in head
+        if after.verdict != "error"
+    ]
+    flips = _count_flips(pairs, lambda trial: _is_confusion(trial, pair))
     p_value = sign_test_p_value(flips.gained, flips.lost)
     return ConfusionDelta(
         tools=pair,
@@ -184,6 +200,8 @@ def _confusion_delta(
         resolved=flips.lost,
         p_value=p_value,
         distinguishable=is_distinguishable(flips.gained, flips.lost, p_value),
+        # Oriented like every task-level comparison: the confusion not happening is a pass.
+        by_task=task_paired(pairs, lambda trial: not _is_confusion(trial, pair)),
     )
 
 
@@ -204,13 +222,20 @@ def _trials(count: int) -> str:
 
 
 def _tool_deltas(
-    base: RunReport, head: RunReport, pairs_by_expected: dict[str | None, list[Paired]]
+    base: RunReport,
+    head: RunReport,
+    pairs_by_expected: dict[str | None, list[Paired]],
+    unit: PairedUnit,
 ) -> tuple[list[ToolDelta], list[Diagnostic]]:
     before = {row.tool: row.accuracy.value for row in base.metrics.by_tool}
     after = {row.tool: row.accuracy.value for row in head.metrics.by_tool}
     notes: list[Diagnostic] = []
     deltas: list[ToolDelta] = []
-    for tool in sorted(set(before) | set(after)):
+    tools = sorted(set(before) | set(after))
+    by_task = holm_family(
+        [task_paired(pairs_by_expected.get(tool, []), _correct) for tool in tools]
+    )
+    for tool, task_level in zip(tools, by_task, strict=True):
         if tool not in after:
             notes.append(
                 Diagnostic(
@@ -237,15 +262,29 @@ def _tool_deltas(
             delta=_delta(before.get(tool), after.get(tool)),
             distinguishable=paired.distinguishable,
             paired=paired,
+            by_task=task_level,
         )
-        if delta.delta is not None and delta.delta < 0 and delta.distinguishable:
+        if unit == "trial":
+            if delta.delta is not None and delta.delta < 0 and delta.distinguishable:
+                notes.append(
+                    Diagnostic(
+                        code="diff/tool-regressed",
+                        severity="warning",
+                        tool=tool,
+                        message=f"`{tool}` single-call accuracy fell by {-delta.delta:.1%} "
+                        f"(p = {paired.p_value:.3g}).",
+                    )
+                )
+        elif task_level.distinguishable and (task_level.mean_delta or 0.0) < 0:
             notes.append(
                 Diagnostic(
                     code="diff/tool-regressed",
                     severity="warning",
                     tool=tool,
-                    message=f"`{tool}` single-call accuracy fell by {-delta.delta:.1%} "
-                    f"(p = {paired.p_value:.3g}).",
+                    message=f"`{tool}` single-call accuracy fell by "
+                    f"{-(task_level.mean_delta or 0.0):.1%} per task over {task_level.tasks} "
+                    f"tasks (task-level p = {task_level.adjusted_p_value or 1.0:.3g}, "
+                    f"Holm-adjusted over {sum(1 for c in by_task if c.tasks)} tools).",
                 )
             )
         deltas.append(delta)
@@ -254,14 +293,39 @@ def _tool_deltas(
 
 
 def diff_runs(
-    base: DiffInput, head: DiffInput, max_accuracy_drop: float | None = None
+    base: DiffInput,
+    head: DiffInput,
+    max_accuracy_drop: float | None = None,
+    paired_unit: PairedUnit = "task",
 ) -> DiffReport:
-    """Compare two strictly read runs; ``ok`` is false when the change must block a merge."""
+    """Compare two strictly read runs; ``ok`` is false when the change must block a merge.
+
+    ``paired_unit`` picks the test that gates: "task" (the sign-flip test over tasks, the
+    default) or "trial" (upstream's sign test over trial pairs, reproduced exactly).
+    """
     with gc_paused():  # indexes over 2 x 100,000 live trials: nothing here is garbage
-        return _diff_runs(base, head, max_accuracy_drop)
+        return _diff_runs(base, head, max_accuracy_drop, paired_unit)
 
 
-def _diff_runs(base: DiffInput, head: DiffInput, max_accuracy_drop: float | None) -> DiffReport:
+def _gates(unit: PairedUnit, delta: MetricDelta) -> tuple[bool, float]:
+    """(distinguishable, p) of a headline comparison under the gating unit."""
+    if unit == "trial":
+        return delta.distinguishable, delta.paired.p_value
+    return _task_verdict(delta.by_task)
+
+
+def _worse(unit: PairedUnit, delta: MetricDelta, rate_rises_when_worse: bool) -> bool:
+    """Whether the change went the bad way, measured in the gating unit."""
+    if unit == "trial":
+        if delta.delta is None:
+            return False
+        return delta.delta > 0 if rate_rises_when_worse else delta.delta < 0
+    return delta.by_task is not None and (delta.by_task.mean_delta or 0.0) < 0
+
+
+def _diff_runs(
+    base: DiffInput, head: DiffInput, max_accuracy_drop: float | None, unit: PairedUnit
+) -> DiffReport:
     b, h = base.report, head.report
     reasons = incomparable_reasons(b, h)
     diagnostics: list[Diagnostic] = [
@@ -281,25 +345,20 @@ def _diff_runs(base: DiffInput, head: DiffInput, max_accuracy_drop: float | None
     targeted = [
         pair for tool, group in pairs_by_expected.items() if tool is not None for pair in group
     ]
-    accuracy = _metric(
-        b.metrics.accuracy.value,
-        h.metrics.accuracy.value,
-        paired_comparison(targeted, _correct),
-    )
+    accuracy = _metric(b.metrics.accuracy.value, h.metrics.accuracy.value, targeted, _correct)
     over_trigger = _metric(
         b.metrics.over_trigger.value,
         h.metrics.over_trigger.value,
-        paired_comparison(pairs_by_expected.get(None, []), lambda t: t.verdict != "over-triggered"),
+        pairs_by_expected.get(None, []),
+        lambda t: t.verdict != "over-triggered",
     )
     multi_call = _metric(
         b.metrics.multi_call_rate.value,
         h.metrics.multi_call_rate.value,
-        paired_comparison(
-            (pair for group in pairs_by_expected.values() for pair in group),
-            lambda t: not t.unexpected_additional_calls,
-        ),
+        [pair for group in pairs_by_expected.values() for pair in group],
+        lambda t: not t.unexpected_additional_calls,
     )
-    by_tool, tool_notes = _tool_deltas(b, h, pairs_by_expected)
+    by_tool, tool_notes = _tool_deltas(b, h, pairs_by_expected, unit)
     diagnostics += tool_notes
     base_pairs, head_pairs = _pair_denominators(b), _pair_denominators(h)
     head_by_expected = _by_expected(h.trials)
@@ -311,19 +370,26 @@ def _diff_runs(base: DiffInput, head: DiffInput, max_accuracy_drop: float | None
         _confusion_delta(pair, *base_pairs[pair], head_by_expected, base_by_key)
         for pair in sorted(set(base_pairs) - set(head_pairs))
     ]
+    blocking_confusions = 0
     for confusion in new_confusions:
         first, second = confusion.tools
         evidence = (
             f"introduced in {_trials(confusion.introduced)}, resolved in "
             f"{confusion.resolved} (p = {confusion.p_value:.3g})"
         )
+        blocks = confusion.distinguishable
+        if unit == "task":
+            blocks, task_p = _task_verdict(confusion.by_task)
+            tasks = confusion.by_task.tasks if confusion.by_task else 0
+            evidence = evidence[:-1] + f"; task-level p = {task_p:.3g} over {tasks} tasks)"
+        blocking_confusions += blocks
         diagnostics.append(
             Diagnostic(
                 code="diff/new-confusion",
-                severity="error" if confusion.distinguishable else "warning",
+                severity="error" if blocks else "warning",
                 tools=[first, second],
                 message=f"New confusion `{first}` <-> `{second}`: {evidence}"
-                + ("" if confusion.distinguishable else "; inconclusive"),
+                + ("" if blocks else "; inconclusive"),
             )
         )
     for confusion in resolved_confusions:
@@ -337,43 +403,46 @@ def _diff_runs(base: DiffInput, head: DiffInput, max_accuracy_drop: float | None
                 f"(resolved in {_trials(confusion.resolved)}).",
             )
         )
-    multi_regressed = (
-        multi_call.delta is not None and multi_call.delta > 0 and multi_call.distinguishable
-    )
+    suffix = "" if unit == "trial" else ", task-level"
+    multi_distinguishable, multi_p = _gates(unit, multi_call)
+    multi_regressed = multi_distinguishable and _worse(unit, multi_call, True)
     if multi_regressed:
         diagnostics.append(
             Diagnostic(
                 code="diff/multi-call-regressed",
                 severity="error",
                 message=f"Multi-call rate rose by {multi_call.delta or 0:.1%} "
-                f"(p = {multi_call.paired.p_value:.3g}).",
+                f"(p = {multi_p:.3g}{suffix}).",
             )
         )
-    if accuracy.delta and not accuracy.distinguishable:
+    accuracy_distinguishable, accuracy_p = _gates(unit, accuracy)
+    if accuracy.delta and not accuracy_distinguishable:
         diagnostics.append(
             Diagnostic(
                 code="diff/inconclusive",
                 severity="info",
                 message=f"Accuracy moved by {accuracy.delta:+.1%}, but the paired change is not "
-                f"distinguishable from noise (p = {accuracy.paired.p_value:.3g}).",
+                f"distinguishable from noise (p = {accuracy_p:.3g}{suffix}).",
             )
         )
+    drop = _accuracy_drop(unit, accuracy)
     drop_breached = (
         max_accuracy_drop is not None
-        and accuracy.delta is not None
-        and -accuracy.delta > max_accuracy_drop
-        and accuracy.distinguishable
+        and drop is not None
+        and drop > max_accuracy_drop
+        and accuracy_distinguishable
     )
     if drop_breached:
+        per_task = "" if unit == "trial" else " (mean per-task drop, task-level test)"
         diagnostics.append(
             Diagnostic(
                 code="threshold/maxAccuracyDrop",
                 severity="error",
-                message=f"maxAccuracyDrop: {-(accuracy.delta or 0):.3f} against a limit of "
-                f"{max_accuracy_drop:g}",
+                message=f"maxAccuracyDrop: {drop or 0:.3f} against a limit of "
+                f"{max_accuracy_drop:g}{per_task}",
             )
         )
-    new_confusion_blocks = any(c.distinguishable for c in new_confusions)
+    new_confusion_blocks = blocking_confusions > 0
     ok = not reasons and not drop_breached and not multi_regressed and not new_confusion_blocks
     return DiffReport(
         base=_run_ref(base),
@@ -393,7 +462,17 @@ def _diff_runs(base: DiffInput, head: DiffInput, max_accuracy_drop: float | None
         resolved_confusions=resolved_confusions,
         diagnostics=[ReportDiagnostic.of(d) for d in sort_diagnostics(diagnostics)],
         ok=ok,
+        paired_unit=unit,
     )
+
+
+def _accuracy_drop(unit: PairedUnit, accuracy: MetricDelta) -> float | None:
+    """How far accuracy fell: upstream's pooled delta, or the mean per-task change."""
+    if unit == "trial":
+        return None if accuracy.delta is None else -accuracy.delta
+    if accuracy.by_task is None or accuracy.by_task.mean_delta is None:
+        return None
+    return -accuracy.by_task.mean_delta
 
 
 def _run_ref(side: DiffInput) -> DiffRunRef:

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from pydantic import Field
+
 from whichtool_tui.evaluation.js_json import dump_js_json
 from whichtool_tui.evaluation.report_model import ClosedModel, ReportDiagnostic, wire_dict
 
 DIFF_SCHEMA_VERSION: Literal["whichtool.diff/2"] = "whichtool.diff/2"
+PairedUnit = Literal["task", "trial"]
+
+
+def _absent(value: Any) -> bool:
+    return value is None
 
 
 class DiffRunRef(ClosedModel):
@@ -31,6 +38,27 @@ class PairedComparison(ClosedModel):
     distinguishable: bool
 
 
+class TaskPairedComparison(ClosedModel):
+    """The paired change with the task as the unit, oriented so that positive is better.
+
+    Each task's change is the mean over its matched trial pairs of (passes in head) minus
+    (passes in base); the p-value is a two-sided sign-flip permutation test over tasks.
+    ``adjustedPValue`` (per-tool rows only) is Holm-adjusted over the tools compared, and there
+    ``distinguishable`` uses it.
+    """
+
+    tasks: int
+    improved: int
+    regressed: int
+    unchanged: int
+    mean_delta: float | None
+    ci95: tuple[float, float] | None
+    p_value: float
+    test: str
+    adjusted_p_value: float | None = Field(default=None, exclude_if=_absent)
+    distinguishable: bool
+
+
 class MetricDelta(ClosedModel):
     """A headline rate before and after, its change, and whether the paired change is real."""
 
@@ -39,6 +67,7 @@ class MetricDelta(ClosedModel):
     delta: float | None
     distinguishable: bool
     paired: PairedComparison
+    by_task: TaskPairedComparison | None = Field(default=None, exclude_if=_absent)
 
 
 class ContextTokensDelta(ClosedModel):
@@ -58,6 +87,7 @@ class ToolDelta(ClosedModel):
     delta: float | None
     distinguishable: bool
     paired: PairedComparison
+    by_task: TaskPairedComparison | None = Field(default=None, exclude_if=_absent)
 
 
 class ConfusionDelta(ClosedModel):
@@ -70,6 +100,7 @@ class ConfusionDelta(ClosedModel):
     resolved: int
     p_value: float
     distinguishable: bool
+    by_task: TaskPairedComparison | None = Field(default=None, exclude_if=_absent)
 
 
 class DiffReport(ClosedModel):
@@ -89,6 +120,8 @@ class DiffReport(ClosedModel):
     resolved_confusions: list[ConfusionDelta]
     diagnostics: list[ReportDiagnostic]
     ok: bool
+    # Additive: which paired test gated ``ok`` ("task" by default; "trial" is upstream's rule).
+    paired_unit: PairedUnit | None = Field(default=None, exclude_if=_absent)
 
 
 def diff_to_dict(report: DiffReport) -> dict[str, Any]:

@@ -54,6 +54,7 @@ from whichtool_tui.evaluation.report_model import (
     TasksBlock,
 )
 from whichtool_tui.evaluation.runner import RunnerSettings, TrialSender, run_plan
+from whichtool_tui.evaluation.task_stats import compute_statistics
 from whichtool_tui.evaluation.thresholds import (
     ThresholdSettings,
     evaluate_execution,
@@ -172,6 +173,7 @@ def build_report(
     ]
     token_totals = {name: cost.total for name, cost in inputs.context_cost.by_tool.items()}
     metrics = compute_metrics(trials, inputs.tool_names, token_totals, plan.planned)
+    statistics = compute_statistics(trials, sorted(inputs.tool_names), plan.repeat)
     capabilities = _capabilities(identity)
     thresholds, threshold_notes = evaluate_thresholds(
         metrics, inputs.context_cost.total, options.thresholds
@@ -183,6 +185,7 @@ def build_report(
             *inputs.surface_diagnostics,
             *run_findings(
                 metrics,
+                statistics,
                 trials,
                 capabilities,
                 options.temperature,
@@ -238,6 +241,7 @@ def build_report(
         ok=execution.ok and thresholds_ok and not has_error,
         duration_ms=round(duration_ms, 3),
         trials=trials,
+        statistics=statistics,
     )
 
 

@@ -6,7 +6,12 @@ from collections.abc import Sequence
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.evaluation.metrics import MIN_TRIALS_PER_TOOL
-from whichtool_tui.evaluation.report_model import Capabilities, Metrics, ScoredTrial
+from whichtool_tui.evaluation.report_model import (
+    Capabilities,
+    Metrics,
+    RunStatistics,
+    ScoredTrial,
+)
 
 POSITION_SPREAD_WARNING = 0.2
 TOP_CONFUSION_PAIRS = 5
@@ -14,6 +19,7 @@ TOP_CONFUSION_PAIRS = 5
 
 def run_findings(
     metrics: Metrics,
+    statistics: RunStatistics,
     trials: Sequence[ScoredTrial],
     capabilities: Capabilities,
     temperature: float,
@@ -45,6 +51,20 @@ def run_findings(
                 severity="warning",
                 message=f"Accuracy moves by {spread:.0%} on average with where the expected tool "
                 f"appears in the list ({metrics.position.comparable_tasks} tasks compared).",
+            )
+        )
+    position = statistics.position
+    if position.significant and position.advantage is not None:
+        low, high = position.ci95 or (position.advantage, position.advantage)
+        side = "first" if position.advantage > 0 else "later"
+        found.append(
+            Diagnostic(
+                code="run/position-bias",
+                severity="warning",
+                message=f"Listing the expected tool first changes its success by "
+                f"{position.advantage:+.0%} (95% interval {low:+.0%} to {high:+.0%}, "
+                f"p = {position.p_value:.3g}, {position.tasks} tasks): the model favours tools "
+                f"listed {side}.",
             )
         )
     for tool in metrics.by_tool:

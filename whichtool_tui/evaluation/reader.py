@@ -21,6 +21,7 @@ from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.metrics import compute_metrics
 from whichtool_tui.evaluation.report_model import RUN_SCHEMA_VERSION, RunReport, ScoredTrial
 from whichtool_tui.evaluation.stats import Proportion
+from whichtool_tui.evaluation.task_stats import compute_statistics
 from whichtool_tui.evaluation.thresholds import (
     ThresholdSettings,
     evaluate_execution,
@@ -348,6 +349,28 @@ def check_run_report(report: RunReport, source: str) -> None:
     _check_recomputed(source, report, tools)
 
 
+def with_statistics(report: RunReport, source: str) -> RunReport:
+    """The report with its task-level statistics: checked when present, computed when absent.
+
+    Upstream's files and ours from before these numbers existed carry no ``statistics`` block;
+    it is a pure function of the trials, so it is filled in here rather than refused.
+    """
+    tools = sorted(tool.tool for tool in report.metrics.by_tool)
+    fresh = compute_statistics(report.trials, tools, report.reproducibility.repeat)
+    if report.statistics is None:
+        return report.model_copy(update={"statistics": fresh})
+    stored = report.statistics.model_dump(mode="json", by_alias=True)
+    recomputed = fresh.model_dump(mode="json", by_alias=True)
+    # Method names are labels, not figures: another writer may word the same computation otherwise.
+    recomputed["intervalMethod"] = stored["intervalMethod"]
+    recomputed["position"]["test"] = stored["position"]["test"]
+    if not _same(stored, recomputed):
+        raise InconsistentRunError(
+            source, "statistics-mismatch", _first_difference(stored, recomputed, "statistics")
+        )
+    return report
+
+
 def _describe(error: ValidationError) -> str:
     first = error.errors()[0]
     location = ".".join(str(part) for part in first["loc"]) or "(top level)"
@@ -384,7 +407,7 @@ def parse_run_report(data: Any, source: str) -> RunReport:
                 "Only files written by `run --format json` can be read.",
             ) from None
         check_run_report(report, source)
-    return report
+        return with_statistics(report, source)
 
 
 def load_run_report(path: str | Path) -> RunReport:
@@ -414,7 +437,7 @@ def parse_run_report_text(text: str | bytes, source: str) -> RunReport:
                 report = None  # not a clean run/2 file: parse it to say why, or to upgrade run/1
             if report is not None:
                 check_run_report(report, source)
-                return report
+                return with_statistics(report, source)
     with gc_paused():
         data = parse_json_text(
             text,

@@ -325,6 +325,84 @@ class ReportDiagnostic(ClosedModel):
         )
 
 
+class ClusteredRate(ClosedModel):
+    """A rate with the task as the unit: its 95% interval and the sizes behind it (additive)."""
+
+    value: float | None
+    tasks: int
+    trials: int
+    design_effect: float | None
+    effective_size: float | None
+    ci95: tuple[float, float] | None
+
+
+class ToolClusteredRate(ClosedModel):
+    """One surface tool's single-call accuracy with the task as the unit."""
+
+    tool: str
+    accuracy: ClusteredRate
+
+
+class ClusteredRates(ClosedModel):
+    """The headline rates of ``metrics`` again, with task-clustered intervals."""
+
+    accuracy: ClusteredRate
+    abstention: ClusteredRate
+    over_trigger: ClusteredRate
+    phantom: ClusteredRate
+    multi_call_rate: ClusteredRate
+    by_tool: list[ToolClusteredRate]
+
+
+class PassHatK(ClosedModel):
+    """pass^k: the chance that k repeats of a task all succeed, averaged over tasks."""
+
+    k: int
+    value: float | None
+    tasks: int
+
+
+class TaskConsistency(ClosedModel):
+    """One task's repeats: scored and correct counts, pass^k for k = 1..scored, stability."""
+
+    task_id: str
+    scored: int
+    correct: int
+    pass_hat_k: list[float]
+    unchanged: bool
+
+
+class Consistency(ClosedModel):
+    """How repeatable the answers are: pass^k overall and per task, and unchanged tasks."""
+
+    pass_hat_k: list[PassHatK]
+    unchanged_tasks: int
+    compared_tasks: int
+    unchanged_share: float | None
+    by_task: list[TaskConsistency]
+
+
+class PositionTest(ClosedModel):
+    """First-position advantage within tasks, averaged over tasks, with its interval and test."""
+
+    tasks: int
+    advantage: float | None
+    ci95: tuple[float, float] | None
+    p_value: float | None
+    test: str
+    significant: bool
+
+
+class RunStatistics(ClosedModel):
+    """Additive numbers with the task as the unit; recomputed by the reader when absent."""
+
+    unit: Literal["task"]
+    interval_method: str
+    rates: ClusteredRates
+    consistency: Consistency
+    position: PositionTest
+
+
 class RunReport(ClosedModel):
     """A complete routing run, as saved by ``run --format json`` and read by report and diff."""
 
@@ -344,6 +422,8 @@ class RunReport(ClosedModel):
     # Present only in `run --discovery deferred`: the search step of every trial and the
     # comparison with the upfront arm (additive to whichtool.run/2).
     discovery: DiscoveryBlock | None = Field(default=None, exclude_if=_absent)
+    # Task-level statistics (additive to whichtool.run/2); the reader recomputes them when absent.
+    statistics: RunStatistics | None = Field(default=None, exclude_if=_absent)
 
 
 def js_numbers(value: Any) -> Any:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from whichtool_tui.evaluation.diff_model import DiffReport, MetricDelta, PairedComparison
+from whichtool_tui.evaluation.diff_model import (
+    DiffReport,
+    MetricDelta,
+    PairedComparison,
+    TaskPairedComparison,
+)
 from whichtool_tui.reports.plain_text import Styler, ascii_safe
 from whichtool_tui.reports.rates import percent
 from whichtool_tui.surface.model import short_hash
@@ -23,12 +28,45 @@ def paired_text(paired: PairedComparison) -> str:
     )
 
 
+def task_text(by_task: TaskPairedComparison | None) -> str:
+    """``+improved/-regressed of T tasks, mean ±x pts [lo, hi], p=…`` or an empty string."""
+    if by_task is None:
+        return ""
+    interval = ""
+    if by_task.ci95 is not None:
+        low, high = by_task.ci95
+        interval = f" [{low * 100:+.1f}, {high * 100:+.1f}]"
+    p_value = f"p={by_task.p_value:.3g}"
+    if by_task.adjusted_p_value is not None:
+        p_value += f", Holm p={by_task.adjusted_p_value:.3g}"
+    return (
+        f"+{by_task.improved}/-{by_task.regressed} of {by_task.tasks} "
+        f"{'task' if by_task.tasks == 1 else 'tasks'}, mean "
+        f"{signed_points(by_task.mean_delta)}{interval}, {p_value}"
+    )
+
+
+def gate_text(report: DiffReport) -> str:
+    """Which paired test decides the verdict, in one line."""
+    if report.paired_unit == "trial":
+        return "gate: upstream's exact sign test over trial pairs (--paired-unit trial)"
+    return (
+        "gate: sign-flip test over tasks (each task's mean change counts once); "
+        "the trial-level sign test is shown for reference"
+    )
+
+
 def _metric_line(label: str, metric: MetricDelta, style: Styler) -> str:
     verdict = style("bold", "distinguishable") if metric.distinguishable else "not distinguishable"
-    return (
+    line = (
         f"  {label:<14}{percent(metric.before):>6} -> {percent(metric.after):<6} "
         f"{signed_points(metric.delta):>10}  {verdict} ({paired_text(metric.paired)})"
     )
+    by_task = task_text(metric.by_task)
+    if not by_task or metric.by_task is None:
+        return line
+    task_verdict = "distinguishable" if metric.by_task.distinguishable else "not distinguishable"
+    return f"{line}\n  {'':<14}by task: {task_verdict} ({by_task})"
 
 
 def render_diff_terminal(report: DiffReport, color: bool = False) -> str:
@@ -52,6 +90,7 @@ def render_diff_terminal(report: DiffReport, color: bool = False) -> str:
     lines += [
         "",
         "Headline (paired by task and trial index; exact sign test, p <= 0.05)",
+        f"  {gate_text(report)}",
         _metric_line("single-call", report.accuracy, style),
         _metric_line("over-trigger", report.over_trigger, style),
         _metric_line("multi-call", report.multi_call, style),
@@ -67,6 +106,8 @@ def render_diff_terminal(report: DiffReport, color: bool = False) -> str:
             f"  {mark} {ascii_safe(tool.tool):<28}{percent(tool.before):>6} -> "
             f"{percent(tool.after):<6} {signed_points(tool.delta):>10}  {paired_text(tool.paired)}"
         )
+        if tool.by_task is not None:
+            lines.append(f"      by task: {task_text(tool.by_task)}")
     if len(report.by_tool) > 20:
         lines.append(f"  {len(report.by_tool) - 20} more below.")
     lines += ["", "Confusions"]
@@ -81,6 +122,8 @@ def render_diff_terminal(report: DiffReport, color: bool = False) -> str:
                 f"{confusion.denominator}  introduced {confusion.introduced}, resolved "
                 f"{confusion.resolved}, p={confusion.p_value:.3g} ({verdict})"
             )
+            if confusion.by_task is not None:
+                lines.append(f"           by task: {task_text(confusion.by_task)}")
     lines += ["", "Findings"]
     if not report.diagnostics:
         lines.append("  None.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from whichtool_tui.evaluation.report_model import ClusteredRate
 from whichtool_tui.evaluation.stats import Proportion
 
 
@@ -25,3 +26,19 @@ def format_proportion(rate: Proportion) -> str:
     if rate.denominator == 0 or rate.value is None:
         return "n/a (0 trials)"
     return f"{rate.numerator}/{rate.denominator}  {percent(rate.value)}  [{interval(rate)}]"
+
+
+def clustered_interval(rate: ClusteredRate | None) -> str:
+    """The task-clustered interval as ``lo%-hi%``, or an empty string when unmeasured."""
+    if rate is None or rate.ci95 is None:
+        return ""
+    low, high = rate.ci95
+    return f"{percent(low)}-{percent(high)}"
+
+
+def format_clustered(rate: ClusteredRate | None) -> str:
+    """``by task [lo%-hi%] over T tasks``, or an empty string when there is nothing to show."""
+    if rate is None or rate.ci95 is None:
+        return ""
+    noun = "task" if rate.tasks == 1 else "tasks"
+    return f"by task [{clustered_interval(rate)}] over {rate.tasks} {noun}"

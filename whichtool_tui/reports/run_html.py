@@ -9,11 +9,17 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from whichtool_tui.evaluation.report_model import RunReport
+from whichtool_tui.evaluation.report_model import ClusteredRate, RunReport
 from whichtool_tui.evaluation.stats import Proportion
 from whichtool_tui.redact import sanitize_text
-from whichtool_tui.reports.rates import interval, percent
+from whichtool_tui.reports.rates import clustered_interval, interval, percent
 from whichtool_tui.reports.run_rows import COLUMN_LABELS, reproducibility_rows
+from whichtool_tui.reports.run_statistics import (
+    clustered_by_tool,
+    clustered_headline,
+    consistency_rows,
+    position_test_line,
+)
 from whichtool_tui.reports.run_verdict import run_verdict
 
 # Up to this many tools the heatmap shows every expected x picked cell, even empty ones.
@@ -49,12 +55,14 @@ def embed_json(data: Any) -> str:
     )
 
 
-def _card(label: str, rate: Proportion) -> str:
+def _card(label: str, rate: Proportion, clustered: ClusteredRate | None = None) -> str:
     if rate.value is None:
         value, detail = "n/a", "0 trials"
     else:
         value = percent(rate.value)
         detail = f"{rate.numerator}/{rate.denominator} · 95% CI {interval(rate)}"
+        if clustered is not None and clustered.ci95 is not None:
+            detail += f" · by task {clustered_interval(clustered)} ({clustered.tasks} tasks)"
     return (
         f'<div class="card"><div class="label">{label}</div>'
         f'<div class="value">{value}</div><div class="detail">{detail}</div></div>'
@@ -63,12 +71,16 @@ def _card(label: str, rate: Proportion) -> str:
 
 def _cards(report: RunReport) -> str:
     metrics = report.metrics
+
+    def card(label: str, name: str) -> str:
+        return _card(label, getattr(metrics, name), clustered_headline(report, name))
+
     cards = [
-        _card("Single-call accuracy", metrics.accuracy),
-        _card("Over-trigger", metrics.over_trigger),
-        _card("Abstention", metrics.abstention),
-        _card("Phantom", metrics.phantom),
-        _card("Multi-call", metrics.multi_call_rate),
+        card("Single-call accuracy", "accuracy"),
+        card("Over-trigger", "over_trigger"),
+        card("Abstention", "abstention"),
+        card("Phantom", "phantom"),
+        card("Multi-call", "multi_call_rate"),
         _card("Clarified", metrics.clarification),
         _card("Errored", report.execution.error_rate),
     ]
@@ -138,6 +150,7 @@ def _pairs(report: RunReport) -> str:
 
 def _per_tool(report: RunReport) -> str:
     rows = []
+    clustered = clustered_by_tool(report)
     for tool in report.metrics.by_tool:
         rate = tool.accuracy
         single = "n/a" if rate.value is None else f"{rate.numerator}/{rate.denominator}"
@@ -145,16 +158,26 @@ def _per_tool(report: RunReport) -> str:
         rows.append(
             f"<tr><td>{_text(tool.tool)}</td><td class='num'>{single}</td>"
             f"<td class='num'>{percent(rate.value)}</td><td>{interval(rate)}</td>"
+            f"<td>{clustered_interval(clustered.get(tool.tool))}</td>"
             f"<td>{confused}</td><td class='num'>{percent(tool.argument_accuracy.value)}</td>"
             f"<td class='num'>{tool.abstained}</td><td class='num'>{tool.phantom}</td>"
             f"<td class='num'>{tool.errors}</td><td class='num'>{tool.context_tokens}</td></tr>"
         )
     return (
         "<table><thead><tr><th>tool</th><th>correct</th><th>single-call</th><th>95% CI</th>"
-        "<th>confused with</th><th>args ok</th><th>abstained</th><th>phantom</th>"
+        "<th>by task</th><th>confused with</th><th>args ok</th><th>abstained</th><th>phantom</th>"
         "<th>errors</th><th>tokens</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
+
+
+def _consistency(report: RunReport) -> str:
+    rows = "".join(
+        f"<tr><th>{_text(label)}</th><td>{_text(value)}</td></tr>"
+        for label, value in consistency_rows(report)
+    )
+    tested = position_test_line(report)
+    return f"<table><tbody>{rows}</tbody></table><p>{_text(tested)}</p>" if rows else ""
 
 
 def _findings(report: RunReport) -> str:
@@ -226,6 +249,11 @@ def render_run_html(report: RunReport) -> str:
             *_discovery(report),
             "<h2>Per tool</h2>",
             _per_tool(report),
+            *(
+                ["<h2>Consistency and position</h2>", _consistency(report)]
+                if report.statistics is not None
+                else []
+            ),
             "<h2>Thresholds</h2>",
             _thresholds(report),
             f"<h2>Findings ({len(report.diagnostics)})</h2>",
@@ -233,7 +261,8 @@ def render_run_html(report: RunReport) -> str:
             "<h2>Reproducibility</h2>",
             _reproducibility(report),
             "<footer>Every proposed call was recorded and none was executed. Rates exclude "
-            "errored trials; intervals are Wilson 95%.</footer>",
+            "errored trials; intervals are Wilson 95%, and by task with the task as the unit."
+            "</footer>",
         ]
     )
     return Template(_asset("run_report.html")).substitute(

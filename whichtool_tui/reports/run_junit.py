@@ -52,6 +52,30 @@ def _properties(report: RunReport) -> list[tuple[str, str]]:
     def value(number: float | None) -> str:
         return "" if number is None else f"{number:.6g}"
 
+    statistics: list[tuple[str, str]] = []
+    if report.statistics is not None:
+        rates = report.statistics.rates
+        for name, rate in (
+            ("accuracy", rates.accuracy),
+            ("abstention", rates.abstention),
+            ("overTrigger", rates.over_trigger),
+            ("phantom", rates.phantom),
+            ("multiCallRate", rates.multi_call_rate),
+        ):
+            low, high = rate.ci95 or (None, None)
+            statistics += [
+                (f"{name}.taskCi95Low", value(low)),
+                (f"{name}.taskCi95High", value(high)),
+                (f"{name}.tasks", str(rate.tasks)),
+            ]
+        consistency = report.statistics.consistency
+        statistics += [(f"passHat{row.k}", value(row.value)) for row in consistency.pass_hat_k]
+        statistics.append(("unchangedShare", value(consistency.unchanged_share)))
+        position = report.statistics.position
+        statistics += [
+            ("firstPositionAdvantage", value(position.advantage)),
+            ("firstPositionPValue", value(position.p_value)),
+        ]
     return [
         ("provider", repro.provider),
         ("model", repro.model),
@@ -66,6 +90,7 @@ def _properties(report: RunReport) -> list[tuple[str, str]]:
         ("scored", str(report.execution.scored)),
         ("planned", str(report.execution.planned)),
         ("contextTokens", str(report.context_cost.total)),
+        *statistics,
     ]
 
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from whichtool_tui.evaluation.report_model import RunReport
+from whichtool_tui.evaluation.report_model import ClusteredRate, RunReport
 from whichtool_tui.evaluation.stats import Proportion
 from whichtool_tui.reports.escape import markdown_cell, markdown_code
-from whichtool_tui.reports.rates import interval, percent
+from whichtool_tui.reports.rates import clustered_interval, interval, percent
 from whichtool_tui.reports.run_rows import COLUMN_LABELS, reproducibility_rows
+from whichtool_tui.reports.run_statistics import (
+    clustered_by_tool,
+    clustered_headline,
+    consistency_rows,
+    position_test_line,
+)
 from whichtool_tui.reports.run_verdict import run_verdict
 
 _ICONS = {
@@ -18,11 +24,13 @@ _ICONS = {
 }
 
 
-def _rate_row(label: str, rate: Proportion) -> str:
+def _rate_row(label: str, rate: Proportion, clustered: ClusteredRate | None = None) -> str:
+    by_task = "" if clustered is None or clustered.ci95 is None else clustered_interval(clustered)
+    tasks = "" if clustered is None else str(clustered.tasks)
     if rate.value is None:
-        return f"| {label} | n/a (0 trials) | |"
+        return f"| {label} | n/a (0 trials) | | | {tasks} |"
     share = f"{rate.numerator}/{rate.denominator} ({percent(rate.value)})"
-    return f"| {label} | {share} | {interval(rate)} |"
+    return f"| {label} | {share} | {interval(rate)} | {by_task} | {tasks} |"
 
 
 def _details(summary: str, lines: list[str]) -> list[str]:
@@ -31,16 +39,21 @@ def _details(summary: str, lines: list[str]) -> list[str]:
 
 def _metrics_table(report: RunReport) -> list[str]:
     metrics = report.metrics
+
+    def row(label: str, name: str) -> str:
+        return _rate_row(label, getattr(metrics, name), clustered_headline(report, name))
+
     return [
-        "| metric | rate | 95% interval |",
-        "|---|---|---|",
-        _rate_row("Single-call accuracy", metrics.accuracy),
-        _rate_row("Abstention", metrics.abstention),
-        _rate_row("Over-trigger", metrics.over_trigger),
-        _rate_row("Phantom", metrics.phantom),
-        _rate_row("Multi-call", metrics.multi_call_rate),
-        _rate_row("Clarified", metrics.clarification),
-        f"| Errored (excluded above) | {report.execution.errored}/{report.execution.planned} | |",
+        "| metric | rate | 95% interval | by task (95%) | tasks |",
+        "|---|---|---|---|---|",
+        row("Single-call accuracy", "accuracy"),
+        row("Abstention", "abstention"),
+        row("Over-trigger", "over_trigger"),
+        row("Phantom", "phantom"),
+        row("Multi-call", "multi_call_rate"),
+        row("Clarified", "clarification"),
+        f"| Errored (excluded above) | {report.execution.errored}/{report.execution.planned} "
+        "| | | |",
     ]
 
 
@@ -62,9 +75,10 @@ def _pairs(report: RunReport) -> list[str]:
 
 
 def _per_tool(report: RunReport) -> list[str]:
+    clustered = clustered_by_tool(report)
     lines = [
-        "| tool | single-call | confused with | args ok | tokens |",
-        "|---|---|---|---|---|",
+        "| tool | single-call | by task (95%) | confused with | args ok | tokens |",
+        "|---|---|---|---|---|---|",
     ]
     for row in report.metrics.by_tool:
         confused = ", ".join(f"{markdown_cell(c.tool)} ×{c.count}" for c in row.confused_with)
@@ -74,8 +88,9 @@ def _per_tool(report: RunReport) -> list[str]:
             if accuracy.value is None
             else f"{accuracy.numerator}/{accuracy.denominator} ({percent(accuracy.value)})"
         )
+        by_task = clustered_interval(clustered.get(row.tool))
         lines.append(
-            f"| {markdown_cell(row.tool)} | {single} | {confused or '-'} | "
+            f"| {markdown_cell(row.tool)} | {single} | {by_task} | {confused or '-'} | "
             f"{percent(row.argument_accuracy.value)} | {row.context_tokens} |"
         )
     return lines
@@ -120,7 +135,16 @@ def _position(report: RunReport) -> list[str]:
                 f"| {bucket.position + 1} | {rate.numerator}/{rate.denominator} "
                 f"({percent(rate.value)}) | {interval(rate)} |"
             )
+    tested = position_test_line(report)
+    if tested:
+        lines += ["", tested]
     return lines
+
+
+def _consistency(report: RunReport) -> list[str]:
+    rows = consistency_rows(report)
+    lines = ["| consistency | |", "|---|---|"]
+    return [*lines, *(f"| {label} | {value} |" for label, value in rows)] if rows else []
 
 
 def _findings(report: RunReport) -> list[str]:
@@ -172,6 +196,9 @@ def render_run_markdown(report: RunReport) -> str:
 
         lines += discovery_markdown_lines(report.discovery)
     lines += _details("Per tool", _per_tool(report))
+    consistency = _consistency(report)
+    if consistency:
+        lines += _details("Consistency (pass^k)", consistency)
     lines += _details("Confusion matrix", _matrix(report))
     lines += _details("Position sensitivity", _position(report))
     lines += _details(f"Findings ({len(report.diagnostics)})", _findings(report))

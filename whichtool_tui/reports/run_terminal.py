@@ -10,7 +10,13 @@ from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TRIALS
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport
 from whichtool_tui.providers.presets import BASELINE_PROVIDERS
 from whichtool_tui.reports.plain_text import Styler, ascii_safe
-from whichtool_tui.reports.rates import format_proportion, percent
+from whichtool_tui.reports.rates import format_clustered, format_proportion, percent
+from whichtool_tui.reports.run_statistics import (
+    clustered_by_tool,
+    clustered_headline,
+    consistency_rows,
+    position_test_line,
+)
 from whichtool_tui.surface.model import short_hash
 
 MAX_TOOL_ROWS = 20
@@ -64,15 +70,18 @@ def _header(report: RunReport) -> list[str]:
 def _rates(report: RunReport) -> list[str]:
     metrics = report.metrics
     rows = [
-        ("single-call", metrics.accuracy),
-        ("abstention", metrics.abstention),
-        ("over-trigger", metrics.over_trigger),
-        ("phantom", metrics.phantom),
-        ("multi-call", metrics.multi_call_rate),
-        ("clarified", metrics.clarification),
+        ("single-call", "accuracy"),
+        ("abstention", "abstention"),
+        ("over-trigger", "over_trigger"),
+        ("phantom", "phantom"),
+        ("multi-call", "multi_call_rate"),
+        ("clarified", "clarification"),
     ]
     lines = ["Accuracy"]
-    lines += [f"  {name:<14}{format_proportion(rate)}" for name, rate in rows]
+    for label, name in rows:
+        clustered = format_clustered(clustered_headline(report, name))
+        text = f"  {label:<14}{format_proportion(getattr(metrics, name))}"
+        lines.append(f"{text}  {clustered}" if clustered else text)
     lines.append(
         f"  {'errors':<14}{metrics.trials.errored}/{metrics.trials.planned} "
         "(excluded from every rate above)"
@@ -82,14 +91,17 @@ def _rates(report: RunReport) -> list[str]:
 
 def _per_tool(report: RunReport) -> list[str]:
     rows = report.metrics.by_tool
+    clustered = clustered_by_tool(report)
     lines = ["Per tool (worst first)"]
     for tool in rows[:MAX_TOOL_ROWS]:
         confused = ", ".join(f"{ascii_safe(c.tool)} x{c.count}" for c in tool.confused_with[:3])
         args_ok = format_proportion(tool.argument_accuracy)
+        by_task = format_clustered(clustered.get(tool.tool))
         lines.append(f"  {ascii_safe(tool.tool)}")
         lines.append(
-            f"    single-call {format_proportion(tool.accuracy)}; args ok {args_ok}; "
-            f"~{tool.context_tokens} tokens"
+            f"    single-call {format_proportion(tool.accuracy)}"
+            + (f" {by_task}" if by_task else "")
+            + f"; args ok {args_ok}; ~{tool.context_tokens} tokens"
         )
         if confused:
             lines.append(f"    confused with {confused}")
@@ -156,6 +168,18 @@ def _position(report: RunReport) -> list[str]:
         )
     for bucket in position.buckets:
         lines.append(f"  position {bucket.position + 1:>3}  {format_proportion(bucket.accuracy)}")
+    tested = position_test_line(report)
+    if tested:
+        lines.append(f"  {tested}")
+    return lines
+
+
+def _consistency(report: RunReport) -> list[str]:
+    rows = consistency_rows(report)
+    if not rows:
+        return []
+    lines = ["Consistency (pass^k: all k repeats of a task right, averaged over tasks)"]
+    lines += [f"  {label:<14}{value}" for label, value in rows]
     return lines
 
 
@@ -182,8 +206,11 @@ def render_run_terminal(report: RunReport, color: bool = False) -> str:
         if len(loud) > WORST_FIRST:
             worst.append(f"  {len(loud) - WORST_FIRST} more below.")
         sections.append(worst)
-    sections += [_rates(report), _per_tool(report), _matrix(report), _pairs(report)]
-    sections.append(_position(report))
+    sections += [_rates(report), _per_tool(report)]
+    consistency = _consistency(report)
+    if consistency:
+        sections.append(consistency)
+    sections += [_matrix(report), _pairs(report), _position(report)]
     if report.discovery is not None:
         from whichtool_tui.reports.discovery_run import discovery_terminal_lines
 
@@ -194,7 +221,8 @@ def render_run_terminal(report: RunReport, color: bool = False) -> str:
     sections.append(
         [
             "Calls were recorded, never executed. Rates are over scored trials with Wilson 95% "
-            "intervals; token counts are estimates."
+            "intervals (by task: 95% intervals with the task as the unit); token counts are "
+            "estimates."
         ]
     )
     return "\n\n".join("\n".join(section) for section in sections) + "\n"
