@@ -15,6 +15,7 @@ from tests.support.fake_apis import (
     anthropic_reply,
     chat_reply,
     fake_api_server,
+    responses_reply,
 )
 from whichtool_tui.cli import main
 
@@ -29,6 +30,8 @@ def _tool_names(request: RecordedRequest) -> list[str]:
 
 
 def _prompt(request: RecordedRequest) -> str:
+    if "input" in request.json:  # the Responses API
+        return str(request.json["input"])
     content = request.json["messages"][0]["content"]
     return content if isinstance(content, str) else content[0]["text"]
 
@@ -38,9 +41,13 @@ def _model(shape: str) -> Any:
     it calls the last tool of the served order it was shown."""
 
     def reply(calls: list[tuple[str, dict[str, Any]]]) -> FakeReply:
+        text = "" if calls else "None of these tools fits."
         if shape == "messages":
-            return anthropic_reply(calls=calls)
-        return chat_reply(calls=[(name, json.dumps(arguments)) for name, arguments in calls])
+            return anthropic_reply(calls=calls, text=text)
+        encoded = [(name, json.dumps(arguments)) for name, arguments in calls]
+        if shape == "responses":
+            return responses_reply(calls=encoded, text=text)
+        return chat_reply(calls=encoded, text=text or None)
 
     def respond(request: RecordedRequest) -> FakeReply:
         names = _tool_names(request)
@@ -78,13 +85,16 @@ def _run(tmp_path: Path, *extra: str) -> tuple[int, dict[str, Any]]:
     return code, json.loads(out.read_text())
 
 
-@pytest.mark.parametrize("shape", ["chat", "messages"])
+@pytest.mark.parametrize("shape", ["chat", "messages", "responses"])
 def test_deferred_run_records_both_steps_over_http(
     shape: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
     if shape == "messages":
         monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
         provider = ["--provider", "anthropic", "--model", "fake-model"]
+    elif shape == "responses":
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+        provider = ["--provider", "openai", "--model", "fake-model"]
     else:
         provider = ["--provider", "openai-compatible", "--model", "fake-model"]
     with fake_api_server() as api:
