@@ -336,10 +336,15 @@ def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:
 
 
 def opens_tui(args: argparse.Namespace) -> bool:
-    """The Run screen opens on a terminal unless --dry-run, --format or --out asks for output."""
+    """The Run screen opens on a terminal unless --dry-run, --format or --out asks for output.
+
+    A deferred-discovery run prints too: the Run screen sends every tool upfront (its report
+    opens on Results with `open`).
+    """
     from whichtool_tui.commands._parser import wants_ui
 
-    return not (args.dry_run or args.format or args.out) and wants_ui(args)
+    deferred = args.discovery == "deferred"
+    return not (args.dry_run or args.format or args.out or deferred) and wants_ui(args)
 
 
 def _open_in_ui(args: argparse.Namespace, settings: Settings, options: RunOptions) -> int:
