@@ -13,9 +13,10 @@ import pytest
 from whichtool_tui.cli import main
 from whichtool_tui.discovery.deferral import predict_deferral
 from whichtool_tui.discovery.documents import ToolDocument, build_document
-from whichtool_tui.discovery.findability import FindabilityTask, assess_findability
+from whichtool_tui.discovery.findability import assess_findability
 from whichtool_tui.discovery.lexical import Bm25Retriever, RegexRetriever, keyword_pattern
 from whichtool_tui.discovery.ranking import Retriever
+from whichtool_tui.evaluation.plan import TaskSpec
 
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "snapshots"
 
@@ -100,7 +101,7 @@ def test_regex_search_counts_distinct_words_and_keeps_served_order_on_ties() -> 
     assert literal.hits == ()
 
 
-def _assess(tasks: list[FindabilityTask], retrievers: list[Retriever] | None = None) -> Any:
+def _assess(tasks: list[TaskSpec], retrievers: list[Retriever] | None = None) -> Any:
     chosen = retrievers or [Bm25Retriever(SURFACE), RegexRetriever(SURFACE)]
     return assess_findability(
         SURFACE, tasks, chosen, predict_deferral(500, len(SURFACE)), task_source="t.yaml"
@@ -110,10 +111,10 @@ def _assess(tasks: list[FindabilityTask], retrievers: list[Retriever] | None = N
 def test_findability_ranks_rates_and_findings() -> None:
     section = _assess(
         [
-            FindabilityTask("w1", "Is it raining in Oslo?", "get_weather"),
-            FindabilityTask("w2", "What is the weather in the city of Oslo?", "get_weather"),
-            FindabilityTask("inv", "Email the invoice to the customer", "qx_run"),
-            FindabilityTask("off", "Tell me a joke about the weather and the city", None),
+            TaskSpec("w1", "Is it raining in Oslo?", "get_weather"),
+            TaskSpec("w2", "What is the weather in the city of Oslo?", "get_weather"),
+            TaskSpec("inv", "Email the invoice to the customer", "qx_run"),
+            TaskSpec("off", "Tell me a joke about the weather and the city", None),
         ]
     )
     ranks = {row.id: row.ranks for row in section.tasks}
@@ -135,7 +136,7 @@ def test_findability_ranks_rates_and_findings() -> None:
 
 
 def test_first_sentence_finding_names_the_words_past_it() -> None:
-    section = _assess([FindabilityTask("wx", "Is there any weather news?", "qx_run")])
+    section = _assess([TaskSpec("wx", "Is there any weather news?", "qx_run")])
     finding = next(
         f for f in section.findings if f.code == "findability/first-sentence-misses-terms"
     )
@@ -144,7 +145,7 @@ def test_first_sentence_finding_names_the_words_past_it() -> None:
 
 
 def test_never_found_tool_is_reported_per_search() -> None:
-    section = _assess([FindabilityTask("r", "Open my holiday photos", "read_file")])
+    section = _assess([TaskSpec("r", "Open my holiday photos", "read_file")])
     assert section.never_found == {"bm25": ["read_file"], "regex": ["read_file"]}
     assert any(f.code == "findability/never-found" for f in section.findings)
 

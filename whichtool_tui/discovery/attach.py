@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from whichtool_tui.discovery.findability import FindabilityTask
+from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.surface.report_model import InspectReport
 
@@ -31,7 +31,7 @@ def with_findability(
     with paused_gc():
         surface = normalize_surface(listing.raw_tools)
     tasks = [
-        FindabilityTask(id=task.id, prompt=task.prompt, expected=task.expected)
+        TaskSpec(id=task.id, prompt=task.prompt, expected=task.expected)
         for task in loaded.task_set.tasks
     ]
     section = review_findability(

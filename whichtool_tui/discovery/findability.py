@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
 from whichtool_tui.discovery.deferral import DeferralSection, deferral_findings
@@ -24,6 +23,7 @@ from whichtool_tui.discovery.report_model import (
     ToolFindability,
 )
 from whichtool_tui.discovery.text import prompt_vocabulary
+from whichtool_tui.evaluation.plan import TaskSpec
 
 METHODS = {
     "bm25": "BM25 (bm25s, Lucene, k1 1.2, b 0.75) over name, title, description and parameter "
@@ -36,15 +36,6 @@ METHODS = {
 TOP_SHOWN = 3
 
 
-@dataclass(frozen=True)
-class FindabilityTask:
-    """A task as findability reads it."""
-
-    id: str
-    prompt: str
-    expected: str | None
-
-
 def _words(vocabulary: Mapping[str, str], stems: set[str]) -> list[str]:
     return [vocabulary[stem] for stem in sorted(stems, key=list(vocabulary).index)]
 
@@ -54,7 +45,7 @@ def _quoted(words: Sequence[str]) -> str:
 
 
 def _missed_finding(
-    task: FindabilityTask,
+    task: TaskSpec,
     document: ToolDocument,
     rankings: Mapping[str, Ranking],
     top_k: int,
@@ -93,7 +84,7 @@ def _missed_finding(
     )
 
 
-def _first_sentence_finding(task: FindabilityTask, document: ToolDocument) -> Diagnostic | None:
+def _first_sentence_finding(task: TaskSpec, document: ToolDocument) -> Diagnostic | None:
     vocabulary = prompt_vocabulary(task.prompt)
     key_terms = set(vocabulary) & document.term_set
     if not key_terms or key_terms & document.first_sentence_terms:
@@ -110,9 +101,7 @@ def _first_sentence_finding(task: FindabilityTask, document: ToolDocument) -> Di
     )
 
 
-def _name_finding(
-    document: ToolDocument, own_tasks: Sequence[FindabilityTask]
-) -> Diagnostic | None:
+def _name_finding(document: ToolDocument, own_tasks: Sequence[TaskSpec]) -> Diagnostic | None:
     counts: Counter[str] = Counter()
     surface_words: dict[str, str] = {}
     for task in own_tasks:
@@ -135,7 +124,7 @@ def _name_finding(
     )
 
 
-def _distractor_finding(task: FindabilityTask, rankings: Mapping[str, Ranking]) -> Diagnostic:
+def _distractor_finding(task: TaskSpec, rankings: Mapping[str, Ranking]) -> Diagnostic:
     confident = {name: r.hits[0].name for name, r in rankings.items() if r.confident and r.hits}
     tools = sorted(set(confident.values()))
     vocabulary = prompt_vocabulary(task.prompt)
@@ -171,7 +160,7 @@ def _found_at(ranks: Sequence[int | None]) -> dict[str, float]:
 
 def assess_findability(
     documents: Sequence[ToolDocument],
-    tasks: Sequence[FindabilityTask],
+    tasks: Sequence[TaskSpec],
     retrievers: Sequence[Retriever],
     deferral: DeferralSection,
     *,
@@ -188,7 +177,7 @@ def assess_findability(
     distractors: list[DistractorRetrieval] = []
     findings: list[Diagnostic] = []
     ranks_by_tool: dict[str, dict[str, list[int | None]]] = {}
-    own_tasks: dict[str, list[FindabilityTask]] = {}
+    own_tasks: dict[str, list[TaskSpec]] = {}
     for task in tasks:
         if task.expected is not None and task.expected not in by_name:
             continue  # tasks lint reports an expected tool the surface lacks

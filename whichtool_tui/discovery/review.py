@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from whichtool_tui.discovery import embedding
 from whichtool_tui.discovery.deferral import predict_deferral
 from whichtool_tui.discovery.documents import ToolDocument, build_document
-from whichtool_tui.discovery.findability import FindabilityTask, assess_findability
+from whichtool_tui.discovery.findability import assess_findability
 from whichtool_tui.discovery.ranking import DEFAULT_K, RETRIEVER_NAMES, Retriever
 from whichtool_tui.discovery.report_model import FindabilitySection, SemanticOverlap
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.surface.model import NormalizedSurface
 from whichtool_tui.surface.report_model import InspectReport
 
@@ -89,7 +90,7 @@ def _semantic_overlap(report: InspectReport, surface: NormalizedSurface) -> list
 def review_findability(
     report: InspectReport,
     surface: NormalizedSurface,
-    tasks: Sequence[FindabilityTask],
+    tasks: Sequence[TaskSpec],
     task_source: str,
     *,
     retriever_names: Sequence[str] | None = None,

@@ -20,6 +20,8 @@ def _absent(value: Any) -> bool:
     return value is None
 
 
+# evaluation.report_model embeds this block, so its ClosedModel cannot be imported here (a
+# cycle); this is the same configuration: closed layers, camelCase on the wire.
 class _Closed(BaseModel):
     model_config = ConfigDict(
         extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from whichtool_tui.discovery.column import found_at_k
-from whichtool_tui.discovery.findability import FindabilityTask
+from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.surface.normalize import normalize_surface
 from whichtool_tui.ui.session import Session
 
@@ -21,9 +21,7 @@ def _figures(session: Session) -> dict[str, tuple[int, int]] | None:
     key = (id(view), tuple((t.id, t.prompt, t.expected) for t in tasks.tasks))
     if key not in _memo:
         surface = view.normalized or normalize_surface(view.raw_list)
-        wanted = [
-            FindabilityTask(task_id, prompt, expected) for task_id, prompt, expected in key[1]
-        ]
+        wanted = [TaskSpec(task_id, prompt, expected) for task_id, prompt, expected in key[1]]
         _memo.clear()  # one surface and task set at a time
         _memo[key] = found_at_k(surface, wanted, view.total_tokens)
     return _memo[key]
