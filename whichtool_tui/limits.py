@@ -42,6 +42,10 @@ MAX_INPUT_BYTES = 16 * 1024 * 1024  # one file, frame, line or HTTP body, whoeve
 # -- time ------------------------------------------------------------------------------------
 DEFAULT_TIMEOUT = 30.0  # seconds for one MCP connection step (connect, initialize, a page)
 
+# -- deferred tool discovery (inspect --tasks, run --discovery deferred) ----------------------
+DEFAULT_DISCOVERY_TOP_K = 5  # tools a host's search returns (findability is scored @1, @3, @5)
+DEFAULT_MIN_SIMILARITY = 0.30  # the semantic search's confidence floor (see discovery/semantic)
+
 # -- where things go -------------------------------------------------------------------------
 DEFAULT_CACHE_DIR = ".whichtool-cache"
 

@@ -139,12 +139,20 @@ def build_report(args: argparse.Namespace, settings: Settings, target: str | Non
         approximates=review.approximates,
         rules=review.rules,
     )
-    if args.tasks is None:
+    from whichtool_tui.usecases.options import FindabilityOverrides
+
+    findability = from_namespace(FindabilityOverrides, args)
+    if findability.tasks is None:
         return report
     from whichtool_tui.discovery.attach import with_findability
 
     return with_findability(
-        report, listing, args.tasks, settings, args.retriever, args.min_similarity
+        report,
+        listing,
+        findability.tasks,
+        settings,
+        findability.retriever,
+        findability.min_similarity,
     )
 
 

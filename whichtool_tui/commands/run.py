@@ -222,44 +222,15 @@ def write_outputs(
     )
 
 
-def discovery_options(args: argparse.Namespace) -> DiscoveryOptions | None:
-    """The deferred-discovery settings, or None for an upfront run; refuses stray flags."""
-    from whichtool_tui.discovery.deferred_run import DiscoveryOptions
-    from whichtool_tui.discovery.ranking import DEFAULT_K
-    from whichtool_tui.discovery.semantic import DEFAULT_MIN_SIMILARITY
-
-    if args.discovery != "deferred":
-        stray = [
-            flag
-            for flag, value in (
-                ("--discovery-variant", args.discovery_variant),
-                ("--retriever", args.retriever),
-                ("--top-k", args.top_k),
-                ("--compare-upfront", args.compare_upfront),
-            )
-            if value is not None
-        ]
-        if stray:
-            raise WhichtoolError(
-                "cli/needs-deferred-discovery",
-                f"{stray[0]} applies to deferred discovery only",
-                "Add --discovery deferred, or drop the flag.",
-            )
-        return None
-    retriever = args.retriever or "bm25"
-    if retriever == "semantic":
-        from whichtool_tui.discovery.embedding import require_embedding
-
-        require_embedding()
-    return DiscoveryOptions(
-        variant=args.discovery_variant or "search",
-        retriever=retriever,
-        top_k=args.top_k or DEFAULT_K,
-        compare_upfront=args.compare_upfront is not False,
-        min_similarity=(
-            DEFAULT_MIN_SIMILARITY if args.min_similarity is None else args.min_similarity
-        ),
+def discovery_options(args: argparse.Namespace, settings: Settings) -> DiscoveryOptions | None:
+    """The deferred-discovery settings through the options merge (None: an upfront run)."""
+    from whichtool_tui.usecases.options import (
+        DiscoveryOverrides,
+        from_namespace,
+        merge_discovery_options,
     )
+
+    return merge_discovery_options(from_namespace(DiscoveryOverrides, args), settings)
 
 
 async def _spend(
@@ -289,7 +260,7 @@ async def _spend(
     sys.stderr.write(_destination(args, settings) + "\n")
     cache = cli_trial_cache(args.cache, args.cache_dir)
     progress = RunProgress()
-    discovery = discovery_options(args)
+    discovery = discovery_options(args, settings)
     try:
         if discovery is not None:
             from whichtool_tui.discovery.deferred_run import run_deferred_evaluation
@@ -399,7 +370,7 @@ def execute(args: argparse.Namespace) -> int:
     options = build_options(args, settings)
     if opens_tui(args):
         return _open_in_ui(args, settings, options)
-    discovery_options(args)  # stray deferred-only flags are refused before anything loads
+    discovery_options(args, settings)  # stray deferred-only flags are refused before anything loads
     inputs = load_inputs(args, settings, options.max_tools)
     prepared = prepare_run(inputs, options)
     if args.dry_run:

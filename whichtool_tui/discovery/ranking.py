@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from whichtool_tui import limits
+
 RETRIEVER_NAMES = ("bm25", "regex", "semantic")
-DEFAULT_K = 5
+DEFAULT_K = limits.DEFAULT_DISCOVERY_TOP_K
 FINDABILITY_KS = (1, 3, 5)
 
 

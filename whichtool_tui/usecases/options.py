@@ -31,6 +31,7 @@ from whichtool_tui import limits
 
 if TYPE_CHECKING:
     from whichtool_tui.config import RuleSetting, Settings
+    from whichtool_tui.discovery.deferred_run import DiscoveryOptions
     from whichtool_tui.evaluation.engine import RunOptions
 
 OverridesT = TypeVar("OverridesT")
@@ -78,6 +79,68 @@ class InspectOverrides:
     max_tools: int | None = option("trials.max_tools", limits.DEFAULT_MAX_TOOLS)
     max_context_tokens: int | None = option("thresholds.max_context_tokens", None)
     provider: str | None = option("provider.name", None)
+
+
+@dataclass(frozen=True)
+class FindabilityOverrides:
+    """A face's values for a findability review (``inspect --tasks``); None means not given.
+
+    No config fallback: the config's ``tasks`` is the run's task set, and a review of every
+    inspect would be a surprise.
+    """
+
+    tasks: str | None = option(None, None)
+    retriever: tuple[str, ...] | None = option(None, ())
+    min_similarity: float | None = option(None, limits.DEFAULT_MIN_SIMILARITY)
+
+
+@dataclass(frozen=True)
+class DiscoveryOverrides:
+    """A face's values for how a run discovers tools; None means "not given here"."""
+
+    discovery: str | None = option(None, "upfront")
+    discovery_variant: str | None = option(None, "search")
+    retriever: str | None = option(None, "bm25")
+    top_k: int | None = option(None, limits.DEFAULT_DISCOVERY_TOP_K)
+    compare_upfront: bool | None = option(None, True)
+    min_similarity: float | None = option(None, limits.DEFAULT_MIN_SIMILARITY)
+
+
+def merge_discovery_options(
+    overrides: DiscoveryOverrides, settings: Settings
+) -> DiscoveryOptions | None:
+    """The deferred-discovery settings, or None for an upfront run; settings that only apply
+    to deferred discovery are refused on an upfront one, and semantic without its extra."""
+    from whichtool_tui.discovery.deferred_run import DiscoveryOptions
+    from whichtool_tui.errors import WhichtoolError
+
+    values = merged_values(overrides, settings)
+    if values["discovery"] != "deferred":
+        stray = [
+            spec.name
+            for spec in fields(overrides)
+            if spec.name not in ("discovery", "min_similarity")
+            and getattr(overrides, spec.name) is not None
+        ]
+        if stray:
+            flag = "--" + stray[0].replace("_", "-")
+            raise WhichtoolError(
+                "cli/needs-deferred-discovery",
+                f"{flag} applies to deferred discovery only",
+                "Add --discovery deferred, or drop the flag.",
+            )
+        return None
+    if values["retriever"] == "semantic":
+        from whichtool_tui.discovery.embedding import require_embedding
+
+        require_embedding()
+    return DiscoveryOptions(
+        variant=values["discovery_variant"],
+        retriever=values["retriever"],
+        top_k=int(values["top_k"]),
+        compare_upfront=bool(values["compare_upfront"]),
+        min_similarity=float(values["min_similarity"]),
+    )
 
 
 @dataclass(frozen=True)
