@@ -167,7 +167,28 @@ def redact_paths(text: str) -> str:
 _URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>`]+")
 
 
+# Prefixes that mark a word in free text as a credential even without a flag before it.
+_STRONG_PREFIXES = ("sk-", "sk_", "ghp_", "gho_", "github_pat_", "xoxb-", "xoxp-")
+_WORDS = re.compile(r"(\s+)")
+
+
+def redact_secret_words(text: str) -> str:
+    """Mask what a command line carries in free text: ``--api-key X``, ``--token=X``, ``sk-…``."""
+    pieces = _WORDS.split(text)
+    words = pieces[0::2]
+    shown = redact_command_args(words)
+    for index, (before, after) in enumerate(zip(words, shown, strict=True)):
+        # In prose only the flag rule and unmistakable key prefixes apply ("secret" is a word).
+        if after == "***" and index and _is_secret_flag(words[index - 1]):
+            continue
+        if after == "***" and not (before.startswith(_STRONG_PREFIXES) and len(before) >= 12):
+            shown[index] = before
+    pieces[0::2] = shown
+    return "".join(pieces)
+
+
 def redact_message(text: str) -> str:
-    """Prepare any message for output: URLs redacted, paths shortened, controls escaped."""
-    text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+    """Prepare any message for output (stderr, toasts, titles): secrets after secret-named flags
+    and key-shaped words masked, URLs redacted, paths shortened, controls escaped."""
+    text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), redact_secret_words(text))
     return sanitize_text(redact_paths(text))

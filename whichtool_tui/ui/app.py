@@ -14,12 +14,13 @@ from typing import Any, ClassVar
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from whichtool_tui.artefacts import Artefact, load_artefact, summarize
 from whichtool_tui.config import Settings, load_settings
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.redact import redact_paths
+from whichtool_tui.redact import redact_message, redact_paths
 from whichtool_tui.ui.bout_model import view_of_receipt, view_of_tape
 from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
 from whichtool_tui.ui.preferences import chosen_theme, remember_theme
@@ -124,6 +125,24 @@ class WhichtoolApp(JobsApp):
             soft_wrap=True,
         )
         self._exit_renderables.clear()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast, from any screen or job, is redacted as stderr is (one function)."""
+        super().notify(
+            redact_message(message),
+            title=redact_message(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, lambda theme: remember_theme(theme.name))
