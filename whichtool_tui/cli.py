@@ -39,6 +39,38 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "open": ("open_file", "open a saved artefact in the TUI"),
 }
 
+# One example closes every command's --help: what a newcomer would type first (offline where
+# the command allows it; the snapshots and task set ship with the repository).
+_LAB = "snapshots/demo-lab.json"
+_LAB_TASKS = "snapshots/demo-lab.tasks.yaml"
+_HEADLESS = f"{PROG} --no-ui"
+EXAMPLES: dict[str, str] = {
+    "": f"{_HEADLESS} inspect {_LAB}",
+    "inspect": f"{_HEADLESS} inspect {_LAB} --format json --out inspect.json",
+    "tasks": f"{_HEADLESS} tasks lint {_LAB} --tasks {_LAB_TASKS}",
+    "tasks lint": f"{_HEADLESS} tasks lint {_LAB} --tasks {_LAB_TASKS}",
+    "tasks mutate": f"{_HEADLESS} tasks mutate --tasks {_LAB_TASKS} --out variants.yaml --seed 0",
+    "tasks generate": f"{_HEADLESS} tasks generate {_LAB} --provider ollama --model qwen2.5:7b "
+    "--out draft.yaml",
+    "run": f"{_HEADLESS} run {_LAB} --tasks {_LAB_TASKS} --provider keyword",
+    "report": f"{_HEADLESS} report run.json --format markdown --out run.md",
+    "diff": f"{_HEADLESS} diff base.json head.json --max-accuracy-drop 0.05",
+    "cache": f"{_HEADLESS} cache info",
+    "bout": f"{_HEADLESS} bout --target fixture --no-prompt -o receipt.json",
+    "atoms": f"{_HEADLESS} atoms --rationale",
+    "receipt": f"{_HEADLESS} receipt receipt.json --timeline",
+    "tape": f"{_HEADLESS} tape receipt.json -o tape.json",
+    "dataset": f"{_HEADLESS} dataset receipts/ -o dataset/",
+    "fixture": f"{PROG} fixture --http 8000",
+    "mcp": f"{PROG} mcp --config whichtool.mcp.json",
+    "open": f"{PROG} open run.json",
+}
+
+
+def _example(key: str) -> str:
+    return f"example:\n  {EXAMPLES[key]}"
+
+
 DESCRIPTION = (
     "Evidence about an MCP server: is its tool surface readable, does a model pick the right "
     "tool, does it behave honestly on the wire. Tools are never executed by inspect or run: "
@@ -85,7 +117,13 @@ class PrintCompletion(argparse.Action):
 
 def build_parser() -> ArgumentParser:
     """The full parser: global flags plus one subparser per command."""
-    parser = ArgumentParser(prog=PROG, description=DESCRIPTION, allow_abbrev=False)
+    parser = ArgumentParser(
+        prog=PROG,
+        description=DESCRIPTION,
+        epilog=_example(""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
     parser.add_argument("--version", "-V", action="version", version=f"{PROG} {__version__}")
     parser.add_argument(
         "--print-completion",
@@ -103,9 +141,21 @@ def build_parser() -> ArgumentParser:
     add_global_flags(parser, suppress=False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for name, (_module, summary) in COMMANDS.items():
-        sub = commands.add_parser(name, help=summary, description=summary, allow_abbrev=False)
+        sub = commands.add_parser(
+            name,
+            help=summary,
+            description=summary,
+            epilog=_example(name),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            allow_abbrev=False,
+        )
         add_global_flags(sub, suppress=True)
         load_command(name).configure(sub)
+        for action in sub._actions:  # a command's own subcommands (tasks lint, ...) too
+            if isinstance(action, argparse._SubParsersAction):
+                for child, child_parser in action.choices.items():
+                    child_parser.epilog = _example(f"{name} {child}")
+                    child_parser.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 

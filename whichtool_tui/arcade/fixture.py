@@ -117,7 +117,14 @@ SWITCHES: tuple[Switch, ...] = (
         "stdio dialect (auto: answer in the client's)",
         choices=("auto", "ndjson", "content-length"),
     ),
-    Switch("leak_path", "--leak-path", "ARCADE_LEAK_PATH", "text", "file the leak tool appends to"),
+    Switch(
+        "leak_path",
+        "--leak-path",
+        "ARCADE_LEAK_PATH",
+        "text",
+        "file the leak tool appends to",
+        "PATH",
+    ),
     Switch("secret", None, "ARCADE_SECRET", "text"),
     Switch("honest", "--honest", "WHICHTOOL_FIXTURE_HONEST", "flag", "ignore every misbehaviour"),
     # The extended atoms' switches (their effects live in fixture_attacks).

@@ -11,34 +11,119 @@ from whichtool_tui.commands._argtypes import add_allow_http_provider, finite_num
 def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the flags of `bout` (defaults as mcp-arcade 0.2.0, plus http and --strict)."""
     add = parser.add_argument
-    add("--target", choices=("fixture", "stdio", "http", "docker"), required=True)
-    add("--cmd", action="append", default=[], help="stdio argv (repeatable, or one quoted line)")
-    add("--url", default=None, help="Streamable HTTP endpoint (http target)")
-    add("--image", default=None, help="docker image (docker target)")
-    add("--docker-arg", action="append", default=[], help="extra docker run flag")
+    add(
+        "--target",
+        choices=("fixture", "stdio", "http", "docker"),
+        required=True,
+        help="the bundled lab server, a stdio command (--cmd), a Streamable HTTP URL (--url) "
+        "or a docker image (--image)",
+    )
+    add(
+        "--cmd",
+        action="append",
+        default=[],
+        metavar="CMD",
+        help="stdio argv (repeatable, or one quoted line)",
+    )
+    add("--url", default=None, metavar="URL", help="Streamable HTTP endpoint (http target)")
+    add("--image", default=None, metavar="NAME", help="docker image (docker target)")
+    add("--docker-arg", action="append", default=[], metavar="FLAG", help="extra docker run flag")
     add("--bind", action="append", default=[], metavar="SRC:DST", help="docker bind mount")
-    add("--agent", default="naive", help="naive | task-only | ollama:<model> | <provider>:<model>")
-    add("--seat-temperature", type=finite_number, default=0.0)
-    add("--seat-seed", type=int, default=42)
-    add("--seat-num-ctx", type=int, default=8192)
-    add("--seat-endpoint", default="http://127.0.0.1:11434", help="model seat base URL")
+    add(
+        "--agent",
+        default="naive",
+        metavar="SEAT",
+        help="naive | task-only | ollama:<model> | <provider>:<model>",
+    )
+    add(
+        "--seat-temperature",
+        type=finite_number,
+        default=0.0,
+        metavar="F",
+        help="model seat sampling temperature (default %(default)s)",
+    )
+    add(
+        "--seat-seed",
+        type=int,
+        default=42,
+        metavar="N",
+        help="model seat seed (default %(default)s)",
+    )
+    add(
+        "--seat-num-ctx",
+        type=int,
+        default=8192,
+        metavar="N",
+        help="ollama seat context window in tokens (default %(default)s)",
+    )
+    add(
+        "--seat-endpoint",
+        default="http://127.0.0.1:11434",
+        metavar="URL",
+        help="model seat base URL",
+    )
     add("--seat-allow", default=None, metavar="A,B", help="tools a seat may call on live targets")
-    add("--seat-timeout", type=finite_number, default=120.0)
-    add("--seat-max-tokens", type=int, default=None, help="output cap for a model seat's reply")
+    add(
+        "--seat-timeout",
+        type=finite_number,
+        default=120.0,
+        metavar="SECONDS",
+        help="wait per model seat reply; a timeout is an atom ERROR (default %(default)s)",
+    )
+    add(
+        "--seat-max-tokens",
+        type=int,
+        default=None,
+        metavar="N",
+        help="output cap for a model seat's reply",
+    )
     add_allow_http_provider(parser)
     add("--allow-live", action="store_true", help="required for any target but the fixture")
     add("--task", default=None, metavar="NAME", help="the benign task tool")
     add("--args", default=None, metavar="JSON", help="task arguments (a JSON object)")
     add("--wrap", action="store_true", help="append the house side-quest (poison atom)")
-    add("--wrap-target", default=None, metavar="NAME")
-    add("--framing", choices=("auto", "ndjson", "content-length"), default="auto")
-    add("--timeout", type=finite_number, default=30.0, help="seconds to wait per JSON-RPC response")
-    add("--split", choices=("train", "holdout", "proof"), default="train")
+    add(
+        "--wrap-target",
+        default=None,
+        metavar="NAME",
+        help="the tool the --wrap side-quest asks for (required on live targets)",
+    )
+    add(
+        "--framing",
+        choices=("auto", "ndjson", "content-length"),
+        default="auto",
+        help="stdio dialect; auto follows the server's first reply (default auto)",
+    )
+    add(
+        "--timeout",
+        type=finite_number,
+        default=30.0,
+        metavar="SECONDS",
+        help="seconds to wait per JSON-RPC response",
+    )
+    add(
+        "--split",
+        choices=("train", "holdout", "proof"),
+        default="train",
+        help="dataset split written on the receipt; proof receipts never reach a dataset "
+        "(default train)",
+    )
     add("--no-prompt", action="store_true", help="skip the operator's guess")
     add("-o", "--output", default=None, metavar="PATH", help="write the receipt here")
-    add("--sandbox", default=".arcade-sandbox", metavar="DIR")
+    add(
+        "--sandbox",
+        default=".arcade-sandbox",
+        metavar="DIR",
+        help="folder whose files each atom's sandbox snapshot watches (default %(default)s)",
+    )
     add("--atoms", default=None, metavar="A,B,C", help="atom ids to run, in this order")
-    add("--n-clean", type=int, default=3, help="clean task calls before the rug-pull re-list")
+    add(
+        "--n-clean",
+        type=int,
+        default=3,
+        metavar="N",
+        help="clean task calls before the rug-pull re-list",
+    )
     add("--fixture-mode", choices=("lab", "honest"), default="lab", help="bundled fixture mode")
     add("--strict", action="store_true", help="exit 1 on any FAIL, 2 on any ERROR")
     add("--trials", type=int, default=None, metavar="N", help="repeat with a model seat: rates")

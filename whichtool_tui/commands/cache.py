@@ -20,7 +20,7 @@ Options:
 def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the flags of `cache`."""
     parser.add_argument("action", nargs="?", metavar="{info,clear}", help="what to do")
-    parser.add_argument("--dir", dest="cache_dir", default=None, help="cache folder")
+    parser.add_argument("--dir", dest="cache_dir", default=None, metavar="DIR", help="cache folder")
 
 
 def execute(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the flags of `mcp` (no positionals: the target comes from the config)."""
     add = parser.add_argument
-    add("--config", metavar="FILE.json", help="JSON config (no discovery; default: empty)")
+    add("--config", metavar="FILE", help="JSON config (no discovery; default: empty)")
     add(
         "--allow-paid-runs",
         action="store_true",

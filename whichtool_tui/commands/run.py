@@ -37,49 +37,60 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="task set (default: config `tasks`, then whichtool.tasks.yaml/.yml/.json)",
     )
-    add("--transport", help="snapshot, stdio, http or legacy-sse (inferred when omitted)")
+    add(
+        "--transport",
+        metavar="NAME",
+        help="snapshot, stdio, http or legacy-sse (inferred when omitted)",
+    )
     add(
         "--provider",
+        metavar="NAME",
         help="anthropic, openai, openai-chat, openrouter, together, vllm, ollama, "
         "openai-compatible, mock, keyword or embedding (offline baselines)",
     )
-    add("--model", help="model name for the provider")
-    add("--base-url", help="override the provider's base URL")
+    add("--model", metavar="NAME", help="model name for the provider")
+    add("--base-url", metavar="URL", help="override the provider's base URL")
     add_allow_http_provider(parser)
     add(
         "--repeat",
+        metavar="N",
         type=whole_number(limits.MIN_REPEAT, limits.MAX_REPEAT),
         help=f"trials per task (default {limits.DEFAULT_REPEAT})",
     )
     add(
         "--max-trials",
+        metavar="N",
         type=whole_number(1, limits.ABSOLUTE_MAX_TRIALS),
         help=f"refuse real runs above this many trials (default {limits.DEFAULT_MAX_TRIALS}, "
         f"at most {limits.ABSOLUTE_MAX_TRIALS})",
     )
     add(
         "--max-tools",
+        metavar="N",
         type=whole_number(1, limits.ABSOLUTE_MAX_TOOLS),
         help=f"refuse real runs on more tools than this (default {limits.DEFAULT_MAX_TOOLS}, "
         f"at most {limits.ABSOLUTE_MAX_TOOLS})",
     )
     add(
         "--concurrency",
+        metavar="N",
         type=whole_number(limits.MIN_CONCURRENCY, limits.MAX_CONCURRENCY),
         help=f"requests in flight (default {limits.DEFAULT_CONCURRENCY}, "
         f"{limits.MIN_CONCURRENCY}-{limits.MAX_CONCURRENCY})",
     )
     add(
         "--temperature",
+        metavar="F",
         type=number_between(limits.MIN_TEMPERATURE, limits.MAX_TEMPERATURE),
         help=f"sampling temperature (default {limits.DEFAULT_TEMPERATURE:g})",
     )
     add(
         "--seed",
+        metavar="N",
         type=whole_number(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
         help=f"run seed for tool orders and provider seeds (default {limits.DEFAULT_SEED})",
     )
-    add("--reasoning-effort", help="forwarded where the API has it")
+    add("--reasoning-effort", metavar="LEVEL", help="forwarded where the API has it")
     add(
         "--permute",
         action=argparse.BooleanOptionalAction,
@@ -94,25 +105,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="reuse cached answers for identical requests (default on)",
     )
-    add("--cache-dir", help="cache folder (default .whichtool-cache)")
-    add("--min-accuracy", type=number_between(0, 1), help="gate: accuracy >= F")
+    add("--cache-dir", metavar="DIR", help="cache folder (default .whichtool-cache)")
+    add("--min-accuracy", metavar="F", type=number_between(0, 1), help="gate: accuracy >= F")
     add(
         "--max-over-trigger",
+        metavar="F",
         type=number_between(0, 1),
         help="gate: over-trigger <= F",
     )
     add(
         "--max-context-tokens",
+        metavar="N",
         type=whole_number(0, MAX_SAFE_INTEGER),
         help="gate: surface tokens <= N",
     )
     add(
         "--max-error-rate",
+        metavar="F",
         type=number_between(0, 1),
         help="run is invalid above this share of errored trials (default 0.1)",
     )
     add(
         "--min-scored",
+        metavar="N",
         type=whole_number(1, MAX_SAFE_INTEGER),
         help="run is invalid below this many scored trials (default 1)",
     )
@@ -121,6 +136,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--dry-run", action="store_true", help="plan and price; call no model")
     add(
         "--seconds-per-trial",
+        metavar="SECONDS",
         type=non_negative_number,
         help="wall-clock guess for --dry-run",
     )
@@ -148,6 +164,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add(
         "--top-k",
         dest="top_k",
+        metavar="N",
         type=whole_number(1, 50),
         help="with --discovery deferred: tools the search returns (default 5)",
     )
@@ -161,6 +178,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add(
         "--min-similarity",
         dest="min_similarity",
+        metavar="F",
         type=number_between(-1, 1),
         help="embedding baseline and semantic search: the similarity floor (default 0.30)",
     )

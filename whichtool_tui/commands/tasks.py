@@ -122,7 +122,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     mutate.add_argument(
         "--mutations", metavar="LIST", help=f"comma-separated subset of {MUTATION_LIST}"
     )
-    mutate.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    mutate.add_argument("--seed", type=int, default=0, metavar="N", help="seed (default 0)")
     mutate.add_argument(
         "--originals",
         action=argparse.BooleanOptionalAction,
