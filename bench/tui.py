@@ -1,9 +1,12 @@
-"""TUI speed: launch to first frame, open a 100,000-event receipt, page through it, peak memory.
+"""TUI speed: launch to first frame, open a 100,000-event receipt, page through it, peak memory,
+search it, switch sections, and sit idle.
 
 Run: ``.venv/bin/python bench/tui.py``. Prints the figures; asserts nothing. Needs tmux for the
-two launch figures (the installed binary in a real terminal, as a person would start it) and
+terminal figures (the installed binary in a real terminal, as a person would start it) and
 for `run` and `bout` launched to their screens. Targets: first frame <= 1 s; 100k-event
-timeline first frame <= 2 s; median keypress-to-frame while paging <= 50 ms; peak RSS <= 400 MB.
+timeline first frame <= 2 s; median keypress-to-frame while paging <= 50 ms; peak RSS <= 400 MB;
+timeline search <= 100 ms per keystroke over 100k events; a section switch <= 150 ms of CPU
+after its first visit; an idle screen ~0% CPU.
 """
 
 from __future__ import annotations
@@ -190,6 +193,87 @@ async def filter_figure(receipt: Path) -> None:
     print(f"text filter over {EVENTS:,} rows:        {filter_ms:.0f} ms ({shown:,} rows kept)")
 
 
+async def search_figure(receipt: Path) -> None:
+    """In-process: type a search one key at a time over 100k events, time each keystroke."""
+    from textual.widgets import Input
+
+    from whichtool_tui.artefacts import load_artefact
+    from whichtool_tui.ui.app import WhichtoolApp
+
+    app = WhichtoolApp(load_artefact(receipt))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await asyncio.sleep(1.0)
+        await app.workers.wait_for_complete()  # rows read, receipt checked, body index built
+        await pilot.pause()
+        field = app.screen.query_one("#f-search", Input)
+        samples = []
+        for text in ["t", "to", "too", "tool", "tools", "tool", "too", "", "2", "20", "2025"]:
+            started = time.perf_counter()
+            field.value = text
+            await pilot.pause()
+            samples.append((time.perf_counter() - started) * 1000)
+    print(
+        f"timeline search per keystroke ({EVENTS:,} events, bodies included): median "
+        f"{statistics.median(samples):.0f} ms, max {max(samples):.0f} ms over {len(samples)} "
+        "keys (typing, deleting, a new word; target <= 100 ms)"
+    )
+
+
+async def switch_figure() -> None:
+    """In-process: CPU per section switch with the demo loaded, after each section's first visit."""
+    from whichtool_tui.ui.app import WhichtoolApp
+
+    app = WhichtoolApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_demo()
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and (app.session.run is None or app.session.bout is None):
+            await pilot.pause(0.1)
+        await app.workers.wait_for_complete()
+        for key in "12345":  # first visits build each screen
+            await pilot.press(key)
+            await pilot.pause()
+        costs: dict[str, list[float]] = {key: [] for key in "12345"}
+        for _ in range(3):
+            for key in "12345":
+                started = time.process_time()
+                await pilot.press(key)
+                await pilot.pause()
+                costs[key].append((time.process_time() - started) * 1000)
+    names = dict(zip("12345", ["Surface", "Tasks", "Run", "Results", "Bout"], strict=True))
+    shown = ", ".join(f"{names[k]} {statistics.median(v):.0f}" for k, v in costs.items())
+    worst = max(statistics.median(v) for v in costs.values())
+    print(
+        f"section switch CPU after first visit (ms): {shown}; worst {worst:.0f} ms "
+        "(target <= 150 ms)"
+    )
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def idle_figure(state: Path) -> None:
+    """The installed binary after the demo, left alone on each screen: CPU share while idle."""
+    term = Tmux(f"WHICHTOOL_TUI_STATE_DIR={state} {BINARY} --demo")
+    try:
+        term.wait_for("Tools (6)", timeout=60)
+        time.sleep(8.0)  # the demo's run and bout finish
+        pid = term.pane_pid()
+        shares = []
+        for key, name in (("3", "Run"), ("4", "Results"), ("5", "Bout"), ("0", "Home")):
+            term.run("send-keys", "-t", "s", key)
+            time.sleep(2.0)
+            before = cpu_seconds(pid)
+            time.sleep(5.0)
+            shares.append(f"{name} {100 * (cpu_seconds(pid) - before) / 5.0:.1f}%")
+    finally:
+        term.close()
+    print(f"idle CPU, 5 s per screen after the demo: {', '.join(shares)} (target ~0%; was 4.5%)")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="wt-bench-") as folder:
         receipt = Path(folder) / "big-receipt.json"
@@ -205,10 +289,13 @@ def main() -> None:
             launch_figures(state, receipt)
             paging_figure(state, receipt)
             command_figures(state, Path(folder))
+            idle_figure(state)
         else:
             print("tmux or the installed binary is missing: terminal figures skipped")
         os.environ["WHICHTOOL_TUI_STATE_DIR"] = str(state)
         asyncio.run(filter_figure(receipt))
+        asyncio.run(search_figure(receipt))
+        asyncio.run(switch_figure())
 
 
 if __name__ == "__main__":

@@ -120,7 +120,7 @@ async def test_help_lists_screen_bindings() -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         text = static_text(app.screen.query_one("#help-body Static", Static))
-        assert "Save snapshot" in text and "Re-inspect" in text and "ctrl+p" in text
+        assert "Save snapshot" in text and "Re-inspect" in text and "^p" in text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 

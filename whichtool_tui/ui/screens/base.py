@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -29,6 +30,18 @@ class SectionScreen(Screen[None]):
         yield from ()
 
     _section_ready = False
+    _styled_for: tuple[object, ...] | None = None
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Textual restyles every widget on each resume (half a section switch's CPU on the
+        # Bout screen). Styles only move with the theme, the app's classes or this screen's
+        # (breakpoints), and a stylesheet change is refreshed by the mode switch itself; so
+        # a revisit with none of those changed keeps the styles it has.
+        key = (self.app.theme, frozenset(self.app.classes), frozenset(self.classes))
+        if event.refresh_styles and key == self._styled_for:
+            event.refresh_styles = False
+        self._styled_for = key
+        super()._on_screen_resume(event)
 
     def on_mount(self) -> None:
         self._section_ready = True

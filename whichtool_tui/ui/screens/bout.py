@@ -92,6 +92,7 @@ class BoutScreen(SectionScreen):
         self._shown: BoutView | None = None
         self._message_timer: Timer | None = None
         self._last_filter: tuple[object, ...] | None = None  # (others..., search) last applied
+        self._drawn_verdict: tuple[object, ...] | None = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Guess keys until the guess; saving only with a receipt; wire keys with a wire."""
@@ -176,6 +177,11 @@ class BoutScreen(SectionScreen):
             self._set_wire_title(timeline)
 
     def _draw_atoms_and_verdict(self, bout: BoutView) -> None:
+        key = (id(bout), bout.guess, id(bout.receipt), bout.pending, bout.invalid)
+        if key == self._drawn_verdict:
+            return  # a revisit with nothing new: keep what is drawn
+        self._drawn_verdict = key
+        self.refresh_bindings()
         atoms = Text()
         results = {a.id: a for a in bout.receipt.atoms} if bout.receipt else {}
         for atom in bout.header.atoms:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -18,9 +19,27 @@ class KeyFooter(Footer):
     exactly the two a newcomer needs; screens hide keys that do nothing now via check_action.
     """
 
+    _composed: tuple[object, ...] | None = None
+
+    def _signature(self) -> tuple[object, ...]:
+        return tuple(
+            (key, active.binding.description, active.enabled, active.binding.show)
+            for key, active in self.screen.active_bindings.items()
+        )
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Rebuild the keys only when they changed: a section switch usually changes nothing
+        (each screen has its own footer), and rebuilding restyles every key."""
+        self._bindings_ready = True
+        if not screen.app.app_focus or not (self.is_attached and screen is self.screen):
+            return
+        if self._signature() != self._composed:
+            self.call_after_refresh(self.recompose)
+
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
             return
+        self._composed = self._signature()
         active = self.screen.active_bindings
         shown: dict[str, tuple[Binding, bool, str]] = {}
         ordered = sorted(active.values(), key=lambda item: item.node is not self.app)
@@ -52,4 +71,6 @@ class KeyFooter(Footer):
             )
 
     def on_resize(self, event: events.Resize) -> None:
-        self.compact = event.size.width < COMPACT_BELOW
+        compact = event.size.width < COMPACT_BELOW
+        if compact != self.compact:
+            self.compact = compact
