@@ -14,7 +14,13 @@ from pydantic import Field, PrivateAttr, ValidationError, field_validator
 from whichtool_tui import limits
 from whichtool_tui.bounded_read import parse_json_text, read_input_text
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS, MAX_SAFE_INTEGER
+from whichtool_tui.limits import (
+    ABSOLUTE_MAX_TOOLS,
+    ABSOLUTE_MAX_TRIALS,
+    MAX_OUTPUT_TOKENS,
+    MAX_REQUEST_TIMEOUT_SECONDS,
+    MAX_SAFE_INTEGER,
+)
 from whichtool_tui.redact import redact_paths
 from whichtool_tui.strict_model import StrictModel
 from whichtool_tui.surface.rule_settings import RuleLevel as RuleLevel
@@ -88,6 +94,12 @@ class TrialsConfig(_Strict):
     ) = None
     seed: Annotated[int, Field(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)] | None = None
     reasoning_effort: str | None = Field(default=None, alias="reasoningEffort")
+    timeout: (
+        Annotated[float, Field(gt=0, le=MAX_REQUEST_TIMEOUT_SECONDS, allow_inf_nan=False)] | None
+    ) = None
+    max_output_tokens: Annotated[int, Field(ge=1, le=MAX_OUTPUT_TOKENS)] | None = Field(
+        default=None, alias="maxOutputTokens"
+    )
 
 
 _Rate = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]

@@ -28,6 +28,14 @@ DEFAULT_TEMPERATURE = 0.0
 DEFAULT_SEED = 0
 DEFAULT_PERMUTE = True
 
+# -- one model request -------------------------------------------------------------------------
+DEFAULT_REQUEST_TIMEOUT_SECONDS = 300.0  # per request, counted from when it is sent
+MAX_REQUEST_TIMEOUT_SECONDS = 3600.0
+# An output cap sent in every API shape: a routing answer is a tool call or a short refusal,
+# and a model that rambles must not hold a server slot for minutes.
+DEFAULT_MAX_OUTPUT_TOKENS = 1024
+MAX_OUTPUT_TOKENS = 1_000_000
+
 # -- run health gates ------------------------------------------------------------------------
 DEFAULT_MAX_ERROR_RATE = 0.1  # a run with more errored trials than this is invalid (exit 2)
 DEFAULT_MIN_SCORED = 1

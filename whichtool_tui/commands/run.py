@@ -92,6 +92,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add("--reasoning-effort", metavar="LEVEL", help="forwarded where the API has it")
     add(
+        "--timeout",
+        type=number_between(0.001, limits.MAX_REQUEST_TIMEOUT_SECONDS),
+        help=f"seconds per model request, counted from when it is sent (not while it waits "
+        f"behind --concurrency; default {limits.DEFAULT_REQUEST_TIMEOUT_SECONDS:g})",
+    )
+    add(
+        "--max-output-tokens",
+        type=whole_number(1, limits.MAX_OUTPUT_TOKENS),
+        help=f"output cap sent with every request, in every API shape "
+        f"(default {limits.DEFAULT_MAX_OUTPUT_TOKENS})",
+    )
+    add(
         "--permute",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -270,6 +282,8 @@ async def _spend(
         settings.provider,
         env=os.environ,
         allow_http=args.allow_http_provider,
+        timeout=options.timeout,
+        max_output_tokens=options.max_output_tokens,
     )
     if args.min_similarity is not None and provider.identity.name == "embedding":
         from whichtool_tui.providers.embedding import EmbeddingProvider

@@ -6,12 +6,13 @@ shows) and ``run_evaluation`` (spend it), and read progress from the events they
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from whichtool_tui import __version__
+from whichtool_tui import __version__, limits
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
 from whichtool_tui.evaluation.cache import TrialCache
 from whichtool_tui.evaluation.events import (
@@ -101,6 +102,8 @@ class RunOptions:
     max_tools: int = DEFAULT_MAX_TOOLS
     thresholds: ThresholdSettings = field(default_factory=ThresholdSettings)
     seconds_per_trial: float | None = None
+    timeout: float = limits.DEFAULT_REQUEST_TIMEOUT_SECONDS  # per request, not queue time
+    max_output_tokens: int = limits.DEFAULT_MAX_OUTPUT_TOKENS
 
 
 @dataclass(frozen=True)
@@ -299,6 +302,7 @@ async def run_evaluation(
                 reasoning_effort=options.reasoning_effort,
                 max_trials=options.max_trials,
                 max_tools=options.max_tools,
+                max_errors=math.floor(options.thresholds.max_error_rate * plan.planned + 1e-9),
             ),
             cache,
             finished,

@@ -44,6 +44,8 @@ class RunnerSettings:
     reasoning_effort: str | None = None
     max_trials: int = ABSOLUTE_MAX_TRIALS
     max_tools: int = ABSOLUTE_MAX_TOOLS
+    # Errored trials past which the run is invalid whatever follows: stop sending then.
+    max_errors: int | None = None
 
 
 def _check_limits(plan: TrialPlan, settings: RunnerSettings) -> None:
@@ -141,6 +143,15 @@ async def run_one(
     return outcome
 
 
+_NOT_SENT = TrialOutcome.failed(
+    TrialError(
+        message="Not sent: more trials had already errored than --max-error-rate allows, so the "
+        "run could no longer be valid",
+        retryable=False,
+    )
+)
+
+
 async def run_plan(
     plan: TrialPlan,
     provider: Provider,
@@ -158,17 +169,23 @@ async def run_plan(
     outcomes: list[TrialOutcome | None] = [None] * len(plan.trials)
     next_index = 0
 
+    errors = 0
+
     async def worker() -> None:
-        nonlocal next_index
+        nonlocal next_index, errors
         while next_index < len(plan.trials):
             index = next_index
             next_index += 1
             trial = plan.trials[index]
-            request = build_request(trial, tools, settings)
-            if send is None:
-                outcome = await run_one(provider, request, cache)
+            if settings.max_errors is not None and errors > settings.max_errors:
+                outcome = _NOT_SENT  # the error budget is already spent: no money after it
             else:
-                outcome = await send(trial, request)
+                request = build_request(trial, tools, settings)
+                if send is None:
+                    outcome = await run_one(provider, request, cache)
+                else:
+                    outcome = await send(trial, request)
+                errors += outcome.error is not None
             outcomes[index] = outcome
             if on_outcome is not None:
                 on_outcome(index, trial, outcome)

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from whichtool_tui.limits import DEFAULT_REQUEST_TIMEOUT_SECONDS
 from whichtool_tui.mcp_client.auth import is_loopback_host
 from whichtool_tui.providers.base import (
     Capabilities,
@@ -31,7 +32,7 @@ from whichtool_tui.providers.base import (
 )
 from whichtool_tui.redact import redact_message, redact_url
 
-DEFAULT_TIMEOUT_SECONDS = 300.0
+DEFAULT_TIMEOUT_SECONDS = DEFAULT_REQUEST_TIMEOUT_SECONDS
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 ERROR_BODY_CHARS = 300
 BACKOFF_BASE_SECONDS = 0.5
@@ -151,7 +152,8 @@ class JsonPoster:
             raise ProviderError(
                 "provider/timeout",
                 f"{endpoint} did not answer within {self.timeout:g} s",
-                "A slow model or server; raise the timeout or retry later.",
+                "A slow model or server: raise --timeout (or trials.timeout in the config), "
+                "lower --max-output-tokens, or retry later.",
                 retryable=True,
             ) from None
         except httpx.HTTPError as exc:

@@ -326,6 +326,8 @@ async def _spend(
         state.options.settings.provider,
         env=os.environ,
         allow_http=state.options.allow_http_provider,
+        timeout=run_options.timeout,
+        max_output_tokens=run_options.max_output_tokens,
     )
     if paid:
         state.paid_run_active = True

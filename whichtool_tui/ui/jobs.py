@@ -181,7 +181,14 @@ class JobsApp(App[int]):
                 progress.add(event.trial)
 
         try:
-            provider = build_provider(provider_name, model, base_url, env=os.environ)
+            provider = build_provider(
+                provider_name,
+                model,
+                base_url,
+                env=os.environ,
+                timeout=setup.options.timeout,
+                max_output_tokens=setup.options.max_output_tokens,
+            )
         except WhichtoolError as error:
             progress.state = "failed"
             self.fail("Provider", error)

@@ -61,6 +61,10 @@ class RunOverrides:
     max_trials: int | None = option("trials.max_trials", limits.DEFAULT_MAX_TRIALS)
     max_tools: int | None = option("trials.max_tools", limits.DEFAULT_MAX_TOOLS)
     seconds_per_trial: float | None = option(None, None)
+    timeout: float | None = option("trials.timeout", limits.DEFAULT_REQUEST_TIMEOUT_SECONDS)
+    max_output_tokens: int | None = option(
+        "trials.max_output_tokens", limits.DEFAULT_MAX_OUTPUT_TOKENS
+    )
     min_accuracy: float | None = option("thresholds.min_accuracy", None, into="thresholds")
     max_over_trigger: float | None = option("thresholds.max_over_trigger", None, "thresholds")
     max_context_tokens: int | None = option("thresholds.max_context_tokens", None, "thresholds")
