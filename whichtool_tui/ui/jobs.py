@@ -84,7 +84,10 @@ class JobsApp(App[int]):
     def on_job_failed(self, message: JobFailed) -> None:
         """The last failure is kept (its stable code too), then said in a toast."""
         self.session.last_error = message.error
-        self.notify(message.error.message, title=message.title, severity="error", timeout=8)
+        error = message.error
+        # The hint says what to do, and for a failed stdio server carries its stderr tail.
+        said = f"{error.message}\n{error.hint}" if error.hint else error.message
+        self.notify(said, title=message.title, severity="error", timeout=8)
 
     def refresh_sections(self) -> None:
         """Tell the visible section that the session changed."""
@@ -124,6 +127,7 @@ class JobsApp(App[int]):
     async def inspect_target(self, choice: TargetChoice, section: str = "surface") -> None:
         """Load and inspect a target without blocking the UI, then show the Surface section."""
         self.notify(f"Inspecting {redact_message(choice.label)}…", timeout=2)
+        self.session.attempted = choice
         try:
             from whichtool_tui.ui import engine
 
@@ -131,7 +135,9 @@ class JobsApp(App[int]):
                 self.session.settings = engine.review_settings(self.review)
             view = await engine.inspect_target(choice, self.settings, self.review)
         except WhichtoolError as error:
-            self.fail("Inspect failed", error)
+            retry = "r on Surface retries."
+            hint = f"{error.hint} {retry}" if error.hint else retry
+            self.fail("Inspect failed", WhichtoolError(error.code, error.message, hint))
             return
         except Exception as error:
             self.notify(

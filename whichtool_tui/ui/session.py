@@ -86,6 +86,7 @@ class Session:
     settings: Settings = field(default_factory=Settings)
     target: TargetChoice | None = None
     target_label: str = ""
+    attempted: TargetChoice | None = None  # the last target tried, kept when it failed (r retries)
     surface: SurfaceView | None = None
     tasks: TaskSetState | None = None
     run: RunReport | None = None

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from whichtool_tui.surface.model import NormalizedSurface
 
 OVERLAP_CODES = ("descriptions/identical", "overlap/high", "overlap/notable")
+# Findings about two tools (or a family of them) that the side-by-side view explains.
+PAIR_CODES = (*OVERLAP_CODES, "descriptions/overlap-without-preference", "names/same-words")
+SEVERITY_FILTERS = ("all", "error", "warning", "info")
+TOOL_ORDERS = ("served", "cost", "name")
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -47,8 +51,29 @@ class Finding:
 
     @property
     def is_pair(self) -> bool:
-        """Overlap-type findings open the side-by-side view."""
-        return self.code in OVERLAP_CODES and len(self.tools) == 2
+        """Findings about exactly two tools open the side-by-side view."""
+        return self.code in PAIR_CODES and len(self.tools) == 2
+
+    @property
+    def is_family(self) -> bool:
+        """A family of near-duplicates (three or more tools): expandable into its members."""
+        return self.code in PAIR_CODES and len(self.tools) > 2
+
+    @property
+    def member_count(self) -> int:
+        """Every member of a family (the finding lists at most the first 50)."""
+        detail = self.detail if isinstance(self.detail, dict) else {}
+        counted = detail.get("members")
+        return counted if isinstance(counted, int) else len(self.tools)
+
+    def matches(self, query: str) -> bool:
+        """Case-insensitive: the query appears in the code, a tool name or the message."""
+        needle = query.lower()
+        return (
+            needle in self.code.lower()
+            or any(needle in name.lower() for name in self.tools)
+            or needle in self.message.lower()
+        )
 
 
 @dataclass(frozen=True)
@@ -93,6 +118,27 @@ class SurfaceView:
                 return pair
         return None
 
+    def pair_score(self, first: str, second: str) -> float | None:
+        """The overlap score of any two tools: the report's top pairs, else scored from the
+        served descriptions (the same Dice score), else None (a report opened from disk)."""
+        pair = self.pair(first, second)
+        if pair is not None:
+            return pair.score
+        if first not in self.raw_tools or second not in self.raw_tools:
+            return None
+        from whichtool_tui.surface.naming import name_tokens
+        from whichtool_tui.surface.overlap import dice, normalize_for_overlap
+
+        def text(name: str) -> str:
+            described = self.description(name) or ""
+            return normalize_for_overlap(" ".join(name_tokens(name)) + " " + described)
+
+        return dice(text(first), text(second))
+
+    def raw_tool(self, name: str) -> dict[str, Any] | None:
+        """The tool exactly as served (for the raw JSON view), when the listing is at hand."""
+        return self.raw_tools.get(name)
+
     def description(self, name: str) -> str | None:
         """The served description of a tool, when the listing is at hand."""
         raw = self.raw_tools.get(name)
@@ -104,6 +150,29 @@ class SurfaceView:
         raw = self.raw_tools.get(name)
         value = raw.get("inputSchema") if raw else None
         return value if isinstance(value, dict) else None
+
+
+def visible_tools(tools: list[ToolRow], query: str = "", order: str = "served") -> list[ToolRow]:
+    """The tools the table shows: names containing ``query``, in served, cost or name order."""
+    needle = query.lower()
+    shown = [tool for tool in tools if needle in tool.name.lower()] if needle else list(tools)
+    if order == "cost":
+        shown.sort(key=lambda tool: (-tool.tokens, tool.name))
+    elif order == "name":
+        shown.sort(key=lambda tool: tool.name)
+    return shown
+
+
+def visible_findings(
+    findings: list[Finding], query: str = "", severity: str = "all"
+) -> list[Finding]:
+    """The findings the table shows: one severity (or all), matching ``query`` if given."""
+    return [
+        finding
+        for finding in findings
+        if (severity == "all" or finding.severity == severity)
+        and (not query or finding.matches(query))
+    ]
 
 
 def _int(value: Any) -> int:

@@ -26,25 +26,29 @@ def highlight(text: str, terms: set[str]) -> Text:
 
 
 class OverlapModal(ModalScreen[None]):
-    """The pair view behind an overlap / identical-description finding."""
+    """The pair view behind a finding about two tools (or two members of a family)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
 
-    def __init__(self, view: SurfaceView, finding: Finding) -> None:
+    def __init__(
+        self, view: SurfaceView, finding: Finding, tools: tuple[str, str] | None = None
+    ) -> None:
         super().__init__()
         self._view = view
         self._finding = finding
+        self._tools = tools or (finding.tools[0], finding.tools[1])
 
     def compose(self) -> ComposeResult:
-        first, second = self._finding.tools[0], self._finding.tools[1]
+        first, second = self._tools
         pair = self._view.pair(first, second)
+        scored = self._view.pair_score(first, second)
         text_a = self._view.description(first)
         text_b = self._view.description(second)
         terms: set[str] = set(pair.shared_terms) if pair else set()
         if not terms and text_a and text_b:
             terms = shared_words(text_a, text_b)
         with Vertical(id="overlap") as box:
-            score = f"{pair.score:.2f}" if pair else "?"
+            score = f"{scored:.2f}" if scored is not None else "?"
             box.border_title = f"{first} ~ {second} · overlap {score}"
             box.border_subtitle = "esc to close"
             yield Static(

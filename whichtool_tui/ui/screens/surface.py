@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -9,15 +10,26 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
+from textual.widgets.data_table import ColumnKey
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths, sanitize_text
 from whichtool_tui.surface.load import save_snapshot
+from whichtool_tui.ui.modals.family import FamilyModal
 from whichtool_tui.ui.modals.overlap import OverlapModal
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.screens.base import SectionScreen
-from whichtool_tui.ui.surface_model import Finding, SurfaceView, rule_states
+from whichtool_tui.ui.surface_model import (
+    SEVERITY_FILTERS,
+    TOOL_ORDERS,
+    Finding,
+    SurfaceView,
+    ToolRow,
+    rule_states,
+    visible_findings,
+    visible_tools,
+)
 from whichtool_tui.ui.widgets.findability_column import COLUMN_TITLE, findability_cell
 from whichtool_tui.ui.widgets.tool_detail import SEMANTIC_STYLES, render_tool
 
@@ -27,6 +39,10 @@ SEVERITY_MARKS = {
     "info": ("ℹ info", "dim"),
 }
 BAR_WIDTH = 8
+FINDING_ROW_HEIGHT = 2  # fixed: a row height per finding would lay out every row up front
+MESSAGE_MIN_WIDTH = 24
+ROW_BATCH = 200  # rows added at a time: a 2,000-finding surface shows its first frame at once
+BATCH_MARGIN = 5  # the next batch loads when the cursor comes this close to the last row
 
 
 def cost_bar(share: float, biggest: float) -> Text:
@@ -36,6 +52,18 @@ def cost_bar(share: float, biggest: float) -> Text:
     bar.append("░" * (BAR_WIDTH - filled), style="dim")
     bar.append(f" {share:>4.0%}")
     return bar
+
+
+def _finding_cells(finding: Finding) -> tuple[str, str, str]:
+    """Severity label, code and subject of one findings row (the message is styled apart)."""
+    label = SEVERITY_MARKS.get(finding.severity, (finding.severity, ""))[0]
+    if finding.is_family:
+        about = f"{finding.tools[0]} +{finding.member_count - 1:,} more"
+        code = f"{finding.code} [family {finding.member_count:,}]"
+    else:
+        about = " ~ ".join(finding.tools)
+        code = finding.code + (" [view]" if finding.is_pair else "")
+    return label, code, sanitize_text(about)[:48]
 
 
 class SurfaceScreen(SectionScreen):
@@ -49,26 +77,46 @@ class SurfaceScreen(SectionScreen):
         Binding("f", "focus_findings", "Findings"),
         Binding("t", "focus_tools", "Tools"),
         Binding("k", "toggle_rules", "Rules"),
+        Binding("slash", "search", "Search"),
+        Binding("e", "cycle_severity", "Severity"),
+        Binding("o", "cycle_order", "Sort tools"),
+        Binding("j", "toggle_raw", "Raw JSON"),
     ]
+
+    _shown: SurfaceView | None = None
+    _shown_tasks: tuple[tuple[str, str, str | None], ...] | None = None
+    _tool_query = ""
+    _finding_query = ""
+    _severity = "all"
+    _order = "served"
+    _raw = False
+    _searching = "tools"
+    _listed_tools: Sequence[ToolRow] = ()
+    _listed_findings: Sequence[Finding] = ()
+    _biggest = 0.0
 
     def compose_body(self) -> ComposeResult:
         yield Static("", id="surface-empty")
         with Vertical(id="surface-body"):
             with Horizontal(id="surface-top"):
                 tools: DataTable[object] = DataTable(id="tools", cursor_type="row")
-                tools.add_columns("tool", "kind", "cost", COLUMN_TITLE)
+                tools.add_columns("tool", "kind (by name)", "cost", COLUMN_TITLE)
                 yield tools
                 with VerticalScroll(id="tool-detail-pane"):
                     yield Static("", id="tool-detail")
             with Horizontal(id="surface-bottom"):
                 findings: DataTable[object] = DataTable(id="findings", cursor_type="row")
-                findings.add_columns("severity", "code", "about", "message · fix")
+                findings.add_column("finding · about", key="finding")
+                findings.add_column("message · fix", key="message", width=MESSAGE_MIN_WIDTH)
                 yield findings
                 rules: DataTable[object] = DataTable(id="rules", cursor_type="row")
                 rules.add_columns("severity", "config", "rule")
                 rules.display = False
                 yield rules
             yield Static("", id="finding-hint")
+            search = Input(placeholder="search", id="surface-search")
+            search.display = False
+            yield search
 
     @property
     def view(self) -> SurfaceView | None:
@@ -89,6 +137,12 @@ class SurfaceScreen(SectionScreen):
                 "there for the demo, or run [b]whichtool-tui open FILE[/b]."
             )
             return
+        tasks = self.wapp.session.tasks
+        task_key = tuple((t.id, t.prompt, t.expected) for t in tasks.tasks) if tasks else None
+        if view is self._shown and task_key == self._shown_tasks:
+            return  # filled once per load (the findability column also follows the task set)
+        self._shown = view
+        self._shown_tasks = task_key
         self._fill_tools(view)
         self._fill_findings(view)
         self._fill_rules(view)
@@ -98,42 +152,81 @@ class SurfaceScreen(SectionScreen):
     def _fill_tools(self, view: SurfaceView) -> None:
         table = self.query_one("#tools", DataTable)
         table.clear()
-        biggest = max((tool.share for tool in view.tools), default=0.0)
-        for tool in view.tools:
+        self._biggest = max((tool.share for tool in view.tools), default=0.0)
+        self._listed_tools = visible_tools(view.tools, self._tool_query, self._order)
+        self._more_tools()
+        shown = len(self._listed_tools)
+        count = f"{shown} of {len(view.tools)}" if shown != len(view.tools) else str(shown)
+        table.border_title = f"Tools ({count}) · ~{view.total_tokens:,} tokens · {self._order}"
+        table.border_subtitle = f"sha256:{view.short_hash} · /: search · o: sort"
+
+    def _more_tools(self) -> None:
+        """Add the next batch of tool rows (a long surface loads as the cursor goes down)."""
+        table = self.query_one("#tools", DataTable)
+        start = table.row_count
+        for tool in self._listed_tools[start : start + ROW_BATCH]:
             table.add_row(
                 Text(sanitize_text(tool.name)),
                 Text(tool.semantics[:8], style=SEMANTIC_STYLES.get(tool.semantics, "")),
-                cost_bar(tool.share, biggest),
+                cost_bar(tool.share, self._biggest),
                 findability_cell(self.wapp.session, tool.name),
                 key=tool.name,
             )
-        table.border_title = f"Tools ({len(view.tools)}) · ~{view.total_tokens:,} tokens"
-        table.border_subtitle = f"sha256:{view.short_hash}"
 
-    def _fill_findings(self, view: SurfaceView) -> None:
+    def _more_findings(self) -> None:
+        """Add the next batch of finding rows."""
         table = self.query_one("#findings", DataTable)
-        table.clear()
-        for index, finding in enumerate(view.findings):
-            label, style = SEVERITY_MARKS.get(finding.severity, (finding.severity, ""))
-            about = " ~ ".join(finding.tools)
+        start = table.row_count
+        batch = self._listed_findings[start : start + ROW_BATCH]
+        for index, finding in enumerate(batch, start):
+            label, code, about = _finding_cells(finding)
+            style = SEVERITY_MARKS.get(finding.severity, ("", ""))[1]
+            head = Text.assemble((label, style), " ", code, "\n", (about, "dim"))
             said = Text(sanitize_text(finding.message))
             if finding.hint:  # the fix sits under its finding, so worst-first reads as a to-do
                 said.append("\nfix: ", style="bold dim")
                 said.append(sanitize_text(finding.hint), style="dim")
-            table.add_row(
-                Text(label, style=style),
-                Text(finding.code + (" [view]" if finding.is_pair else "")),
-                Text(sanitize_text(about)),
-                said,
-                key=str(index),
-                height=None,
-            )
+            table.add_row(head, said, key=str(index), height=FINDING_ROW_HEIGHT)
+
+    def _message_width(self, cells: Sequence[tuple[str, str, str]]) -> int:
+        """The message column takes what the finding column leaves, so long text wraps."""
+        width = self.size.width or 120  # the findings table spans the screen
+        first = max(
+            (max(len(label) + 1 + len(code), len(about)) for label, code, about in cells),
+            default=0,
+        )
+        first = max(first, len("finding · about")) + 2  # cell padding on both sides
+        # Borders, the message column's own padding and the vertical scrollbar.
+        return max(MESSAGE_MIN_WIDTH, width - first - 2 - 2 - 2)
+
+    def _fill_findings(self, view: SurfaceView) -> None:
+        table = self.query_one("#findings", DataTable)
+        table.clear()
+        self._listed_findings = visible_findings(view.findings, self._finding_query, self._severity)
+        cells = [_finding_cells(finding) for finding in self._listed_findings]
+        message = table.columns[ColumnKey("message")]
+        message.width = self._message_width(cells)
+        message.auto_width = False
+        self._more_findings()
         counts = {s: sum(1 for f in view.findings if f.severity == s) for s in SEVERITY_MARKS}
+        shown = "" if self._severity == "all" else f" · showing {self._severity}"
+        if len(self._listed_findings) > ROW_BATCH:
+            shown += f" · {len(self._listed_findings):,} rows (more load as you go down)"
+        if self._finding_query:
+            shown += f" · matching {self._finding_query!r}"
         table.border_title = (
             f"Findings (worst first) · {counts['error']} errors · {counts['warning']} warnings "
-            f"· {counts['info']} info"
+            f"· {counts['info']} info{shown}"
         )
-        table.border_subtitle = "enter on a pair: side by side · k: rules"
+        table.border_subtitle = "enter: pair side by side, family members · e: severity · /: search"
+
+    def on_resize(self) -> None:
+        view = self.view
+        if view is not None and self._shown is view:
+            table = self.query_one("#findings", DataTable)
+            cells = [_finding_cells(finding) for finding in self._listed_findings]
+            if table.columns[ColumnKey("message")].width != self._message_width(cells):
+                self._fill_findings(view)
 
     def _fill_rules(self, view: SurfaceView) -> None:
         table = self.query_one("#rules", DataTable)
@@ -162,25 +255,30 @@ class SurfaceScreen(SectionScreen):
         view = self.view
         table = self.query_one("#tools", DataTable)
         detail = self.query_one("#tool-detail", Static)
-        if view is None or not view.tools:
+        if view is None or not self._listed_tools:
             detail.update("")
             return
-        row = min(max(table.cursor_row, 0), len(view.tools) - 1)
-        detail.update(render_tool(view, view.tools[row]))
+        row = min(max(table.cursor_row, 0), len(self._listed_tools) - 1)
+        detail.update(render_tool(view, self._listed_tools[row], raw=self._raw))
 
     @on(DataTable.RowHighlighted, "#tools")
     def tool_highlighted(self) -> None:
+        table = self.query_one("#tools", DataTable)
+        if table.cursor_row >= table.row_count - BATCH_MARGIN:
+            self._more_tools()
         self._show_selected()
 
     def selected_finding(self) -> Finding | None:
-        view = self.view
         table = self.query_one("#findings", DataTable)
-        if view is None or not view.findings:
+        if self.view is None or not self._listed_findings:
             return None
-        return view.findings[min(max(table.cursor_row, 0), len(view.findings) - 1)]
+        return self._listed_findings[min(max(table.cursor_row, 0), len(self._listed_findings) - 1)]
 
     @on(DataTable.RowHighlighted, "#findings")
     def finding_highlighted(self) -> None:
+        table = self.query_one("#findings", DataTable)
+        if table.cursor_row >= table.row_count - BATCH_MARGIN:
+            self._more_findings()
         finding = self.selected_finding()
         hint = self.query_one("#finding-hint", Static)
         if finding is None:
@@ -192,6 +290,8 @@ class SurfaceScreen(SectionScreen):
             text.append(sanitize_text(finding.hint))
         if finding.is_pair:
             text.append("   enter: side by side", style="dim")
+        elif finding.is_family:
+            text.append(f"   enter: the {finding.member_count:,} members", style="dim")
         hint.update(text)
 
     @on(DataTable.RowSelected, "#findings")
@@ -201,10 +301,68 @@ class SurfaceScreen(SectionScreen):
     def action_view_pair(self) -> None:
         finding = self.selected_finding()
         view = self.view
+        if view is not None and finding is not None and finding.is_family:
+            self.app.push_screen(FamilyModal(view, finding))
+            return
         if view is None or finding is None or not finding.is_pair:
-            self.notify("Select an overlap or identical-description finding first.")
+            self.notify("Select a finding about two tools (overlap, identical, look-alike).")
             return
         self.app.push_screen(OverlapModal(view, finding))
+
+    def action_search(self) -> None:
+        """``/``: filter the focused table (tools by name; findings by code, tool or text)."""
+        findings = self.query_one("#findings", DataTable)
+        self._searching = "findings" if findings.has_focus else "tools"
+        search = self.query_one("#surface-search", Input)
+        search.placeholder = (
+            "filter findings: code, tool or text"
+            if self._searching == "findings"
+            else "filter tools by name"
+        )
+        search.value = self._finding_query if self._searching == "findings" else self._tool_query
+        search.display = True
+        search.focus()
+
+    @on(Input.Changed, "#surface-search")
+    def search_changed(self, event: Input.Changed) -> None:
+        view = self.view
+        if view is None:
+            return
+        if self._searching == "findings":
+            self._finding_query = event.value.strip()
+            self._fill_findings(view)
+            self.finding_highlighted()
+        else:
+            self._tool_query = event.value.strip()
+            self._fill_tools(view)
+            self._show_selected()
+
+    @on(Input.Submitted, "#surface-search")
+    def search_done(self) -> None:
+        search = self.query_one("#surface-search", Input)
+        search.display = False
+        self.query_one(f"#{self._searching}", DataTable).focus()
+
+    def action_cycle_severity(self) -> None:
+        """``e``: show all findings, then only errors, warnings, info."""
+        position = SEVERITY_FILTERS.index(self._severity)
+        self._severity = SEVERITY_FILTERS[(position + 1) % len(SEVERITY_FILTERS)]
+        if self.view is not None:
+            self._fill_findings(self.view)
+            self.finding_highlighted()
+
+    def action_cycle_order(self) -> None:
+        """``o``: tools in served order, by cost, by name."""
+        position = TOOL_ORDERS.index(self._order)
+        self._order = TOOL_ORDERS[(position + 1) % len(TOOL_ORDERS)]
+        if self.view is not None:
+            self._fill_tools(self.view)
+            self._show_selected()
+
+    def action_toggle_raw(self) -> None:
+        """``j``: the selected tool's served JSON instead of its summary."""
+        self._raw = not self._raw
+        self._show_selected()
 
     def action_focus_findings(self) -> None:
         self.query_one("#findings", DataTable).focus()
@@ -220,10 +378,12 @@ class SurfaceScreen(SectionScreen):
         self.query_one("#tools", DataTable).focus()
 
     def action_reinspect(self) -> None:
-        target = self.wapp.session.target
+        session = self.wapp.session
+        target = session.target or session.attempted  # a failed target is kept for a retry
         if target is None:
             self.notify("Nothing to re-inspect: open a target first.", severity="warning")
             return
+        self._shown = None  # a re-inspect refills even if the view comes back equal
         self.wapp.inspect_target(target)
 
     def action_save_snapshot(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -36,27 +37,90 @@ def _type_of(schema: Any) -> str:
     return "any"
 
 
-def schema_table(schema: dict[str, Any]) -> RenderableType:
-    """A parameter table: name, type, required, first line of its description."""
+MAX_SCHEMA_DEPTH = 6
+MAX_SHOWN_VALUES = 12
+
+
+def _values(values: list[Any]) -> str:
+    shown = ", ".join(json.dumps(value, ensure_ascii=False) for value in values[:MAX_SHOWN_VALUES])
+    more = len(values) - MAX_SHOWN_VALUES
+    return shown + (f", … {more} more" if more > 0 else "")
+
+
+def _facts(prop: dict[str, Any]) -> list[str]:
+    """enum, default, format, bounds and examples of one parameter, as short phrases."""
+    facts = []
+    if isinstance(prop.get("enum"), list):
+        facts.append("one of " + _values(prop["enum"]))
+    if "const" in prop:
+        facts.append("always " + json.dumps(prop["const"], ensure_ascii=False))
+    if "default" in prop:
+        facts.append("default " + json.dumps(prop["default"], ensure_ascii=False))
+    for key in ("format", "pattern", "minimum", "maximum", "minLength", "maxLength", "minItems"):
+        if key in prop:
+            facts.append(f"{key} {prop[key]}")
+    if isinstance(prop.get("examples"), list) and prop["examples"]:
+        facts.append("e.g. " + _values(prop["examples"]))
+    return facts
+
+
+def _parameter_rows(
+    schema: dict[str, Any], table: Table, depth: int, prefix: str, seen: int
+) -> int:
     properties = schema.get("properties")
-    if not isinstance(properties, dict) or not properties:
-        return Text("  (no parameters)", style="dim")
+    if not isinstance(properties, dict):
+        return seen
     required = set(schema.get("required") or [])
-    table = Table(box=None, show_header=False, padding=(0, 1), expand=False)
-    table.add_column(style="bold")
-    table.add_column(style="cyan")
-    table.add_column()
-    table.add_column(style="dim")
     for name, prop in properties.items():
-        described = prop.get("description", "") if isinstance(prop, dict) else ""
-        first_line = sanitize_text(str(described).split("\n", 1)[0])[:60]
-        table.add_row(
-            sanitize_text(str(name)),
-            _type_of(prop),
-            "required" if name in required else "",
-            first_line,
-        )
+        prop = prop if isinstance(prop, dict) else {}
+        label = Text(prefix + sanitize_text(str(name)), style="bold")
+        kind = _type_of(prop)
+        notes = Text()
+        if name in required:
+            notes.append("required ", style="yellow")
+        described = prop.get("description") or prop.get("title")
+        if described:
+            notes.append(safe_multiline(str(described)))
+        for fact in _facts(prop):
+            notes.append(f"\n{sanitize_text(fact)}", style="dim")
+        table.add_row(label, Text(kind, style="cyan"), notes)
+        seen += 1
+        if depth >= MAX_SCHEMA_DEPTH:
+            continue
+        nested = prop
+        if prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+            nested = prop["items"]
+            if nested.get("type") not in (None, "object") or "properties" not in nested:
+                table.add_row(
+                    Text(prefix + "  []", style="dim"),
+                    Text(_type_of(nested), style="cyan"),
+                    Text(""),
+                )
+                continue
+            seen = _parameter_rows(nested, table, depth + 1, prefix + "  [].", seen)
+            continue
+        seen = _parameter_rows(nested, table, depth + 1, prefix + "  ", seen)
+    return seen
+
+
+def schema_table(schema: dict[str, Any]) -> RenderableType:
+    """Every parameter, nested objects and array items indented: type, required, the full
+    description, and its enum, default, format and bounds."""
+    table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(ratio=1)
+    if _parameter_rows(schema, table, 0, "", 0) == 0:
+        return Text("  (no parameters)", style="dim")
     return table
+
+
+def raw_json(view: SurfaceView, tool: ToolRow) -> RenderableType:
+    """The tool exactly as served, pretty-printed (untrusted text sanitised line by line)."""
+    raw = view.raw_tool(tool.name)
+    if raw is None:
+        return Text("(the raw tool is not available: a saved report has no listing)", style="dim")
+    return Text(safe_multiline(json.dumps(raw, indent=2, ensure_ascii=False)))
 
 
 def annotations_line(tool: ToolRow) -> Text:
@@ -74,12 +138,17 @@ def annotations_line(tool: ToolRow) -> Text:
     return line
 
 
-def render_tool(view: SurfaceView, tool: ToolRow) -> RenderableType:
-    """The right-hand pane for the selected tool."""
+def render_tool(view: SurfaceView, tool: ToolRow, raw: bool = False) -> RenderableType:
+    """The right-hand pane for the selected tool (``raw``: the served JSON instead)."""
     header = Text()
     header.append(sanitize_text(tool.name), style="bold")
     header.append(f"  {tool.semantics}", style=SEMANTIC_STYLES.get(tool.semantics, ""))
+    header.append(" (kind inferred from the name)", style="dim")
     header.append(f"  ~{tool.tokens} tokens ({tool.share:.0%})", style="dim")
+    if raw:
+        return Group(
+            header, Text("raw JSON as served   j: back", style="dim"), raw_json(view, tool)
+        )
     parts: list[RenderableType] = [header]
     if tool.title:
         parts.append(Text(f"title: {sanitize_text(tool.title)}", style="italic"))
@@ -97,4 +166,5 @@ def render_tool(view: SurfaceView, tool: ToolRow) -> RenderableType:
     if schema is not None:
         parts.append(schema_table(schema))
     parts.append(annotations_line(tool))
+    parts.append(Text("j: raw JSON of the tool", style="dim"))
     return Group(*parts)
