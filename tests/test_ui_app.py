@@ -66,7 +66,8 @@ async def test_opened_inspect_report_fills_surface() -> None:
         findings = app.screen.query_one("#findings", DataTable)
         assert findings.row_count == 3
         first = [str(cell) for cell in findings.get_row_at(0)]
-        assert "error" in first[0] and first[1].startswith("descriptions/identical")
+        assert first[0].startswith("✖ error descriptions/identical")  # severity, code, about
+        assert "list_users ~ search_users" in first[0] and "identical" in first[1]
         detail = static_text(app.screen.query_one("#tool-detail", Static))
         assert "delete_user" in detail and "does not carry descriptions" in detail
         assert "lab-inspect.json" in load_recent()[0].path
