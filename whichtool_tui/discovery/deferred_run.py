@@ -175,7 +175,6 @@ def discovery_block(
     trials: list[ScoredTrial],
     steps: dict[tuple[str, int], DeferredTrial],
     upfront: list[ScoredTrial] | None,
-    seed: int,
 ) -> DiscoveryBlock:
     """Found and picked rates over scored trials with an expected tool, plus the comparison."""
     keyed = [(t, steps.get((t.task_id, t.trial_index))) for t in trials]
@@ -194,7 +193,7 @@ def discovery_block(
             )
             for t in upfront
         ]
-        comparison = compare_arms(trials, upfront, ordered, seed)
+        comparison = compare_arms(trials, upfront, ordered)
     return DiscoveryBlock(
         mode="deferred",
         variant=options.variant,
@@ -242,7 +241,6 @@ async def run_deferred_evaluation(
         report.trials,
         sender.steps,
         upfront.trials if upfront is not None else None,
-        options.seed,
     )
     report = report.model_copy(update={"discovery": block})
     sink(RunFinished(report=report))

@@ -72,7 +72,7 @@ class TaskComparison(_Closed):
 
 
 class DeferredComparison(_Closed):
-    """Deferred against upfront, paired by task: sign test and a bootstrap interval."""
+    """Deferred against upfront, paired by task: the sign-flip test over tasks, a t interval."""
 
     method: str
     tasks: list[TaskComparison]

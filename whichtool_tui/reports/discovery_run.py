@@ -47,7 +47,7 @@ def summary_rows(block: DiscoveryBlock) -> list[tuple[str, str]]:
             (
                 "paired by task",
                 f"{comparison.improved} better, {comparison.regressed} worse, "
-                f"{comparison.ties} same; sign test p={comparison.p_value:.3g} ({verdict})",
+                f"{comparison.ties} same; sign-flip p={comparison.p_value:.3g} ({verdict})",
             )
         )
     return rows
