@@ -138,7 +138,12 @@ def test_url_secrets_are_redacted_in_errors(tmp_path: Path, cli_env: dict[str, s
     result = run_inspect(
         ["http://user:hunter2@127.0.0.1:1/mcp?api_key=abcdef123456"], tmp_path, cli_env
     )
-    assert_one_line_error(result, "Cannot connect to http://***@127.0.0.1:1/mcp?api_key=redacted")
+    # Userinfo is refused outright (it would travel as Basic auth); the message is redacted.
+    assert_one_line_error(
+        result,
+        "Refusing a target URL with a user name or password in it: "
+        "http://***@127.0.0.1:1/mcp?api_key=redacted",
+    )
     assert "hunter2" not in result.stderr and "abcdef123456" not in result.stderr
 
 

@@ -51,13 +51,33 @@ def is_loopback_host(host: str | None) -> bool:
 
 
 def check_http_url(url: str) -> None:
-    """Refuse anything that is not an absolute http(s) URL, before any connection is tried."""
+    """Refuse anything that is not an absolute http(s) URL, or one carrying ``user:pass@``,
+    before any connection is tried (userinfo would become a Basic credential in clear text)."""
     if url_origin(url) is None:
         raise WhichtoolError(
             "target/invalid-url",
             f"Not an http(s) URL: {redact_url(url)}",
             "Give the endpoint as http://host:port/path or https://host/path.",
         )
+    parts = urlsplit(url.strip())
+    if parts.username is not None or parts.password is not None:
+        raise WhichtoolError(
+            "target/credential-in-url",
+            f"Refusing a target URL with a user name or password in it: {redact_url(url)}",
+            f"Remove the user:password@ part; put the credential in {AUTH_ENV} (with "
+            f"{ORIGIN_ENV} set to the target's origin).",
+        )
+
+
+# Header names that carry a credential: they follow the same HTTPS-or-loopback rule as
+# Authorization, whether the config names them exactly or by a telling word.
+_CREDENTIAL_HEADER_WORDS = ("auth", "cookie", "key", "token", "secret", "session", "password")
+
+
+def is_credential_header(name: str) -> bool:
+    """True for Authorization, Cookie, X-Api-Key and any header named like a secret."""
+    lowered = name.lower()
+    return any(word in lowered for word in _CREDENTIAL_HEADER_WORDS)
 
 
 def _configured_origin(raw: str) -> str:
@@ -81,6 +101,12 @@ def _configured_origin(raw: str) -> str:
             f"Set {ORIGIN_ENV} to the scheme, host and port only, e.g. https://mcp.example.com",
         )
     return origin
+
+
+def _describe_headers(names: list[str]) -> str:
+    if [name.lower() for name in names] == ["authorization"]:
+        return "an Authorization header"
+    return f"the {', '.join(names)} header" + ("s" if len(names) > 1 else "")
 
 
 def authorization_headers(
@@ -117,12 +143,14 @@ def authorization_headers(
                 f"Unset {AUTH_ENV} for this target, or set {ORIGIN_ENV} to its exact origin.",
             )
         headers["Authorization"] = credential
-    if any(name.lower() == "authorization" for name in headers):
+    secret_names = sorted(name for name in headers if is_credential_header(name))
+    if secret_names:
         parts = urlsplit(url)
         if parts.scheme.lower() != "https" and not is_loopback_host(parts.hostname):
             raise WhichtoolError(
                 "http/insecure-authorization-target",
-                f"Refusing to send an Authorization header over plain HTTP to {redact_url(url)}",
+                f"Refusing to send {_describe_headers(secret_names)} over plain HTTP to "
+                f"{redact_url(url)}",
                 "Use https://, or a loopback address (localhost, 127.0.0.1, ::1) for local tests.",
             )
     return headers

@@ -155,6 +155,9 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
                 f"--url {url} is not an http:// or https:// URL",
                 "For example: --url http://127.0.0.1:8000/mcp",
             )
+        from whichtool_tui.mcp_client.auth import check_http_url
+
+        check_http_url(url)  # no user:password@ in the URL
     else:
         from whichtool_tui.arcade.docker import prepare_docker
 
