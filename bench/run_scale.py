@@ -29,7 +29,7 @@ from whichtool_tui.evaluation.engine import (
 )
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.evaluation.report_model import dump_report_json
-from whichtool_tui.headless.event_loop import run_coroutine
+from whichtool_tui.event_loop import run_coroutine
 from whichtool_tui.providers.factory import build_provider
 
 TASKS = 1000

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import gc
 
-from whichtool_tui.evaluation.gc_pause import gc_paused, gc_settling
-from whichtool_tui.headless.event_loop import run_coroutine
+from whichtool_tui.event_loop import run_coroutine
+from whichtool_tui.gc_phases import gc_paused, gc_settling
 
 
 def test_pause_nests_and_restores_the_collector() -> None:

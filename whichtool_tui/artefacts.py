@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from whichtool_tui.bounded_read import parse_json_text, read_input_text
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.gc_phases import paused_gc
 from whichtool_tui.redact import redact_paths, sanitize_text
-from whichtool_tui.surface.bulk import paused_gc
 
 ArtefactKind = Literal[
     "inspect-report",

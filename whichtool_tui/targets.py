@@ -171,6 +171,6 @@ def load_listing(spec: TargetSpec, timeout: float = DEFAULT_TIMEOUT) -> ServedLi
 
         assert spec.path is not None
         return load_snapshot(spec.path)
-    import asyncio
+    from whichtool_tui.event_loop import run_coroutine
 
-    return asyncio.run(fetch_listing(spec, timeout=timeout))
+    return run_coroutine(fetch_listing(spec, timeout=timeout))

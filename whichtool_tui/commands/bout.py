@@ -170,7 +170,7 @@ def _ui_exit(session: Any, args: argparse.Namespace) -> int:
 
 def execute(args: argparse.Namespace) -> int:
     """Run `bout`."""
-    from whichtool_tui.evaluation.gc_pause import gc_paused
+    from whichtool_tui.gc_phases import gc_paused
 
     if opens_tui(args):
         return _open_in_ui(args)
@@ -194,15 +194,16 @@ def _freeze_before_exit() -> None:
     objects are skipped. Never inside a host process (the test suite calls ``main`` in-process),
     where frozen garbage would never be freed.
     """
-    import gc
     import sys
     from pathlib import Path
+
+    from whichtool_tui.gc_phases import keep_for_session
 
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     as_module = spec is not None and spec.name == "whichtool_tui.__main__"
     if as_module or Path(sys.argv[0]).name == "whichtool-tui":
-        gc.freeze()
+        keep_for_session()
 
 
 def _early_fixture(args: argparse.Namespace) -> object:

@@ -107,9 +107,8 @@ def server_options(args: argparse.Namespace) -> ServerOptions:
 
 def execute(args: argparse.Namespace) -> int:
     """Serve MCP on stdin/stdout until the client disconnects."""
-    import anyio
-
+    from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.server.app import serve_stdio
 
-    anyio.run(serve_stdio, server_options(args))
+    run_coroutine(serve_stdio(server_options(args)))
     return 0

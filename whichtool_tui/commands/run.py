@@ -394,7 +394,7 @@ def execute(args: argparse.Namespace) -> int:
     """Run `run`: load, plan, then dry-run or spend, render, and exit per the run's health."""
     from whichtool_tui.config import load_settings
     from whichtool_tui.evaluation.engine import check_budgets, prepare_run
-    from whichtool_tui.headless.event_loop import run_coroutine
+    from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.reports.run_verdict import run_exit_code
 
     report_format = args.format or "terminal"

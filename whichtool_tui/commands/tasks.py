@@ -326,9 +326,9 @@ def _check_range(flag: str, value: float, low: float, high: float) -> None:
 
 
 def _generate(args: argparse.Namespace, settings: Settings) -> int:
-    import asyncio
     import os
 
+    from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.providers.factory import build_flagged_provider, flagged_destination_line
     from whichtool_tui.reports.tasks_terminal import (
         Styler,
@@ -387,7 +387,7 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
         finally:
             await provider.aclose()
 
-    result = asyncio.run(draft())
+    result = run_coroutine(draft())
     write_task_set(result.task_set, out)
     distractors = result.task_set.distractor_count
     style = Styler(use_colour(None, sys.stdout))

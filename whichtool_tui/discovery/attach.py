@@ -23,7 +23,7 @@ def with_findability(
 ) -> InspectReport:
     """The same report with its ``findability`` section for the task set at ``task_file``."""
     from whichtool_tui.discovery.review import review_findability
-    from whichtool_tui.surface.bulk import paused_gc
+    from whichtool_tui.gc_phases import paused_gc
     from whichtool_tui.surface.normalize import normalize_surface
     from whichtool_tui.tasks.load import load_task_set, resolve_task_file
 

@@ -24,9 +24,9 @@ from whichtool_tui.evaluation.diff_model import (
     ToolDelta,
 )
 from whichtool_tui.evaluation.diff_tasks import holm_family, task_paired
-from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport, ScoredTrial
 from whichtool_tui.evaluation.signtest import is_distinguishable, sign_test_p_value
+from whichtool_tui.gc_phases import gc_paused
 
 TrialKey = tuple[str, int]
 # A base trial and its head partner (either side may be missing).

@@ -23,7 +23,6 @@ from whichtool_tui.evaluation.events import (
     discard_event,
 )
 from whichtool_tui.evaluation.findings import run_findings
-from whichtool_tui.evaluation.gc_pause import gc_paused, gc_settling
 from whichtool_tui.evaluation.metrics import compute_metrics
 from whichtool_tui.evaluation.outcome import TrialOutcome
 from whichtool_tui.evaluation.plan import (
@@ -62,6 +61,7 @@ from whichtool_tui.evaluation.thresholds import (
     evaluate_thresholds,
 )
 from whichtool_tui.evaluation.verdicts import score_trial
+from whichtool_tui.gc_phases import gc_paused, gc_settling
 from whichtool_tui.providers.base import Provider, ProviderIdentity, ToolSpec
 
 

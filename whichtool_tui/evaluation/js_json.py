@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError, to_json
 
-from whichtool_tui.evaluation.gc_pause import gc_paused
+from whichtool_tui.gc_phases import gc_paused
 from whichtool_tui.surface.canonical import js_number, js_pretty_json
 
 # Where a number token may differ from JavaScript: it ends in ".0" or an exponent. Pretty-printed

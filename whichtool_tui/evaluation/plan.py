@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from whichtool_tui.errors import TOOL_LIMIT, TRIAL_LIMIT, WhichtoolError
-from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.seeds import attempt_seed, shuffled, trial_seed
+from whichtool_tui.gc_phases import gc_paused
 
 # Re-exported: the run budgets and defaults live in limits.py; older callers import them here.
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS as ABSOLUTE_MAX_TOOLS

@@ -17,7 +17,6 @@ from pydantic import ValidationError
 
 from whichtool_tui.bounded_read import decode_text, parse_json_text, read_input_bytes
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.evaluation.gc_pause import gc_paused
 from whichtool_tui.evaluation.metrics import compute_metrics
 from whichtool_tui.evaluation.report_model import RUN_SCHEMA_VERSION, RunReport, ScoredTrial
 from whichtool_tui.evaluation.stats import Proportion
@@ -28,6 +27,7 @@ from whichtool_tui.evaluation.thresholds import (
     evaluate_thresholds,
 )
 from whichtool_tui.evaluation.verdicts import judge
+from whichtool_tui.gc_phases import gc_paused
 from whichtool_tui.redact import redact_paths
 
 LEGACY_RUN_SCHEMA_VERSION = "whichtool.run/1"

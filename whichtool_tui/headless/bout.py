@@ -64,14 +64,13 @@ def run_bout_command(args: argparse.Namespace, early: Any = None) -> int:
         from whichtool_tui.headless.series import run_series_command
 
         return run_series_command(args, early)
-    import anyio
-
     from whichtool_tui.arcade.bout import run_bout
     from whichtool_tui.arcade.receipt import receipt_json
     from whichtool_tui.arcade.render import score_panel, write_timeline
     from whichtool_tui.arcade.timeline import TapeView
-    from whichtool_tui.evaluation.gc_pause import gc_paused
+    from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.files import write_atomic
+    from whichtool_tui.gc_phases import gc_paused
 
     try:
         plan = build_plan(args)
@@ -81,7 +80,7 @@ def run_bout_command(args: argparse.Namespace, early: Any = None) -> int:
         raise
     with gc_paused():  # the SDK import and a short bout: long-lived objects, little garbage
         plan.zygote = early or _forked_fixture_parent(plan)
-        receipt = anyio.run(run_bout, plan)
+        receipt = run_coroutine(run_bout(plan))
     data = json.loads(receipt_json(receipt))
     write_timeline(TapeView(data), sys.stdout)
     sys.stdout.flush()

@@ -14,9 +14,8 @@ from typing import Any
 
 def run_series_command(args: argparse.Namespace, early: Any = None) -> int:
     """Plan once, run the series, print the chosen face, keep the JSON with -o."""
-    import anyio
-
     from whichtool_tui.arcade.series_render import render_conformance, render_series
+    from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.files import write_atomic
     from whichtool_tui.usecases.bout import build_plan
 
@@ -27,14 +26,14 @@ def run_series_command(args: argparse.Namespace, early: Any = None) -> int:
     if args.defence is not None:
         from whichtool_tui.arcade.conformance import run_conformance
 
-        report = anyio.run(run_conformance, plan, args.defence)
+        report = run_coroutine(run_conformance(plan, args.defence))
         sys.stdout.write(render_conformance(report, args.format))
         failing = report.summary["passed_through"] + report.summary["false_alarm"]
         failing += report.summary["error"]
     else:
         from whichtool_tui.arcade.trials import run_trials
 
-        report = anyio.run(run_trials, plan, args.trials)
+        report = run_coroutine(run_trials(plan, args.trials))
         sys.stdout.write(render_series(report, args.format))
         failing = sum(atom.failed + atom.errors for atom in report.atoms)
     if args.output:

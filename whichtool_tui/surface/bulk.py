@@ -2,29 +2,9 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from whichtool_tui.diagnostics import Diagnostic
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector for a phase that allocates only acyclic objects.
-
-    Such phases trigger repeated full-heap scans that find nothing to free; at the 1,000-tool
-    ceiling those scans cost more than the work itself. Reference counting still frees memory.
-    """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
 
 _new_diagnostic = Diagnostic.__new__
 _set = object.__setattr__

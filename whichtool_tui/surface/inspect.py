@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
+from whichtool_tui.gc_phases import paused_gc
 from whichtool_tui.limits import DEFAULT_MAX_TOOLS
 from whichtool_tui.surface.annotations import analyze_annotations
-from whichtool_tui.surface.bulk import paused_gc
 from whichtool_tui.surface.canonical import js_length
 from whichtool_tui.surface.checks import CheckOptions, run_checks
 from whichtool_tui.surface.deprecations import analyze_deprecations

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from whichtool_tui.diagnostics import Diagnostic
-from whichtool_tui.surface.bulk import paused_gc
+from whichtool_tui.gc_phases import paused_gc
 from whichtool_tui.surface.canonical import (
     JS_WHITESPACE,
     JS_WHITESPACE_CLASS,

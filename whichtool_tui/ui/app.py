@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import importlib
 import sys
 from collections.abc import Callable, Iterable
@@ -20,6 +19,7 @@ from textual.screen import Screen
 from whichtool_tui.artefacts import Artefact, load_artefact, summarize
 from whichtool_tui.config import Settings, load_settings
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.gc_phases import keep_for_session
 from whichtool_tui.redact import redact_message, redact_paths
 from whichtool_tui.ui.bout_model import view_of_receipt, view_of_tape
 from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
@@ -344,7 +344,7 @@ class WhichtoolApp(JobsApp):
                 if bout.invalid is not None:
                     raise WhichtoolError("receipt/invalid", bout.invalid)
             else:
-                gc.freeze()  # the parsed receipt lives as long as the session
+                keep_for_session()  # the parsed receipt lives as long as the session
                 # The Bout screen starts reading the rest once its first frame is painted.
         else:
             session.bout = view_of_tape(artefact.data, redact_paths(artefact.path))

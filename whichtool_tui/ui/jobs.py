@@ -7,11 +7,10 @@ shared Session and toasts, never through tracebacks.
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App
@@ -20,8 +19,8 @@ from textual.worker import Worker, get_current_worker
 
 from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.gc_phases import keep_for_session, paused_gc
 from whichtool_tui.redact import redact_message, redact_paths
-from whichtool_tui.surface.bulk import paused_gc
 from whichtool_tui.ui.bout_model import BoutView, view_of_receipt
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.base import SectionScreen
@@ -37,6 +36,7 @@ ROW_CHUNK = 10_000  # rows read per step while a big receipt loads in the backgr
 
 if TYPE_CHECKING:
     from whichtool_tui.arcade.bout import BoutPlan
+    from whichtool_tui.evaluation.report_model import RunReport
     from whichtool_tui.ui.modals.generate import GenerateRequest
     from whichtool_tui.ui.run_control import RunSetup
 
@@ -57,6 +57,14 @@ class JobFailed(Message):
         super().__init__()
         self.title = title
         self.error = error
+
+
+class DiffComputed(Message):
+    """A diff against a base run finished (whichtool.diff/2 as data) and may be shown."""
+
+    def __init__(self, diff: dict[str, Any]) -> None:
+        super().__init__()
+        self.diff = diff
 
 
 class JobsApp(App[int]):
@@ -88,6 +96,29 @@ class JobsApp(App[int]):
         # The hint says what to do, and for a failed stdio server carries its stderr tail.
         said = f"{error.message}\n{error.hint}" if error.hint else error.message
         self.notify(said, title=message.title, severity="error", timeout=8)
+
+    @work(thread=True, exclusive=True, group="diff", exit_on_error=False, description="a diff")
+    def diff_against_base(self, base_path: str, head: RunReport) -> None:
+        """Read a base run and diff ``head`` against it, off the UI thread (100k trials: seconds).
+
+        One call: the result arrives as ``DiffComputed``, a failure as ``JobFailed``.
+        """
+        from whichtool_tui.evaluation.diff import DiffInput, diff_runs
+        from whichtool_tui.evaluation.diff_model import diff_to_dict
+        from whichtool_tui.evaluation.reader import load_run_report
+
+        try:
+            base = load_run_report(base_path)
+            diff = diff_runs(DiffInput(base, redact_paths(base_path)), DiffInput(head, "this run"))
+        except WhichtoolError as error:
+            self.post_message(JobFailed("Cannot diff", error))
+            return
+        self.post_message(DiffComputed(diff_to_dict(diff)))
+
+    def on_diff_computed(self, message: DiffComputed) -> None:
+        """The diff becomes the session's, and the visible section redraws."""
+        self.session.diff = message.diff
+        self.refresh_sections()
 
     def refresh_sections(self) -> None:
         """Tell the visible section that the session changed."""
@@ -250,7 +281,7 @@ class JobsApp(App[int]):
             bout.validate()
             bout.search_texts()  # the body-search index, so the first keystroke is quick
         # The receipt lives as long as the session: keep the collector from rescanning it.
-        gc.freeze()
+        keep_for_session()
         if bout.invalid is not None:
             self.call_from_thread(
                 self.notify, bout.invalid, title="Not a valid receipt", severity="error"

@@ -1,4 +1,6 @@
-"""``asyncio.run`` for work whose result is large (a 100,000-trial report).
+"""The one event-loop runner every synchronous caller uses (commands, ``targets.load_listing``).
+
+It is ``asyncio.run`` for work whose result may be large (a 100,000-trial report).
 
 On Python 3.11 and 3.12, ``asyncio.run`` ends by asking ``signal.getsignal`` about its own
 Ctrl+C handler, which formats an error message holding ``repr`` of the main task, and so of its
