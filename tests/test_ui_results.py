@@ -102,6 +102,7 @@ async def test_diff_against_base_and_opened_diff(tmp_path: Path) -> None:
         await pilot.press("b")
         app.screen.query_one("#path", Input).value = str(LAB_RUN)
         await pilot.press("enter")
+        await app.workers.wait_for_complete()  # the diff runs in an App worker, off the UI
         await pilot.pause()
         assert app.session.diff is not None and app.session.diff["comparable"] is True
         view = static_text(app.screen.query_one("#diff-view", Static))

@@ -245,19 +245,8 @@ class ResultsScreen(SectionScreen):
         def compare(path: str | None) -> None:
             if not path:
                 return
-            from whichtool_tui.evaluation.diff import DiffInput, diff_runs
-            from whichtool_tui.evaluation.diff_model import diff_to_dict
-            from whichtool_tui.evaluation.reader import load_run_report
-
-            try:
-                base = load_run_report(path)
-                diff = diff_runs(DiffInput(base, redact_paths(path)), DiffInput(report, "this run"))
-            except WhichtoolError as error:
-                self.notify(error.message, title="Cannot diff", severity="error")
-                return
-            self.wapp.session.diff = diff_to_dict(diff)
-            self._showing_diff = True
-            self.refresh_from_session()
+            self._showing_diff = True  # shown once the App's diff worker delivers it
+            self.wapp.diff_against_base(path, report)
 
         self.app.push_screen(PathPrompt("Base run (whichtool.run/2 JSON)", "base.json"), compare)
 
