@@ -12,6 +12,7 @@ after its first visit; an idle screen ~0% CPU.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import statistics
@@ -116,6 +117,35 @@ def launch_figures(state: Path, receipt: Path) -> None:
     )
     if peaks:
         print(f"peak RSS with the 100k receipt open:  {max(peaks):.0f} MB (target <= 400 MB)")
+
+
+def surface_figure(state: Path, folder: Path, tools: int = 1000) -> None:
+    """The installed binary opening a templated 1,000-tool snapshot: inspect, then the Surface
+    screen painted with its findings (targets: first frame <= 3 s, peak RSS <= 400 MB)."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from inspect_templated import templated_tools
+
+    snapshot = folder / f"templated-{tools}.json"
+    snapshot.write_text(json.dumps({"tools": templated_tools(tools)}), encoding="utf-8")
+    env = f"WHICHTOOL_TUI_STATE_DIR={state}"
+    times, cpus, peaks = [], [], []
+    for _ in range(3):
+        term = Tmux(f"{env} {BINARY} open {snapshot}")
+        try:
+            times.append(term.wait_for("Findings (worst first)", timeout=120))
+            cpus.append(cpu_seconds(term.pane_pid()))
+            peak = peak_rss_mb(term.pane_pid())
+            if peak is not None:
+                peaks.append(peak)
+        finally:
+            term.close()
+    print(
+        f"Surface, {tools:,} templated tools:     median {statistics.median(times):.2f} s to the "
+        f"findings (runs {', '.join(f'{t:.2f}' for t in times)}; target <= 3 s), "
+        f"{statistics.median(cpus):.2f} s CPU"
+    )
+    if peaks:
+        print(f"peak RSS with that Surface open:     {max(peaks):.0f} MB (target <= 400 MB)")
 
 
 def command_figures(state: Path, folder: Path) -> None:
@@ -287,6 +317,7 @@ def main() -> None:
         state = Path(folder) / "state"
         if shutil.which("tmux") and BINARY.exists():
             launch_figures(state, receipt)
+            surface_figure(state, Path(folder))
             paging_figure(state, receipt)
             command_figures(state, Path(folder))
             idle_figure(state)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from whichtool_tui.surface.annotations import analyze_annotations
 from whichtool_tui.surface.checks import CheckOptions, large_tool_set
@@ -171,3 +173,16 @@ def test_counting_serialization_is_the_canonical_json_of_the_payload() -> None:
         if tool.description is not None:
             payload["description"] = tool.description
         assert counting_serialization(tool) == canonical_json(payload)
+
+
+_TOKEN_ALPHABET = st.sampled_from(
+    [*"abcXYZ019_ -.,:;\"{}[]\\/\n\t\r'", "é", "ß", "😀", "\u2028", "\xa0", "\u0301", "Ⅻ"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=_TOKEN_ALPHABET, max_size=40))
+def test_class_by_class_token_count_equals_the_sequential_scan(text: str) -> None:
+    from whichtool_tui.surface import tokens
+
+    assert tokens._fast_count(text) == tokens._sequential_count(text)
