@@ -132,3 +132,11 @@ def approx_interval(actual: Any, expected: tuple[float, float]) -> bool:
     return actual is not None and all(
         math.isclose(a, b, abs_tol=1e-12) for a, b in zip(actual, expected, strict=True)
     )
+
+
+def test_every_face_escapes_tags_and_zero_width_characters() -> None:
+    from whichtool_tui.redact import sanitize_text
+
+    tags = "".join(chr(0xE0000 + ord(c)) for c in "hi")
+    shown = sanitize_text(f"echo\u200b{tags}\ufeff\u4e2d")
+    assert shown == "echo\\u200b\\U000e0068\\U000e0069\\ufeff\u4e2d"

@@ -11,13 +11,19 @@ from textual.widgets import Static
 
 from tests.ui_support import UI_DATA, static_text, wait_until
 from whichtool_tui.arcade.conformance import ConformanceReceipts, score_conformance
-from whichtool_tui.arcade.receipt import load_receipt
+from whichtool_tui.arcade.receipt import BoutReceipt, read_receipt_data, validate_receipt
 from whichtool_tui.arcade.trials import score_series
 from whichtool_tui.artefacts import describe, load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.modals.series import SeriesModal
 
 LAB_RECEIPT = UI_DATA / "lab-receipt.json"
+
+
+def load_receipt(path: Path) -> BoutReceipt:
+    return validate_receipt(read_receipt_data(path), str(path))
+
+
 pytestmark = pytest.mark.usefixtures("isolated_state")
 
 

@@ -11,8 +11,11 @@ import os
 import re
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
+# Controls, bidi marks, line/paragraph separators, zero-width characters and Unicode tags
+# (invisible text a model reads and a person does not see).
 _CONTROL = re.compile(
-    r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+    "[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
 )
 _TOKEN_SEGMENT = re.compile(r"^[A-Za-z0-9._~-]{16,}$")
 _CREDENTIAL_PREFIXES = (
@@ -37,14 +40,17 @@ _CREDENTIAL_QUERY_NAMES = re.compile(
 
 
 def sanitize_text(text: str) -> str:
-    """Escape C0/C1 controls, bidi marks and line/paragraph separators as visible sequences."""
+    """Escape C0/C1 controls, bidi marks, line/paragraph separators, zero-width characters and
+    Unicode tags as visible sequences."""
 
     def escape(match: re.Match[str]) -> str:
         char = match.group(0)
         if char == "\n":
             return "\\n"
         code = ord(char)
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+        if code < 0x100:
+            return f"\\x{code:02x}"
+        return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
     return _CONTROL.sub(escape, text)
 
