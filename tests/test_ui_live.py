@@ -22,6 +22,7 @@ from tests.ui_support import static_text, wait_until
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.screens.run import RunScreen
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
+from whichtool_tui.ui.widgets.timeline import RpcTimeline
 
 SIZE = (120, 40)
 pytestmark = pytest.mark.usefixtures("isolated_state")
@@ -95,3 +96,34 @@ async def test_run_draws_progress_heatmap_and_errors_live_then_freezes(
         assert progress.rate == frozen  # the rate stopped with the run
         assert screen.frames_drawn == frames  # and an idle screen draws nothing
         assert sum(n for row in heatmap.matrix.values() for n in row.values()) == 5
+
+
+async def test_bout_wire_and_atoms_appear_while_it_runs() -> None:
+    app = WhichtoolApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5", "b")
+        await wait_until(
+            pilot,
+            lambda: (
+                app.session.bout is not None
+                and app.session.bout.live_atoms is not None
+                and len(app.screen.query_one(RpcTimeline).rows) > 3
+            ),
+            "wire rows on screen while the bout runs",
+        )
+        live = app.session.bout
+        assert live is not None and live.live_atoms is not None
+        assert "running…" in static_text(app.screen.query_one("#atoms", Static))
+        assert "The bout is running" in static_text(app.screen.query_one("#verdict", Static))
+        assert ", live)" in str(app.screen.query_one("#wire-pane").border_title)
+        await pilot.press("h")  # no guess while it runs: the call comes after the wire
+        assert live.guess is None
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        final = app.session.bout
+        assert final is not None and final is not live and final.receipt is not None
+        assert final.live_atoms is None
+        assert len(app.screen.query_one(RpcTimeline).rows) == len(final.receipt.wire)
+        assert "Your call before the verdicts" in static_text(
+            app.screen.query_one("#verdict", Static)
+        )

@@ -44,6 +44,7 @@ class BoutView:
     invalid: str | None = None
     loading_started: bool = False
     output: str | None = None  # ``bout -o``: where the receipt went, the default for ``s``
+    live_atoms: dict[str, str] | None = None  # atom -> waiting/running/done while it runs
     _haystacks: list[str] | None = None
     _task_tools: dict[str, str | None] | None = None
     _index_lock: threading.Lock = field(default_factory=threading.Lock)

@@ -328,12 +328,17 @@ class JobsApp(App[int]):
         import tempfile
 
         from whichtool_tui.arcade.bout import run_bout
-        from whichtool_tui.arcade.events import AtomStarted, BoutEvent
+        from whichtool_tui.arcade.events import BoutEvent
         from whichtool_tui.arcade.receipt import receipt_json
+        from whichtool_tui.ui.live_bout import LiveBout
+
+        live = LiveBout(label, plan.kind, str(getattr(plan.seat, "policy", "seat")))
+        previous = self.session.bout
+        self.session.bout = live.view  # the Bout screen draws it as it grows
+        self.refresh_sections()
 
         def sink(event: BoutEvent) -> None:
-            if isinstance(event, AtomStarted):
-                self.notify(f"Bout: {event.atom_id}…", timeout=2)
+            live.add(event)
 
         with tempfile.TemporaryDirectory(prefix="whichtool-bout-") as sandbox:
             if temp_sandbox:
@@ -341,9 +346,11 @@ class JobsApp(App[int]):
             try:
                 receipt = await run_bout(plan, sink)
             except WhichtoolError as error:
+                self.session.bout = previous
                 self.fail("Bout failed", error)
                 return
             except Exception as error:  # a toast, never a traceback
+                self.session.bout = previous
                 message = f"{type(error).__name__}: {error}"
                 self.notify(message, title="Bout failed", severity="error")
                 return

@@ -24,6 +24,7 @@ from whichtool_tui.ui.widgets.timeline import RpcTimeline, columns_header
 from whichtool_tui.ui.widgets.tool_detail import safe_multiline
 
 ALL = "all"
+LIVE_REDRAW_SECONDS = 0.25
 MESSAGE_DELAY = 0.12  # seconds the cursor must rest before the message pane is redrawn
 GUESSES = {"f": "followed", "h": "held", "u": "unclear"}
 KINDS = [
@@ -93,12 +94,31 @@ class BoutScreen(SectionScreen):
         self._message_timer: Timer | None = None
         self._last_filter: tuple[object, ...] | None = None  # (others..., search) last applied
         self._drawn_verdict: tuple[object, ...] | None = None
+        self._current_timeline: RpcTimeline | None = None
+
+    def on_mount(self) -> None:
+        # Redraws while a bout runs (new wire rows, the atom under way); paused otherwise.
+        self._live_ticker = self.set_interval(LIVE_REDRAW_SECONDS, self._live_tick, pause=True)
+
+    def _live_tick(self) -> None:
+        bout = self.bout
+        if bout is None or bout.live_atoms is None:
+            self._live_ticker.pause()
+            return
+        timeline = self._timeline()
+        if timeline is not None and len(timeline.rows) != timeline.scanned:
+            was_at_end = timeline.cursor >= len(timeline.shown_rows) - 1
+            timeline.grow()
+            if was_at_end:
+                timeline.action_jump(-1)  # follow the wire like a tail, unless the user moved
+            self._set_wire_title(timeline)
+        self._draw_atoms_and_verdict(bout)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Guess keys until the guess; saving only with a receipt; wire keys with a wire."""
         bout = self.bout
         if action == "guess":
-            return bout is not None and bout.guess is None
+            return bout is not None and bout.guess is None and bout.live_atoms is None
         if action == "save_receipt":
             return bout is not None and bout.receipt is not None
         if action in ("search", "next_mark", "copy_message", "clear_filters", "focus_timeline"):
@@ -127,6 +147,8 @@ class BoutScreen(SectionScreen):
             return
         if bout is not self._shown:
             self._show(bout)
+        if bout.live_atoms is not None:
+            self._live_ticker.resume()
         self._draw_atoms_and_verdict(bout)
 
     def _show(self, bout: BoutView) -> None:
@@ -146,9 +168,12 @@ class BoutScreen(SectionScreen):
         atoms = [(ALL, ALL), *((a.id, a.id) for a in header.atoms)]
         self.query_one("#f-atom", Select).set_options(atoms)
         holder = self.query_one("#timeline-holder", Vertical)
-        holder.remove_children()
-        timeline = RpcTimeline(bout.rows, id="timeline")
+        stale = list(holder.children)
+        timeline = RpcTimeline(bout.rows)
         holder.mount(timeline)
+        for child in stale:  # a live bout's timeline gives way to the finished receipt's
+            child.remove()
+        self._current_timeline = timeline
         self._set_wire_title(timeline)
         self.call_after_refresh(timeline.focus)
         self.call_after_refresh(self.show_message, timeline.selected)
@@ -163,6 +188,8 @@ class BoutScreen(SectionScreen):
         shown = len(timeline.shown_rows)
         loading = bout is not None and bout.pending_rows is not None
         title = f"Wire ({total:,} events"
+        if bout is not None and bout.live_atoms is not None:
+            title += ", live"
         if loading:
             title += f", {len(timeline.rows):,} read so far"
         if shown != len(timeline.rows):
@@ -177,7 +204,8 @@ class BoutScreen(SectionScreen):
             self._set_wire_title(timeline)
 
     def _draw_atoms_and_verdict(self, bout: BoutView) -> None:
-        key = (id(bout), bout.guess, id(bout.receipt), bout.pending, bout.invalid)
+        live = tuple(bout.live_atoms.items()) if bout.live_atoms is not None else None
+        key = (id(bout), bout.guess, id(bout.receipt), bout.pending, bout.invalid, live)
         if key == self._drawn_verdict:
             return  # a revisit with nothing new: keep what is drawn
         self._drawn_verdict = key
@@ -186,7 +214,11 @@ class BoutScreen(SectionScreen):
         results = {a.id: a for a in bout.receipt.atoms} if bout.receipt else {}
         for atom in bout.header.atoms:
             atoms.append(f"{atom.id:<23}", style="bold")
-            if bout.guess is None:
+            if bout.live_atoms is not None:
+                state = bout.live_atoms.get(atom.id, "waiting")
+                style = {"running": "bold yellow", "done": "green"}.get(state, "dim")
+                atoms.append(f" {'running…' if state == 'running' else state}", style=style)
+            elif bout.guess is None:
                 atoms.append(" ?", style="dim")
             elif atom.id in results:
                 result = results[atom.id].result
@@ -203,6 +235,17 @@ class BoutScreen(SectionScreen):
                 atoms.append(f"  {mark} {sanitize_text(check.id)}\n", style="dim")
         self.query_one("#atoms", Static).update(atoms)
         verdict = self.query_one("#verdict", Static)
+        if bout.live_atoms is not None:
+            done = sum(1 for state in bout.live_atoms.values() if state == "done")
+            verdict.update(
+                Text.assemble(
+                    ("The bout is running: ", "bold"),
+                    f"{done} of {len(bout.live_atoms)} atoms done, {len(bout.rows):,} wire "
+                    "events so far.\nYour call comes when it ends; the verdicts stay hidden "
+                    "until you make it.",
+                )
+            )
+            return
         if bout.guess is None:
             names = ", ".join(a.id + (" (holdout)" if a.holdout else "") for a in bout.header.atoms)
             verdict.update(
@@ -229,7 +272,7 @@ class BoutScreen(SectionScreen):
 
     def action_guess(self, guess: str) -> None:
         bout = self.bout
-        if bout is None or bout.guess is not None:
+        if bout is None or bout.guess is not None or bout.live_atoms is not None:
             return
         bout.guess = guess
         self._draw_atoms_and_verdict(bout)
@@ -237,8 +280,7 @@ class BoutScreen(SectionScreen):
     # -- filters ------------------------------------------------------------------------------
 
     def _timeline(self) -> RpcTimeline | None:
-        found = self.query(RpcTimeline)
-        return found.first() if found else None
+        return self._current_timeline
 
     @on(Select.Changed, "#f-atom, #f-direction, #f-kind")
     @on(Input.Changed, "#f-method, #f-search")

@@ -119,6 +119,11 @@ class RpcTimeline(ScrollView, can_focus=True):
         self.refresh()
 
     @property
+    def scanned(self) -> int:
+        """How many of ``rows`` the filter has looked at (fewer than ``len(rows)`` after growth)."""
+        return self._scanned
+
+    @property
     def selected(self) -> int | None:
         """Index into ``rows`` under the cursor."""
         if not self.shown_rows:
