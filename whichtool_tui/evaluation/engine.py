@@ -197,6 +197,7 @@ def build_report(
                 identity.capabilities.unsupported_settings(
                     options.temperature, options.seed, options.reasoning_effort
                 ),
+                inputs.context_cost.total,
             ),
             *threshold_notes,
             *execution_notes,

@@ -15,6 +15,33 @@ from whichtool_tui.evaluation.report_model import (
 
 POSITION_SPREAD_WARNING = 0.2
 TOP_CONFUSION_PAIRS = 5
+# Reported prompt tokens below this share of the surface estimate: the tools were not sent.
+TOOLS_UNSEEN_RATIO = 0.5
+TOOLS_UNSEEN_MIN_SURFACE = 100  # estimates below this are too small to compare
+
+
+def tools_unseen_finding(trials: Sequence[ScoredTrial], surface_tokens: int) -> Diagnostic | None:
+    """A warning when the provider's prompt-token counts show the tool list never reached the
+    model (a chat template that drops ``tools`` makes every trial an abstention)."""
+    reported = sorted(
+        t.usage.prompt_tokens
+        for t in trials
+        if t.usage is not None and t.usage.prompt_tokens is not None
+    )
+    if not reported or surface_tokens < TOOLS_UNSEEN_MIN_SURFACE:
+        return None
+    median = reported[len(reported) // 2]
+    if median >= surface_tokens * TOOLS_UNSEEN_RATIO:
+        return None
+    return Diagnostic(
+        code="run/tools-not-seen",
+        severity="warning",
+        message=f"The provider reported {median:,} prompt tokens per trial (median of "
+        f"{len(reported)}), far below the surface's own estimate of {surface_tokens:,}: the "
+        "tools probably never reached the model.",
+        hint="Check that the server passes `tools` to the model (a llama.cpp chat template "
+        "without tool support drops them; start it with --jinja), then run again.",
+    )
 
 
 def run_findings(
@@ -26,9 +53,14 @@ def run_findings(
     permuted: bool,
     cache_hits: int,
     unsupported_settings: Sequence[str] = (),
+    surface_tokens: int = 0,
 ) -> list[Diagnostic]:
-    """Confusable pairs, position sensitivity, thin data, capability notes and cache hits."""
+    """Confusable pairs, position sensitivity, thin data, capability notes, cache hits and
+    tools that never reached the model."""
     found: list[Diagnostic] = []
+    unseen = tools_unseen_finding(trials, surface_tokens)
+    if unseen is not None:
+        found.append(unseen)
     for pair in metrics.confusion_pairs[:TOP_CONFUSION_PAIRS]:
         first, second = pair.tools
         share = pair.rate.value or 0.0
