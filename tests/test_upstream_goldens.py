@@ -162,3 +162,19 @@ def test_the_confusion_pairs_we_write_are_upstreams_shape() -> None:
     for pair in pairs:
         errors = [error.message for error in check.iter_errors(pair)]
         assert errors == [], errors
+
+
+# Our additive top-level blocks (SPEC: upstream's fields stay, with upstream's meaning); upstream's
+# closed schema has no room for them, so they are the whole of the difference, and no more.
+ADDITIVE_RUN_KEYS = {"statistics", "discovery"}
+
+
+def test_our_run_report_is_upstreams_schema_plus_the_documented_additive_blocks() -> None:
+    ours = json.loads((Path(__file__).parent / "golden" / "run" / "scenario.json").read_text())
+    assert "statistics" in ours
+    stripped = {key: value for key, value in ours.items() if key not in ADDITIVE_RUN_KEYS}
+    errors = [
+        f"{list(error.absolute_path)}: {error.message}"
+        for error in upstream_validator("run-report").iter_errors(stripped)
+    ]
+    assert errors == []
