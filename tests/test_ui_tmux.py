@@ -163,3 +163,27 @@ def test_bout_runs_on_its_screen_and_hides_verdicts_until_the_guess(tmp_path: Pa
         assert "EXIT=1" in quit_app(terminal)  # --strict: a FAIL gates, as headless
     finally:
         terminal.tmux("kill-server")
+
+
+def test_resizing_mid_session_keeps_tabs_footer_keys_and_heatmap(tmp_path: Path) -> None:
+    from tests.ui_support import wide_run
+
+    report = wide_run(tmp_path / "wide-run.json")
+    terminal = start_terminal(tmp_path, f"open {report}")
+    try:
+        shown = terminal.wait_for("Confusion (rows expected", timeout=30)
+        assert "4 Results" in shown and "? help" in shown.splitlines()[0]
+        terminal.tmux("resize-window", "-t", "s", "-x", "80", "-y", "24")
+        lines = terminal.wait_for("^p palette", timeout=15).splitlines()
+        header = lines[0]
+        assert all(tab in header for tab in ("1 Surf", "2 Task", "3 Run", "4 Res", "5 Bout"))
+        assert "? Help" in lines[-1] and "^q Quit" in lines[-1] and "^p" in lines[-1]
+        assert "get-res…ce-links" in "\n".join(lines)  # row labels stay distinct
+        terminal.press(*["Right"] * 14)
+        terminal.wait_for("+ (multiple calls)", timeout=15)  # the last column is reachable
+        terminal.tmux("resize-window", "-t", "s", "-x", "120", "-y", "40")
+        shown = terminal.wait_for("4 Results   5 Bout  │ ? help", timeout=15)
+        assert "Traceback" not in shown
+        assert "EXIT=0" in quit_app(terminal)
+    finally:
+        terminal.tmux("kill-server")
