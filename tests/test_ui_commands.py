@@ -235,7 +235,8 @@ async def test_tasks_and_diff_start_points_open_their_screens() -> None:
         await pilot.pause()
         assert app.current_mode == "results"
         assert app.screen.query_one("#diff-body").display
-        assert "Resolved" in static_text(app.screen.query_one("#diff-view", Static))
+        shown = static_text(app.screen.query_one("#diff-view", Static))
+        assert "resolved list_users <-> search_users" in shown
 
 
 async def test_stdio_start_point_inspects_a_live_server() -> None:

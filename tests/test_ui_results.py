@@ -106,8 +106,16 @@ async def test_diff_against_base_and_opened_diff(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.session.diff is not None and app.session.diff["comparable"] is True
         view = static_text(app.screen.query_one("#diff-view", Static))
-        assert "comparable yes" in view
-        assert "Resolved: list_users ↔ search_users (3 swaps" in view
+        # The same report as the headless `diff` prints, line for line (one renderer).
+        from whichtool_tui.evaluation.diff_model import DiffReport
+        from whichtool_tui.reports.diff_terminal import render_diff_terminal
+
+        report = DiffReport.model_validate_json(json.dumps(app.session.diff))
+        headless = render_diff_terminal(report)
+        assert [line.rstrip() for line in view.splitlines() if line.strip()] == [
+            line.rstrip() for line in headless.splitlines() if line.strip()
+        ]
+        assert "+0/-0 of 12 paired" in view and "context" in view and "status ok" in view
         await pilot.press("d")
         assert app.screen.query_one("#results-body").display
         await pilot.press("s")
@@ -123,4 +131,4 @@ async def test_diff_against_base_and_opened_diff(tmp_path: Path) -> None:
         await pilot.pause()
         assert opened.current_mode == "results"
         view = static_text(opened.screen.query_one("#diff-view", Static))
-        assert "accuracy" in view and "Resolved" in view
+        assert "single-call" in view and "resolved list_users <-> search_users" in view

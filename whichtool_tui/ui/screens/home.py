@@ -38,7 +38,7 @@ SECTIONS_TEXT = (
     "[b]3 Run[/]     the routing benchmark: plan first, then live progress\n"
     "[b]4 Results[/] confusion heatmap, trials behind a cell, per tool, diff\n"
     "[b]5 Bout[/]    the wire timeline of a bout; your call before the verdicts\n"
-    "[dim]0 home · ? help · ctrl+p every action by name · q back · ctrl+q quit[/]"
+    "[dim]0 home · ? help · ^p every action by name · q back · ^q quit[/]"
 )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -20,7 +20,12 @@ from whichtool_tui.ui.modals.trials import TrialsModal
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.discovery_view import discovery_view
 from whichtool_tui.ui.widgets.heatmap import SPECIAL_LEGEND, SPECIAL_NAMES, ConfusionHeatmap
-from whichtool_tui.ui.widgets.run_summary import details, diff_view, headline, per_tool_table
+from whichtool_tui.ui.widgets.run_summary import (
+    details,
+    diff_report_view,
+    headline,
+    per_tool_table,
+)
 
 PER_TOOL_MIN_WIDTH = 48
 HEATMAP_MIN_WIDTH = 44  # accuracy with its interval and counts, a few confusions, borders
@@ -88,6 +93,7 @@ class ResultsScreen(SectionScreen):
     def __init__(self) -> None:
         super().__init__()
         self._shown_report: RunReport | None = None
+        self._shown_diff: dict[str, Any] | None = None
         self._showing_diff = False
 
     @property
@@ -110,8 +116,9 @@ class ResultsScreen(SectionScreen):
                 "No run report loaded. Open one with [b]whichtool-tui open run.json[/b], "
                 "or run the demo's task set in Run (3)."
             )
-        if diff is not None:
-            self.query_one("#diff-view", Static).update(diff_view(diff))
+        if diff is not None and diff is not self._shown_diff:
+            self._shown_diff = diff
+            self.query_one("#diff-view", Static).update(diff_report_view(diff))
         if report is not None and report is not self._shown_report:
             self._show_report(report)
         self.refresh_bindings()

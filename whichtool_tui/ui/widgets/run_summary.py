@@ -81,6 +81,24 @@ def details(report: RunReport) -> RenderableType:
     return Group(*lines)
 
 
+def diff_report_view(data: dict[str, Any]) -> RenderableType:
+    """A ``whichtool.diff/2`` report as the headless ``diff`` prints it (same renderer, same
+    lines: status, paired counts, context tokens, per tool, confusions, findings), in colour;
+    a report this build cannot read falls back to the short table below."""
+    import json
+
+    from pydantic import ValidationError
+
+    from whichtool_tui.evaluation.diff_model import DiffReport
+    from whichtool_tui.reports.diff_terminal import render_diff_terminal
+
+    try:
+        report = DiffReport.model_validate_json(json.dumps(data))
+    except ValidationError:
+        return diff_view(data)
+    return Text.from_ansi(render_diff_terminal(report, color=True))
+
+
 def _number(value: Any, signed: bool = False) -> str:
     if not isinstance(value, int | float):
         return "n/a"
