@@ -1,13 +1,17 @@
-"""Bout benchmarks: a full fixture bout against mcp-arcade's, and a 100,000-event timeline.
+"""Bout benchmarks: a full fixture bout against mcp-arcade's, the bundled fixture's start-up,
+``--version`` against mcp-arcade's, and a 100,000-event timeline.
 
 Run: .venv/bin/python bench/bout.py [--runs N] [--events N] [--with-upstream-timeline]
-Prints wall times and ratios; asserts nothing. Targets: bout ratio <= 1.0, timeline <= 5 s.
+Prints wall times and ratios; asserts nothing. Targets: bout ratio <= 1.0; the fixture answers
+``initialize`` <= 0.3 s after spawn (quiet machine); ``--version`` ratio kept at about 0.22;
+timeline <= 5 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -61,6 +65,48 @@ def bout_bench(runs: int, work: Path) -> None:
     )
 
 
+INITIALIZE = (
+    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+    b'"capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}\n'
+)
+
+
+def fixture_start(runs: int) -> None:
+    """Spawn the bundled fixture, send initialize, time until its answer is read."""
+    times = []
+    for _ in range(max(runs, 5)):
+        started = time.perf_counter()
+        child = subprocess.Popen(
+            [sys.executable, "-m", "whichtool_tui.arcade.fixture"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write(INITIALIZE)
+        child.stdin.flush()
+        answer = child.stdout.readline()
+        times.append(time.perf_counter() - started)
+        child.stdin.close()
+        child.wait(timeout=30)
+        if b'"result"' not in answer:
+            raise SystemExit(f"the fixture did not answer initialize: {answer[:200]!r}")
+    print(
+        f"fixture spawn to initialize answered: median {statistics.median(times):.3f} s "
+        f"(runs {', '.join(f'{t:.2f}' for t in times)})  (target <= 0.3 s, quiet machine)"
+    )
+
+
+def version_ratio(runs: int, work: Path) -> None:
+    """``--version`` of both programs: the start-up cost of a command that does nothing."""
+    ours = [timed([str(BIN / "whichtool-tui"), "--version"], work) for _ in range(max(runs, 5))]
+    theirs = [timed([str(BIN / "mcp-arcade"), "--version"], work) for _ in range(max(runs, 5))]
+    ours_median, theirs_median = statistics.median(ours), statistics.median(theirs)
+    print(
+        f"--version: whichtool-tui {ours_median:.3f} s vs mcp-arcade {theirs_median:.3f} s, "
+        f"ratio {ours_median / theirs_median:.2f}  (target: keep about 0.22)"
+    )
+
+
 def synthetic_receipt(events: int, work: Path) -> Path:
     """A real receipt whose wire is repeated to ``events`` events (attribution kept valid)."""
     seed = work / "ours-0.json"
@@ -107,7 +153,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
+        print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
         bout_bench(args.runs, work)
+        fixture_start(args.runs)
+        version_ratio(args.runs, work)
         timeline_bench(args.events, work, args.with_upstream_timeline)
 
 

@@ -418,12 +418,13 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m whichtool_tui.arcade.fixture``."""
-    from whichtool_tui.arcade.zygote import zygote_main
-
     arguments = list(sys.argv[1:] if argv is None else argv)
-    warm = zygote_main(arguments)
-    if warm is not None:
-        return warm
+    if arguments[:1] == ["--zygote-fd"]:  # the warm parent's imports stay off the plain start
+        from whichtool_tui.arcade.zygote import zygote_main
+
+        warm = zygote_main(arguments)
+        if warm is not None:
+            return warm
     return run(build_parser().parse_args(arguments))
 
 
