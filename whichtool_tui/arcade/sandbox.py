@@ -6,18 +6,40 @@ import shutil
 from pathlib import Path
 
 from whichtool_tui.arcade.receipt import EnvSnapshot
+from whichtool_tui.errors import WhichtoolError
 
 MAX_FILE_BYTES = 1024 * 1024
 
 
-def prepare_atom_dir(root: Path, short: str) -> Path:
-    """Empty ``root/short`` (only that folder is ours to clear) and return it."""
+# Written into every atom folder a bout creates: only a folder carrying it is ours to empty.
+MARKER = ".whichtool-sandbox"
+
+
+def foreign_atom_dir(root: Path, short: str) -> Path | None:
+    """``root/short`` when something is there that a bout did not create, else None."""
     folder = root / short
-    if folder.is_symlink() or folder.is_file():
-        folder.unlink()
-    elif folder.exists():
+    if not (folder.exists() or folder.is_symlink()):
+        return None
+    if folder.is_dir() and not folder.is_symlink() and (folder / MARKER).is_file():
+        return None
+    return folder
+
+
+def prepare_atom_dir(root: Path, short: str) -> Path:
+    """Empty ``root/short`` when a bout made it, create it marked otherwise; never delete a
+    file or folder someone else put there."""
+    foreign = foreign_atom_dir(root, short)
+    if foreign is not None:
+        raise WhichtoolError(
+            "bout/sandbox-not-ours",
+            f"{foreign} already exists and was not made by a bout; nothing was deleted",
+            "Pass an empty or new folder to --sandbox.",
+        )
+    folder = root / short
+    if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    (folder / MARKER).write_text("made by whichtool-tui bout; emptied at each atom\n")
     return folder
 
 
@@ -27,7 +49,7 @@ def snapshot_dir(folder: Path) -> EnvSnapshot:
     if not folder.is_dir():
         return EnvSnapshot()
     for path in sorted(folder.rglob("*")):
-        if path.is_symlink() or not path.is_file():
+        if path.is_symlink() or not path.is_file() or path.name == MARKER:
             continue
         try:
             with path.open("rb") as handle:

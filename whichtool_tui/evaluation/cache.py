@@ -7,9 +7,10 @@ errors, and nothing secret is stored: the key is a hash and entries hold only th
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import shutil
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,14 @@ class CacheEntry(ClosedModel):
     usage: TrialUsage | None = None
     reasoning_chars: int | None = None
     original_latency_ms: float
+    # sha256 of the key and the entry's content: an edited or moved entry is refused.
+    integrity: str | None = None
+
+
+def entry_integrity(key: str, entry: CacheEntry) -> str:
+    """The digest binding an entry's content to the key it was stored under."""
+    content = js_numbers(entry.model_dump(mode="json", by_alias=True, exclude={"integrity"}))
+    return hashlib.sha256(f"{key}\n{canonical_json(content)}".encode()).hexdigest()
 
 
 def canonical_json(value: Any) -> str:
@@ -132,8 +141,8 @@ class TrialCache:
             entry = CacheEntry.model_validate_json(path.read_bytes(), by_alias=True)
         except (OSError, ValueError, ValidationError):
             return None
-        if entry.call_count != len(entry.calls):
-            return None
+        if entry.call_count != len(entry.calls) or entry.integrity != entry_integrity(key, entry):
+            return None  # edited by hand, or copied from another key: never replayed
         self.hits += 1
         return TrialOutcome(
             calls=tuple(entry.calls),
@@ -160,6 +169,7 @@ class TrialCache:
             reasoning_chars=outcome.reasoning_chars,
             original_latency_ms=outcome.latency_ms,
         )
+        entry = entry.model_copy(update={"integrity": entry_integrity(key, entry)})
         data = js_numbers(entry.model_dump(mode="json", by_alias=True))
         write_atomic(self._path(key), json.dumps(data, ensure_ascii=False) + "\n")
 
@@ -174,11 +184,24 @@ def cli_trial_cache(enabled: bool | None, directory: str | None) -> TrialCache |
     return TrialCache(Path(directory or DEFAULT_CACHE_DIR))
 
 
+_ENTRY_NAME = re.compile(r"^[0-9a-f]{64}\.json$")
+_SHARD_NAME = re.compile(r"^[0-9a-f]{2}$")
+
+
 def _entry_files(directory: Path) -> list[Path]:
+    """Files shaped like entries this cache wrote (``trials/ab/<64 hex>.json``), nothing else."""
     trials = directory / "trials"
-    if not trials.is_dir():
+    if not trials.is_dir() or trials.is_symlink():
         return []
-    return [path for path in trials.glob("*/*.json") if path.is_file()]
+    return [
+        path
+        for path in trials.glob("*/*.json")
+        if _SHARD_NAME.match(path.parent.name)
+        and _ENTRY_NAME.match(path.name)
+        and path.name.startswith(path.parent.name)
+        and path.is_file()
+        and not path.is_symlink()
+    ]
 
 
 def cache_info(directory: str | Path = DEFAULT_CACHE_DIR) -> CacheStats:
@@ -195,13 +218,22 @@ def cache_info(directory: str | Path = DEFAULT_CACHE_DIR) -> CacheStats:
 
 
 def cache_clear(directory: str | Path = DEFAULT_CACHE_DIR) -> int:
-    """Remove ``<dir>/trials`` and return how many entries it held."""
+    """Remove the entries under ``<dir>/trials`` and return how many; other files are kept."""
     folder = Path(directory)
-    count = len(_entry_files(folder))
+    removed = 0
+    for path in _entry_files(folder):
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed += 1
+    # Only folders left empty go; anything else found there was not ours and stays.
     trials = folder / "trials"
-    if trials.exists():
-        shutil.rmtree(trials)
-    return count
+    for shard in sorted(trials.glob("*")) if trials.is_dir() else []:
+        if _SHARD_NAME.match(shard.name) and shard.is_dir() and not shard.is_symlink():
+            with contextlib.suppress(OSError):
+                shard.rmdir()
+    with contextlib.suppress(OSError):
+        trials.rmdir()
+    return removed
 
 
 def format_size(size_bytes: int) -> str:

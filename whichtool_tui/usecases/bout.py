@@ -205,6 +205,17 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
             "Pass a folder the bout may create and clean.",
             code="bout/sandbox",
         ) from None
+    from whichtool_tui.arcade.atoms import spec_for
+    from whichtool_tui.arcade.sandbox import foreign_atom_dir
+
+    for atom_id in atom_ids:  # refused before any server starts, and nothing is deleted
+        foreign = foreign_atom_dir(sandbox, spec_for(atom_id).short)
+        if foreign is not None:
+            raise _bad(
+                f"--sandbox {sandbox}: {foreign.name} already exists and was not made by a bout",
+                "Pass an empty or new folder; a bout only empties folders it created.",
+                code="bout/sandbox-not-ours",
+            )
     return BoutPlan(
         kind=kind,
         argv=argv,
