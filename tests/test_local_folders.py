@@ -86,7 +86,8 @@ def test_a_bout_reuses_only_its_own_marked_folders(
     sandbox = tmp_path / "sb"
     receipt_path = tmp_path / "r.json"
     argv = ["--no-ui", "bout", "--target", "fixture", "--no-prompt", "--atoms",
-            "poison.follow_through", "--sandbox", str(sandbox), "-o", str(receipt_path)]  # fmt: skip
+            "poison.follow_through", "--sandbox", str(sandbox),
+            "-o", str(receipt_path)]  # fmt: skip
     assert main(argv) in (0, 1)
     assert (sandbox / "poison" / ".whichtool-sandbox").is_file()
     receipt = json.loads(receipt_path.read_text(encoding="utf-8"))
