@@ -28,6 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("run", "the routing benchmark; --dry-run plans and prices it"),
     "report": ("report", "re-render a saved run in any format"),
     "diff": ("diff", "paired comparison of two saved runs"),
+    "surface-diff": (
+        "surface_diff",
+        "which tools two snapshots disagree on, and the tasks that moves (--provider re-runs)",
+    ),
     "cache": ("cache", "the trial cache: info, clear"),
     "bout": ("bout", "run the security atoms against a server"),
     "atoms": ("atoms", "the atom catalog"),
@@ -55,6 +59,8 @@ EXAMPLES: dict[str, str] = {
     "run": f"{_HEADLESS} run {_LAB} --tasks {_LAB_TASKS} --provider keyword",
     "report": f"{_HEADLESS} report run.json --format markdown --out run.md",
     "diff": f"{_HEADLESS} diff base.json head.json --max-accuracy-drop 0.05",
+    "surface-diff": f"{_HEADLESS} surface-diff {_LAB} head.json --tasks {_LAB_TASKS} "
+    "--provider keyword",
     "cache": f"{_HEADLESS} cache info",
     "bout": f"{_HEADLESS} bout --target fixture --no-prompt -o receipt.json",
     "atoms": f"{_HEADLESS} atoms --rationale",

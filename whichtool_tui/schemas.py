@@ -38,6 +38,12 @@ SCHEMAS: tuple[SchemaSource, ...] = (
     ),
     SchemaSource("run", "whichtool_tui.evaluation.report_model", "RunReport", "whichtool.run/2"),
     SchemaSource("diff", "whichtool_tui.evaluation.diff_model", "DiffReport", "whichtool.diff/2"),
+    SchemaSource(
+        "surface-diff",
+        "whichtool_tui.surface.behaviour_diff_model",
+        "SurfaceDiffReport",
+        "whichtool.surface-diff/1",
+    ),
     SchemaSource("tasks", "whichtool_tui.tasks.model", "TaskSet", "whichtool task set"),
     SchemaSource("config", "whichtool_tui.config", "Settings", "whichtool.config"),
     SchemaSource("badge", "whichtool_tui.reports.badge", "Badge", "shields.io endpoint badge"),

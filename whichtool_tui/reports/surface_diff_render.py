@@ -1,0 +1,99 @@
+"""The surface diff for people: a plain terminal text and a markdown job summary, one wording."""
+
+from __future__ import annotations
+
+from whichtool_tui.redact import sanitize_text
+from whichtool_tui.surface.behaviour_diff_model import (
+    SurfaceDiffReport,
+    SurfaceRerun,
+    ToolChange,
+)
+
+
+def _tool(change: ToolChange) -> str:
+    if change.kind == "renamed":
+        how = (
+            "same content"
+            if change.rename_match == "content"
+            else f"description similarity {change.similarity:.2f}"
+        )
+        extra = f"; also {', '.join(change.fields)}" if change.fields else ""
+        return f"renamed `{change.base_name}` -> `{change.head_name}` ({how}{extra})"
+    if change.kind == "changed":
+        return f"changed `{change.base_name}`: {', '.join(change.fields)}"
+    return f"{change.kind} `{change.head_name or change.base_name}`"
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:+.1%}"
+
+
+def _paired_line(rerun: SurfaceRerun) -> str:
+    paired = rerun.paired
+    interval = f", 95% CI [{paired.ci95[0]:+.1%}, {paired.ci95[1]:+.1%}]" if paired.ci95 else ""
+    verdict = "distinguishable" if paired.distinguishable else "not distinguishable"
+    return (
+        f"paired over {paired.tasks} tasks: {paired.improved} improved, {paired.regressed} "
+        f"regressed, {paired.unchanged} unchanged; mean change {_percent(paired.mean_delta)}"
+        f"{interval}; p = {paired.p_value:.3g} ({verdict})"
+    )
+
+
+def _lines(report: SurfaceDiffReport, bullet: str) -> list[str]:
+    lines = [
+        f"base {report.base.source} ({report.base.tools} tools), "
+        f"head {report.head.source} ({report.head.tools} tools)",
+        "",
+        f"Tool changes: {len(report.changes)} ({report.unchanged_tools} unchanged)",
+    ]
+    for change in report.changes:
+        lines.append(f"{bullet}{_tool(change)}")
+        if change.description_before is not None or change.description_after is not None:
+            lines.append(f"    before: {sanitize_text(change.description_before or '')}")
+            lines.append(f"    after:  {sanitize_text(change.description_after or '')}")
+    if report.partners:
+        lines += ["", f"Confusable partners (overlap >= {report.partner_threshold:.2f}):"]
+        lines += [
+            f"{bullet}`{p.changed}` ~ `{p.partner}` {p.score:.2f} on {p.side}"
+            for p in report.partners
+        ]
+    if report.task_set is not None:
+        lines += [
+            "",
+            f"Tasks that can be affected ({report.task_set}): {len(report.affected_tasks)} "
+            f"({report.unaffected_tasks} not)",
+        ]
+        for task in report.affected_tasks:
+            suffix = "" if task.runnable else f" [not re-run: {task.not_runnable_reason}]"
+            lines.append(f"{bullet}{task.task_id}: {'; '.join(task.reasons)}{suffix}")
+    if report.rerun is not None:
+        rerun = report.rerun
+        lines += [
+            "",
+            f"Re-run with {rerun.provider} ({rerun.model}), seed {rerun.seed}, repeat "
+            f"{rerun.repeat}, {'permuted' if rerun.permuted else 'served order'}: "
+            f"{rerun.trials_per_side} trials per side",
+        ]
+        for row in rerun.tasks:
+            lines.append(
+                f"{bullet}{row.task_id}: base {row.base_correct}/{row.base_scored}, head "
+                f"{row.head_correct}/{row.head_scored} ({_percent(row.change)})"
+            )
+        lines.append(_paired_line(rerun))
+    lines += ["", *report.notes] if report.notes else []
+    if report.gate.checked:
+        state = "FAILED" if report.gate.failed else "passed"
+        lines += ["", f"Gate ({', '.join(report.gate.checked)}): {state}"]
+        lines += [f"{bullet}{failure}" for failure in report.gate.failures]
+    return lines
+
+
+def render_surface_diff(report: SurfaceDiffReport, output_format: str) -> str:
+    """The report as terminal text, markdown or JSON (``whichtool.surface-diff/1``)."""
+    if output_format == "json":
+        from whichtool_tui.surface.behaviour_diff_model import dump_surface_diff_json
+
+        return dump_surface_diff_json(report)
+    if output_format == "markdown":
+        return "## Surface diff\n\n" + "\n".join(_lines(report, "- ")) + "\n"
+    return "surface diff\n" + "\n".join(_lines(report, "  ")).replace("`", "") + "\n"
