@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -184,10 +185,13 @@ def test_mean_interval_is_student_t_and_clipped() -> None:
 @pytest.mark.parametrize(("correct", "scored"), [(0, 4), (3, 5), (5, 5), (4, 7), (1, 1)])
 def test_pass_hat_k_equals_explicit_subset_counting(correct: int, scored: int) -> None:
     outcomes = [True] * correct + [False] * (scored - correct)
+    curve = pass_hat_k(correct, scored)
+    assert len(curve) == scored
     for k in range(1, scored + 1):
         subsets = list(itertools.combinations(outcomes, k))
         counted = sum(all(subset) for subset in subsets) / len(subsets)
-        assert pass_hat_k(correct, scored, k) == pytest.approx(counted, abs=1e-12)
+        assert curve[k - 1] == pytest.approx(counted, abs=1e-12)
+        assert curve[k - 1] == pytest.approx(math.comb(correct, k) / math.comb(scored, k))
 
 
 TOOLS = {"list_users": 100, "search_users": 120, "get_user": 80}

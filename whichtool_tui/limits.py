@@ -39,6 +39,8 @@ MAX_OUTPUT_TOKENS = 1_000_000
 # -- run health gates ------------------------------------------------------------------------
 DEFAULT_MAX_ERROR_RATE = 0.1  # a run with more errored trials than this is invalid (exit 2)
 DEFAULT_MIN_SCORED = 1
+# The accuracy drop the power plan of a dry run is sized for (5 points).
+DEFAULT_DETECT = 0.05
 
 # -- what an agent may ask of the MCP server (the operator's flags can lower, never raise) ----
 AGENT_MAX_REPEAT = 20

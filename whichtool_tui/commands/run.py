@@ -153,6 +153,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="wall-clock guess for --dry-run",
     )
     add(
+        "--detect",
+        type=number_between(0.001, 0.999),
+        metavar="DROP",
+        help="accuracy drop the --dry-run power plan is sized for (default 0.05)",
+    )
+    add(
+        "--baseline",
+        metavar="RUN.json",
+        help="a pilot run whose per-task variance the --dry-run power plan uses",
+    )
+    add(
         "--discovery",
         choices=("upfront", "deferred"),
         default=None,
@@ -406,6 +417,7 @@ def execute(args: argparse.Namespace) -> int:
     inputs = load_inputs(args, settings, options.max_tools)
     prepared = prepare_run(inputs, options)
     if args.dry_run:
+        from whichtool_tui.evaluation.power import power_for_run
         from whichtool_tui.reports.run_terminal import render_dry_run
 
         destination = _destination(args, settings)
@@ -417,6 +429,7 @@ def execute(args: argparse.Namespace) -> int:
                 options.max_tools,
                 inputs.task_set_source,
                 destination,
+                power_for_run(prepared, options),
             )
         )
         return 0

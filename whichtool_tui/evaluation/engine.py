@@ -104,6 +104,9 @@ class RunOptions:
     seconds_per_trial: float | None = None
     timeout: float = limits.DEFAULT_REQUEST_TIMEOUT_SECONDS  # per request, not queue time
     max_output_tokens: int = limits.DEFAULT_MAX_OUTPUT_TOKENS
+    # Power planning of a dry run: the drop to detect, and a pilot run to measure variance on.
+    detect: float = limits.DEFAULT_DETECT
+    baseline: str | None = None
 
 
 @dataclass(frozen=True)

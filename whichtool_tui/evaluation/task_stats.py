@@ -7,8 +7,8 @@ that lack it (upstream's and older ones) and checks it for files that carry it.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Sequence
 from fractions import Fraction
 
 from whichtool_tui.evaluation.clustered import CLUSTERED_METHOD, clustered_rate
@@ -28,16 +28,9 @@ from whichtool_tui.evaluation.report_model import (
 from whichtool_tui.evaluation.signtest import PAIRED_SIGNIFICANCE_LEVEL
 
 POSITION_TEST = "first position minus other positions within a task; t interval; sign-flip"
-Holds = Callable[[ScoredTrial], bool]
 
 
-def _clustered(
-    by_task: dict[str, list[ScoredTrial]], eligible: Holds, success: Holds
-) -> ClusteredRate:
-    counts = []
-    for trials in by_task.values():
-        chosen = [trial for trial in trials if eligible(trial)]
-        counts.append((sum(1 for trial in chosen if success(trial)), len(chosen)))
+def _clustered(counts: Sequence[tuple[int, int]]) -> ClusteredRate:
     estimate = clustered_rate(counts)
     return ClusteredRate(
         value=estimate.value,
@@ -54,35 +47,52 @@ def _targeted(trial: ScoredTrial) -> bool:
 
 
 def _rates(by_task: dict[str, list[ScoredTrial]], tool_names: Sequence[str]) -> ClusteredRates:
-    def verdict_is(verdict: str) -> Holds:
-        return lambda trial: trial.verdict == verdict
-
-    tasks_by_tool: dict[str | None, dict[str, list[ScoredTrial]]] = defaultdict(dict)
+    """Every clustered rate from one count per task and verdict (one pass over the trials)."""
+    verdicts: dict[str, Counter[str]] = {}
+    multi: list[tuple[int, int]] = []
     for task, trials in by_task.items():
-        tasks_by_tool[trials[0].expected][task] = trials
-    by_tool = [
-        ToolClusteredRate(
-            tool=tool, accuracy=_clustered(tasks_by_tool[tool], _targeted, verdict_is("correct"))
-        )
-        for tool in tool_names
-    ]
+        verdicts[task] = Counter(trial.verdict for trial in trials)
+        multi.append((sum(1 for trial in trials if trial.call_count > 1), len(trials)))
+
+    def counts(verdict: str, targeted: bool, tool: str | None = None) -> list[tuple[int, int]]:
+        rows = []
+        for task, trials in by_task.items():
+            expected = trials[0].expected
+            if (expected is not None) != targeted or (tool is not None and expected != tool):
+                continue
+            rows.append((verdicts[task][verdict], len(trials)))
+        return rows
+
+    tasks_by_tool: dict[str | None, list[tuple[int, int]]] = defaultdict(list)
+    for task, trials in by_task.items():
+        tasks_by_tool[trials[0].expected].append((verdicts[task]["correct"], len(trials)))
     return ClusteredRates(
-        accuracy=_clustered(by_task, _targeted, verdict_is("correct")),
-        abstention=_clustered(by_task, _targeted, verdict_is("abstained")),
-        over_trigger=_clustered(
-            by_task, lambda trial: trial.expected is None, verdict_is("over-triggered")
-        ),
-        phantom=_clustered(by_task, _targeted, verdict_is("phantom")),
-        multi_call_rate=_clustered(by_task, lambda _: True, lambda trial: trial.call_count > 1),
-        by_tool=sorted(by_tool, key=lambda row: row.tool),
+        accuracy=_clustered(counts("correct", True)),
+        abstention=_clustered(counts("abstained", True)),
+        over_trigger=_clustered(counts("over-triggered", False)),
+        phantom=_clustered(counts("phantom", True)),
+        multi_call_rate=_clustered(multi),
+        by_tool=[
+            ToolClusteredRate(tool=tool, accuracy=_clustered(tasks_by_tool.get(tool, [])))
+            for tool in sorted(tool_names)
+        ],
     )
 
 
-def pass_hat_k(correct: int, scored: int, k: int) -> float:
-    """The unbiased estimate C(c, k) / C(n, k) that k repeats drawn without replacement pass."""
-    if not 1 <= k <= scored or not 0 <= correct <= scored:
-        raise ValueError(f"pass^{k} is undefined for {correct}/{scored}")
-    return math.comb(correct, k) / math.comb(scored, k)
+def pass_hat_k(correct: int, scored: int) -> list[float]:
+    """C(c, k) / C(n, k) for k = 1..n: the chance that k repeats drawn without replacement pass.
+
+    Built by the ratio C(c, k) / C(c, k-1) over C(n, k) / C(n, k-1), so a task with 1,000
+    repeats costs 1,000 multiplications rather than 1,000 big binomials.
+    """
+    if not 0 <= correct <= scored:
+        raise ValueError(f"pass^k is undefined for {correct}/{scored}")
+    values = []
+    value = 1.0
+    for k in range(1, scored + 1):
+        value *= max(0, correct - k + 1) / (scored - k + 1)
+        values.append(value)
+    return values
 
 
 def _consistency(
@@ -101,7 +111,7 @@ def _consistency(
         if not _targeted(trials[0]):
             continue
         correct = sum(1 for trial in trials if trial.verdict == "correct")
-        values = [pass_hat_k(correct, len(trials), k) for k in range(1, len(trials) + 1)]
+        values = pass_hat_k(correct, len(trials))
         for k, value in enumerate(values, start=1):
             sums[k].append(value)
         rows.append(

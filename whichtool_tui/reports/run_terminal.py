@@ -7,6 +7,7 @@ import math
 from whichtool_tui.evaluation.engine import PreparedRun
 from whichtool_tui.evaluation.metrics import MULTIPLE_KEY, NONE_KEY, PHANTOM_KEY
 from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TRIALS
+from whichtool_tui.evaluation.power import PowerPlan, power_lines
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport
 from whichtool_tui.providers.presets import BASELINE_PROVIDERS
 from whichtool_tui.reports.plain_text import Styler, ascii_safe
@@ -235,6 +236,7 @@ def render_dry_run(
     max_tools: int,
     task_source: str,
     destination: str | None = None,
+    power: PowerPlan | None = None,
 ) -> str:
     """The labelled plan of a dry run: size, prompt-token floor, limits, wall clock, endpoint."""
     plan = prepared.plan
@@ -278,6 +280,11 @@ def render_dry_run(
     ]
     if destination is not None:
         rows.append(("endpoint", ascii_safe(destination)))
+    if power is not None:
+        rows += [
+            ("power" if index == 0 else "", ascii_safe(line))
+            for index, line in enumerate(power_lines(power))
+        ]
     lines = ["whichtool-tui run --dry-run"]
     lines += [f"  {label:<14}{value}" for label, value in rows]
     lines.append(

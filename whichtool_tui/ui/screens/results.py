@@ -26,6 +26,7 @@ from whichtool_tui.ui.widgets.run_summary import (
     headline,
     per_tool_table,
 )
+from whichtool_tui.ui.widgets.task_statistics import statistics_text
 
 PER_TOOL_MIN_WIDTH = 48
 HEATMAP_MIN_WIDTH = 44  # accuracy with its interval and counts, a few confusions, borders
@@ -85,6 +86,7 @@ class ResultsScreen(SectionScreen):
                     tools.border_title = "Per tool"
                     yield Static("", id="per-tool")
             yield Static("", id="results-details")
+            yield Static("", id="results-statistics")
             yield Static("", id="results-discovery")
         with VerticalScroll(id="diff-body") as diff:
             diff.border_title = "Diff"
@@ -139,6 +141,7 @@ class ResultsScreen(SectionScreen):
         self.query_one("#heatmap-legend", Static).update(key)
         self.query_one("#per-tool", Static).update(per_tool_table(report))
         self.query_one("#results-details", Static).update(details(report))
+        self.query_one("#results-statistics", Static).update(statistics_text(report))
         discovery = self.query_one("#results-discovery", Static)
         discovery.display = report.discovery is not None
         discovery.update(discovery_view(report))

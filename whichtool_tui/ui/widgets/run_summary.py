@@ -105,6 +105,13 @@ def _number(value: Any, signed: bool = False) -> str:
     return f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
+def _task_p(block: dict[str, Any]) -> str:
+    """The task-level p-value (Holm-adjusted for tools), or blank for files without one."""
+    by_task = block.get("byTask") or {}
+    value = by_task.get("adjustedPValue", by_task.get("pValue"))
+    return "" if value is None else _number(value)
+
+
 def diff_view(data: dict[str, Any]) -> RenderableType:
     """A ``whichtool.diff/2`` report: headline deltas with p-values, per tool, new confusions."""
     parts: list[RenderableType] = []
@@ -123,7 +130,7 @@ def diff_view(data: dict[str, Any]) -> RenderableType:
         head.append(f"\n  {sanitize_text(str(reason))}", style="red")
     parts.append(head)
     table = Table(box=None, header_style="bold", padding=(0, 1))
-    for column in ("metric", "before", "after", "delta", "p", "distinguishable"):
+    for column in ("metric", "before", "after", "delta", "p", "distinguishable", "p by task"):
         table.add_column(column)
     for name in ("accuracy", "overTrigger", "multiCall"):
         block = data.get(name) or {}
@@ -135,6 +142,7 @@ def diff_view(data: dict[str, Any]) -> RenderableType:
             _number(block.get("delta"), signed=True),
             _number(paired.get("pValue")),
             "yes" if block.get("distinguishable") else "no",
+            _task_p(block),
         )
     for tool in data.get("byTool") or []:
         paired = tool.get("paired") or {}
@@ -145,6 +153,7 @@ def diff_view(data: dict[str, Any]) -> RenderableType:
             _number(tool.get("delta"), signed=True),
             _number(paired.get("pValue")),
             "yes" if tool.get("distinguishable") else "no",
+            _task_p(tool),
         )
     parts.append(table)
     for key, label in (("newConfusions", "New confusions"), ("resolvedConfusions", "Resolved")):
@@ -158,5 +167,7 @@ def diff_view(data: dict[str, Any]) -> RenderableType:
             confusions.append("none", style="dim")
         parts.append(confusions)
     ok = bool(data.get("ok"))
-    parts.append(Text(f"ok {'yes' if ok else 'no'}", style="green" if ok else "bold red"))
+    gate = {"task": " (gate: sign-flip over tasks)", "trial": " (gate: sign test over trials)"}
+    verdict = f"ok {'yes' if ok else 'no'}{gate.get(str(data.get('pairedUnit')), '')}"
+    parts.append(Text(verdict, style="green" if ok else "bold red"))
     return Group(*parts)
