@@ -63,6 +63,7 @@ def refusal_seconds(folder: Path, count: int = 1000) -> float:
     import anyio
 
     from whichtool_tui.config import parse_config
+    from whichtool_tui.errors import TOOL_LIMIT
     from whichtool_tui.server.arguments import RunArguments
     from whichtool_tui.server.handlers import ServerState, run_tool
     from whichtool_tui.server.options import ServerOptions
@@ -88,7 +89,7 @@ def refusal_seconds(folder: Path, count: int = 1000) -> float:
     started = time.perf_counter()
     answer = anyio.run(run_tool, state, RunArguments(repeat=1))
     elapsed = time.perf_counter() - started
-    if answer["error"]["code"] != "mcp/tool-limit":
+    if answer["error"]["code"] != TOOL_LIMIT:
         raise SystemExit(f"expected a tool-limit refusal, got {answer['error']}")
     return elapsed
 

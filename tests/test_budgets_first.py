@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from whichtool_tui.config import load_settings
+from whichtool_tui.errors import TOOL_LIMIT, TRIAL_LIMIT
 from whichtool_tui.evaluation import inputs as run_inputs
 from whichtool_tui.server.arguments import RunArguments
 from whichtool_tui.server.handlers import ServerState, run_tool
@@ -79,7 +80,7 @@ async def test_mcp_server_refuses_the_tool_budget_before_the_review(
 ) -> None:
     state = _state(tmp_path, max_tools=6)
     refused = await run_tool(state, RunArguments(repeat=1))
-    assert refused["error"]["code"] == "mcp/tool-limit"
+    assert refused["error"]["code"] == TOOL_LIMIT
     assert refused["error"]["detail"]["plan"]["withinToolLimit"] is False
     assert reviews == []
     dry = await run_tool(state, RunArguments.model_validate({"repeat": 1, "dryRun": True}))
@@ -92,7 +93,7 @@ async def test_mcp_server_refuses_the_trial_budget_before_the_review(
 ) -> None:
     state = _state(tmp_path, max_tools=500, max_trials=3)
     refused = await run_tool(state, RunArguments(repeat=2))
-    assert refused["error"]["code"] == "mcp/trial-limit"
+    assert refused["error"]["code"] == TRIAL_LIMIT
     assert refused["error"]["detail"]["plan"]["trials"] == 4
     assert reviews == []
     accepted = await run_tool(state, RunArguments(repeat=1))
