@@ -61,6 +61,9 @@ def _consume(future: asyncio.Future[Any]) -> None:
         future.exception()
 
 
+OPEN_DEADLINE_FACTOR = 2.0
+
+
 class McpSession:
     """A live connection to one MCP server; use ``async with`` and call its methods."""
 
@@ -173,7 +176,21 @@ class McpSession:
         self._ready = loop.create_future()
         self._ready.add_done_callback(_consume)
         self._task = asyncio.create_task(self._lifetime(), name=f"mcp-session {self.spec.ref}")
-        await asyncio.shield(self._ready)
+        # One deadline around opening any transport: a legacy SSE server that never sends its
+        # endpoint (or names another origin) would otherwise wait forever. Twice the request
+        # timeout, so a named initialize timeout still comes first when initialize was sent.
+        deadline = OPEN_DEADLINE_FACTOR * self.timeout
+        try:
+            async with asyncio.timeout(deadline):
+                await asyncio.shield(self._ready)
+        except TimeoutError:
+            await self.close()
+            raise WhichtoolError(
+                "mcp/open-timeout",
+                f"{self.spec.ref} did not finish connecting within {deadline:g} s",
+                "The server accepted the connection but never completed the MCP handshake "
+                "(for legacy SSE: no `endpoint` event, or one on another origin).",
+            ) from None
 
     async def run(self, method: str, job: Job) -> Any:
         """Run ``job`` against the SDK session inside the lifetime task; errors come back named."""
