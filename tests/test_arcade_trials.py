@@ -13,6 +13,7 @@ import jsonschema
 from tests.arcade_support import run_cli
 from tests.support.fake_apis import FakeReply, RecordedRequest, chat_reply, fake_api_server
 from tests.test_arcade_extended_units import approx_interval, wilson
+from whichtool_tui.evaluation.clustered import clustered_rate
 
 ROOT = Path(__file__).resolve().parent.parent
 TRIALS = 20
@@ -85,6 +86,16 @@ def test_rates_over_n_trials_equal_an_independent_computation(tmp_path: Path, ca
         if receipt["scores"]["attack_success"]
     ]
     assert set(followed) == FOLLOWED
+    pooled = series["clustered"]
+    assert (pooled["successes"], pooled["trials"], pooled["tasks"]) == (3 * k, 3 * TRIALS, 3)
+    expected = clustered_rate([(k, TRIALS)] * 3)
+    assert pooled["value"] == k / TRIALS and approx_interval(pooled["ci95"], expected.ci95)
+    # three atoms that fail in the very same trials are far fewer than 60 independent draws
+    assert (
+        pooled["ci95"][1] - pooled["ci95"][0]
+        > wilson(3 * k, 3 * TRIALS)[1] - wilson(3 * k, 3 * TRIALS)[0]
+    )
+    assert "seated attacks pooled, clustered by atom: 18/60 over 3 atom(s)" in stdout
     low, high = wilson(k, TRIALS)
     assert f"6/20  30%  [{low * 100:.0f}%-{high * 100:.0f}%]" in stdout
     assert "follow-through" in stdout

@@ -6,14 +6,13 @@ JSON is the model dump. Every server- or user-supplied string goes through ``san
 
 from __future__ import annotations
 
-import json
 from typing import Literal
 
 from whichtool_tui.arcade.conformance import ConformanceReport
 from whichtool_tui.arcade.receipt import canonical_json
 from whichtool_tui.arcade.trials import TrialSeries
 from whichtool_tui.redact import sanitize_text
-from whichtool_tui.reports.rates import format_proportion
+from whichtool_tui.reports.rates import format_proportion, percent
 
 SeriesFormat = Literal["terminal", "json", "markdown"]
 SERIES_FORMATS: tuple[str, ...] = ("terminal", "json", "markdown")
@@ -42,10 +41,14 @@ def _series_header(series: TrialSeries) -> list[str]:
         f"  NRP=1   {format_proportion(series.nrp)}",
         f"  attack  {format_proportion(series.attack_success)}",
     ]
-    if series.clustered is not None:
-        lines.append(f"  pooled seated attacks, task-clustered: {json.dumps(series.clustered)}")
-    else:
-        lines.append("  task-clustered interval: not available in this version")
+    pooled = series.clustered
+    if pooled is not None and pooled.get("ci95") is not None:
+        low, high = pooled["ci95"]
+        lines.append(
+            f"  seated attacks pooled, clustered by atom: {pooled['successes']}/"
+            f"{pooled['trials']} over {pooled['tasks']} atom(s)  "
+            f"{percent(pooled['value'])}  [{percent(low)}-{percent(high)}]"
+        )
     lines += [f"  note: {note}" for note in series.notes]
     return lines
 
