@@ -47,6 +47,32 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="shuffle the tool order per trial (default on)",
     )
     add(
+        "--max-trials",
+        metavar="N",
+        type=whole_number(1, limits.ABSOLUTE_MAX_TRIALS),
+        help=f"refuse a re-run above this many trials per side (default "
+        f"{limits.DEFAULT_MAX_TRIALS}, at most {limits.ABSOLUTE_MAX_TRIALS})",
+    )
+    add(
+        "--max-tools",
+        metavar="N",
+        type=whole_number(1, limits.ABSOLUTE_MAX_TOOLS),
+        help=f"refuse a re-run on more tools than this (default {limits.DEFAULT_MAX_TOOLS}, "
+        f"at most {limits.ABSOLUTE_MAX_TOOLS})",
+    )
+    add(
+        "--concurrency",
+        metavar="N",
+        type=whole_number(limits.MIN_CONCURRENCY, limits.MAX_CONCURRENCY),
+        help=f"requests in flight (default {limits.DEFAULT_CONCURRENCY})",
+    )
+    add(
+        "--timeout",
+        metavar="SECONDS",
+        type=number_between(0.001, limits.MAX_REQUEST_TIMEOUT_SECONDS),
+        help=f"seconds per model request (default {limits.DEFAULT_REQUEST_TIMEOUT_SECONDS:g})",
+    )
+    add(
         "--fail-on-regression",
         action="store_true",
         help="exit 1 when the re-run shows a distinguishable task-level drop in correctness",
