@@ -476,8 +476,15 @@ async def recorded_http(
     """A recorded session over Streamable HTTP (the SDK's client transport underneath)."""
     from mcp.client.streamable_http import streamable_http_client
 
+    from whichtool_tui.mcp_client.http import HttpObserver, make_http_client
+
     try:
-        async with streamable_http_client(url) as (read_stream, write_stream):
+        # The same capped, redirect-free client the inspect path uses: a server that answers
+        # with gigabytes is cut off at the 16 MiB cap instead of filling memory.
+        async with (
+            make_http_client(url, {}, request_timeout, HttpObserver()) as client,
+            streamable_http_client(url, http_client=client) as (read_stream, write_stream),
+        ):
             channel = StreamChannel(read_stream, write_stream)
             async with recording_session(
                 channel, recorder, request_timeout, client_info=client_info
