@@ -125,6 +125,9 @@ async def test_diff_saved_results(tmp_path: Path) -> None:
     other = _saved_run(tmp_path, "other.json", 3)
     async with mcp_session(tmp_path, config=config) as session:
         same = await call(session, "diff_saved_results", base=base, head=head)
+        upstream = await call(
+            session, "diff_saved_results", base=base, head=head, pairedUnit="trial"
+        )
         refused = await call(session, "diff_saved_results", base=base, head=other)
     data = same["data"]
     assert same["ok"] is True
@@ -133,6 +136,8 @@ async def test_diff_saved_results(tmp_path: Path) -> None:
     assert data["accuracy"]["delta"] == 0
     assert data["accuracy"]["paired"]["matched"] == 14  # distractor trials are not in accuracy
     assert data["newConfusions"] == [] and data["newConfusionsOmitted"] == 0
+    assert data["pairedUnit"] == "task" and data["accuracy"]["byTask"]["pValue"] == 1
+    assert upstream["data"]["pairedUnit"] == "trial"
     assert refused["error"]["code"] == "diff/incomparable"
     assert refused["error"]["detail"]["incomparable"]
 

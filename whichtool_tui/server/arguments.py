@@ -56,6 +56,8 @@ class DiffArguments(_Arguments):
     base: str = Field(min_length=1)
     head: str = Field(min_length=1)
     max_accuracy_drop: Rate | None = Field(default=None, alias="maxAccuracyDrop", ge=0, le=1)
+    # The paired test that gates: over tasks (default) or upstream's over trial pairs.
+    paired_unit: Literal["task", "trial"] = Field(default="task", alias="pairedUnit")
 
 
 def parse_arguments(model: type[ModelT], tool: str, raw: dict[str, Any] | None) -> ModelT:

@@ -377,6 +377,7 @@ async def diff_tool(state: ServerState, arguments: DiffArguments) -> dict[str, A
             DiffInput(load_run_report(base_path), redact_paths(str(base_path))),
             DiffInput(load_run_report(head_path), redact_paths(str(head_path))),
             arguments.max_accuracy_drop,
+            arguments.paired_unit,
         )
 
     report = await anyio.to_thread.run_sync(compare)

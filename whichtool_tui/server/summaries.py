@@ -239,6 +239,7 @@ def diff_summary(report: DiffReport) -> tuple[str, dict[str, Any]]:
         "overTrigger": full["overTrigger"],
         "multiCall": full["multiCall"],
         "contextTokens": full["contextTokens"],
+        "pairedUnit": full.get("pairedUnit"),
     }
     _put_list(data, "byTool", full["byTool"])
     _put_list(data, "newConfusions", full["newConfusions"])
