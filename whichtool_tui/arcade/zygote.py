@@ -154,7 +154,21 @@ class ForkedProcess:
         self.stdin = _PipeWriter(stdin)
         self.stdout = PipeReader(stdout)
         self.stderr = PipeReader(stderr)
-        self.returncode: int | None = None
+        self._returncode: int | None = None
+
+    @property
+    def returncode(self) -> int | None:
+        """0 once the child is gone, else None: read afresh, as the kill sequence polls it.
+
+        The zygote (its parent) reaps it, so the exit status itself is not ours to read.
+        """
+        if self._returncode is None and not self._alive():
+            self._returncode = 0
+        return self._returncode
+
+    @returncode.setter
+    def returncode(self, value: int | None) -> None:
+        self._returncode = value
 
     @property
     def pid(self) -> int:
