@@ -152,7 +152,7 @@ class JobsApp(App[int]):
             raised(setup) if setup.needs_raise else setup, "keyword", None, use_cache=False
         )
         self.run_fixture_bout(show=False)
-        self.notify("Demo: surface inspected; the run (3) and the bout (5) are under way.")
+        self.notify("Demo: surface inspected; watch the run (3) and the bout (5) live.")
 
     @work(exclusive=True, group="inspect", exit_on_error=False, description="inspect a target")
     async def inspect_target(self, choice: TargetChoice, section: str = "surface") -> None:
