@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList, Static
 
-from tests.ui_support import UI_DATA, static_text
+from tests.ui_support import UI_DATA, static_text, wait_until
 from whichtool_tui.cli import main
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.preferences import THEME_ENV, load_preferences
@@ -36,7 +36,14 @@ async def test_recent_shows_the_key_metric_and_tells_same_names_apart(tmp_path: 
         app.open_path(str(tmp_path / "before" / "run.json"))
         app.open_path(str(tmp_path / "after" / "run.json"))
         await pilot.press("0")
-        await pilot.pause()
+        await wait_until(
+            pilot,
+            lambda: (
+                "run.json"
+                in str(app.screen.query_one("#recent", OptionList).get_option_at_index(0).prompt)
+            ),
+            "home lists the opened files",
+        )
         options = app.screen.query_one("#recent", OptionList)
         lines = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert "…/after/run.json" in lines[0] and "acc 0.75" in lines[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -32,16 +32,19 @@ class SectionScreen(Screen[None]):
     _section_ready = False
     _styled_for: tuple[object, ...] | None = None
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        # Textual restyles every widget on each resume (half a section switch's CPU on the
-        # Bout screen). Styles only move with the theme, the app's classes or this screen's
-        # (breakpoints), and a stylesheet change is refreshed by the mode switch itself; so
-        # a revisit with none of those changed keeps the styles it has.
+    @on(events.ScreenResume)
+    def keep_styles_on_revisit(self, event: events.ScreenResume) -> None:
+        """Skip Textual's full restyle of a revisited screen when nothing it depends on moved.
+
+        Textual restyles every widget on each resume (half a section switch's CPU on the
+        Bout screen). Styles only move with the theme, the app's classes or this screen's
+        (breakpoints), and a stylesheet change is refreshed by the mode switch itself. This
+        runs before Screen's own resume handler, which reads ``refresh_styles``.
+        """
         key = (self.app.theme, frozenset(self.app.classes), frozenset(self.classes))
         if event.refresh_styles and key == self._styled_for:
             event.refresh_styles = False
         self._styled_for = key
-        super()._on_screen_resume(event)
 
     def on_mount(self) -> None:
         self._section_ready = True

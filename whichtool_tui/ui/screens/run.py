@@ -101,12 +101,6 @@ class RunScreen(SectionScreen):
         self.frames_drawn = 0  # progress redraws so far (an idle screen adds none)
         # Redraws only while a run is going: an idle screen costs no CPU.
         self._ticker = self.set_interval(REDRAW_SECONDS, self.draw_progress, pause=True)
-        super().on_mount()
-
-    def on_screen_resume(self) -> None:
-        super().on_screen_resume()
-        if self._section_ready and self._run_going():
-            self._ticker.resume()
 
     def _apply_form(self) -> None:
         """Pre-fill the form from the ``run`` command's flags and config (nothing runs yet)."""
@@ -130,6 +124,8 @@ class RunScreen(SectionScreen):
 
     def refresh_from_session(self) -> None:
         self.action_plan(quiet=True)
+        if self._run_going():
+            self._ticker.resume()  # a run started elsewhere (the demo): follow it
         self.draw_progress()
 
     def seconds_per_trial(self) -> float | None:

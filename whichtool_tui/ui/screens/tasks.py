@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths, sanitize_text
@@ -78,11 +78,6 @@ class TasksScreen(SectionScreen):
     def state(self) -> TaskSetState | None:
         return self.wapp.session.tasks
 
-    def on_screen_resume(self) -> None:
-        super().on_screen_resume()
-        if self._section_ready and self.state is not None:
-            self.query_one("#task-table", DataTable).focus()
-
     def on_resize(self) -> None:
         if self._section_ready:
             self.refresh_from_session()
@@ -102,6 +97,9 @@ class TasksScreen(SectionScreen):
                 "with [b]whichtool-tui open FILE[/b], or run the demo (home, [b]d[/b])."
             )
             return
+        table = self.query_one("#task-table", DataTable)
+        if not isinstance(self.focused, DataTable | Input):
+            table.focus()  # keys work on arrival, on a visible cursor row
         surface = self.wapp.session.surface
         key = (id(state), self._revision, state.dirty, state.path, id(surface), self.size.width)
         if key == self._drawn:
