@@ -49,6 +49,15 @@ def test_an_edited_or_moved_entry_is_never_replayed(tmp_path: Path) -> None:
     assert cache.get(key) is None
 
 
+def test_the_cache_folder_carries_a_cachedir_tag(tmp_path: Path) -> None:
+    cache = TrialCache(tmp_path / "c")
+    _stored(cache, "do a")
+    tag = (tmp_path / "c" / "CACHEDIR.TAG").read_text(encoding="utf-8")
+    assert tag.startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert cache_clear(tmp_path / "c") == 1
+    assert (tmp_path / "c" / "CACHEDIR.TAG").exists()  # not an entry: clear keeps it
+
+
 def test_cache_clear_deletes_only_entries_it_wrote(tmp_path: Path) -> None:
     cache = TrialCache(tmp_path)
     _key, path = _stored(cache, "do a")

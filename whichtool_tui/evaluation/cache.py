@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.outcome import TrialOutcome
 from whichtool_tui.evaluation.report_model import (
     Call,
@@ -31,6 +32,11 @@ from whichtool_tui.limits import MAX_INPUT_BYTES
 from whichtool_tui.providers.base import ProviderIdentity, RouteRequest, ToolSpec
 
 CACHE_KEY_VERSION = 3
+CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by whichtool-tui (trial cache).\n"
+    "# For information about cache directory tags, see https://bford.info/cachedir/\n"
+)
 MAX_ENTRY_BYTES = MAX_INPUT_BYTES
 
 
@@ -172,6 +178,14 @@ class TrialCache:
         entry = entry.model_copy(update={"integrity": entry_integrity(key, entry)})
         data = js_numbers(entry.model_dump(mode="json", by_alias=True))
         write_atomic(self._path(key), json.dumps(data, ensure_ascii=False) + "\n")
+        self._tag_folder()
+
+    def _tag_folder(self) -> None:
+        """Mark the folder as a cache (https://bford.info/cachedir/) so backups skip it."""
+        tag = self.directory / "CACHEDIR.TAG"
+        if not tag.exists():
+            with contextlib.suppress(OSError, WhichtoolError):
+                write_atomic(tag, CACHEDIR_TAG)
 
 
 def cli_trial_cache(enabled: bool | None, directory: str | None) -> TrialCache | None:
