@@ -93,12 +93,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--reasoning-effort", metavar="LEVEL", help="forwarded where the API has it")
     add(
         "--timeout",
+        metavar="SECONDS",
         type=number_between(0.001, limits.MAX_REQUEST_TIMEOUT_SECONDS),
         help=f"seconds per model request, counted from when it is sent (not while it waits "
         f"behind --concurrency; default {limits.DEFAULT_REQUEST_TIMEOUT_SECONDS:g})",
     )
     add(
         "--max-output-tokens",
+        metavar="N",
         type=whole_number(1, limits.MAX_OUTPUT_TOKENS),
         help=f"output cap sent with every request, in every API shape "
         f"(default {limits.DEFAULT_MAX_OUTPUT_TOKENS})",
@@ -160,7 +162,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add(
         "--baseline",
-        metavar="RUN.json",
+        metavar="F",
         help="a pilot run whose per-task variance the --dry-run power plan uses",
     )
     add(
