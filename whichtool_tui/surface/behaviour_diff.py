@@ -164,7 +164,7 @@ def confusable_partners(
                     found[key] = ConfusablePartner(
                         changed=changed, partner=partner, score=round(pair.score, 4), side=side
                     )
-    return sorted(found.values(), key=lambda p: (p.changed, -p.score, p.partner, p.side))
+    return sorted(found.values(), key=lambda p: (p.changed, p.partner, p.side))
 
 
 @dataclass(frozen=True)
@@ -241,10 +241,12 @@ def _reasons(
     reasons = []
     if expected in direct:
         reasons.append(f"expects `{expected}` ({direct[expected]})")
+    scores: dict[str, list[str]] = {}
     for link in partners:
         if link.partner == expected and link.changed != expected:
-            reasons.append(
-                f"expects `{expected}`, confusable with changed `{link.changed}` "
-                f"({link.score:.2f} on {link.side})"
-            )
+            scores.setdefault(link.changed, []).append(f"{link.score:.2f} on {link.side}")
+    reasons.extend(
+        f"expects `{expected}`, confusable with changed `{changed}` ({', '.join(shown)})"
+        for changed, shown in scores.items()
+    )
     return reasons
