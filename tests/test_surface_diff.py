@@ -131,6 +131,12 @@ def test_a_description_edit_names_the_tasks_it_can_affect(
     )
     text = cli("surface-diff", str(LAB), str(head), "--tasks", str(LAB_TASKS), env=cli_env)
     assert "orders.search.query: expects search_orders (changed description)" in text.stdout
+    markdown = cli(
+        "surface-diff", str(LAB), str(head), "--tasks", str(LAB_TASKS), "--format", "markdown",
+        env=cli_env,
+    )  # fmt: skip
+    assert markdown.stdout.startswith("## Surface diff\n")
+    assert "- orders.search.query: expects `search_orders` (changed description)" in markdown.stdout
 
 
 def brute_force_p(changes: list[Fraction]) -> float:

@@ -190,6 +190,7 @@ def affected_tasks(
     }
     removed = {c.base_name for c in changes if c.kind == "removed"}
     added = {c.head_name for c in changes if c.kind == "added"}
+    renamed_from = {new: old for old, new in renames.items()}
     direct: dict[str, str] = {}
     for change in changes:
         label = _change_label(change)
@@ -198,7 +199,7 @@ def affected_tasks(
                 direct[name] = label
     affected: list[AffectedTask] = []
     for task in tasks:
-        reasons = _reasons(task, direct, partners, bool(changes))
+        reasons = _reasons(task, direct, partners, bool(changes), renamed_from)
         if not reasons:
             continue
         expected = task.expected
@@ -234,6 +235,7 @@ def _reasons(
     direct: Mapping[str, str],
     partners: Sequence[ConfusablePartner],
     anything_changed: bool,
+    renamed_from: Mapping[str, str],
 ) -> list[str]:
     expected = task.expected
     if expected is None:
@@ -244,7 +246,9 @@ def _reasons(
     scores: dict[str, list[str]] = {}
     for link in partners:
         if link.partner == expected and link.changed != expected:
-            scores.setdefault(link.changed, []).append(f"{link.score:.2f} on {link.side}")
+            # A renamed tool is one tool: its base name groups both surfaces' scores.
+            changed = renamed_from.get(link.changed, link.changed)
+            scores.setdefault(changed, []).append(f"{link.score:.2f} on {link.side}")
     reasons.extend(
         f"expects `{expected}`, confusable with changed `{changed}` ({', '.join(shown)})"
         for changed, shown in scores.items()
