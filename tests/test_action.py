@@ -24,6 +24,8 @@ import yaml
 
 from tests.conftest import REPO, SNAPSHOTS
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 ACTION = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
 EXPRESSION = re.compile(r"^\$\{\{\s*(.+?)\s*\}\}$")
 NOT_RUN_LOCALLY = {"install", "comment"}

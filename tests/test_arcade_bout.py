@@ -22,6 +22,8 @@ from tests.arcade_support import (
 )
 from whichtool_tui.arcade.receipt import BoutReceipt
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 def test_lab_fixture_naive_fails_three_atoms_with_exact_checks(tmp_path: Path, capsys: Any) -> None:
     code, receipt, stdout = bout(tmp_path, capsys, "--target", "fixture")

@@ -16,6 +16,8 @@ import pytest
 from tests.support.processes import is_running, processes_matching
 from whichtool_tui.mcp_client.recorder import is_cancellation
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 # Ignores SIGTERM and never reads stdin: only SIGKILL ends it.
 STUBBORN = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"
 # Runs the CLI with SIGINT at its default, whatever the test runner's own disposition is.

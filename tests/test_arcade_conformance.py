@@ -16,6 +16,8 @@ from tests.arcade_support import run_cli
 from whichtool_tui.arcade.atoms import ATOM_IDS
 from whichtool_tui.arcade.fixture import FixtureState, FixtureSwitches
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 ROOT = Path(__file__).resolve().parent.parent
 PROXY = Path(__file__).resolve().parent / "arcade_proxies.py"
 SCHEMA = json.loads((ROOT / "docs/schemas/conformance.schema.json").read_text(encoding="utf-8"))

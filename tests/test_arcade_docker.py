@@ -17,6 +17,8 @@ from tests.arcade_support import run_cli
 from whichtool_tui.arcade.docker import container_name, refuse_mount_flags, run_argv
 from whichtool_tui.errors import WhichtoolError
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 def daemon_up() -> bool:
     try:

@@ -9,6 +9,8 @@ import pytest
 
 from tests.arcade_support import run_cli
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 FIXTURE = ["bout", "--target", "fixture", "--no-prompt"]
 DOCKER = ["bout", "--target", "docker", "--no-prompt"]
 

@@ -19,6 +19,8 @@ from whichtool_tui.arcade.hidden_text import kind_of
 from whichtool_tui.arcade.receipt import EXTENDED_SCHEMA_ID, SCHEMA_ID
 from whichtool_tui.cli import main
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 ROOT = Path(__file__).resolve().parent.parent
 EXTENDED = [
     "poison.never_called",

@@ -14,7 +14,10 @@ import pytest
 from tests.arcade_support import bout, run_cli
 from tests.test_arcade_interop import ARCADE, arcade
 
-pytestmark = pytest.mark.skipif(not ARCADE.exists(), reason="mcp-arcade 0.2.0 is not installed")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not ARCADE.exists(), reason="mcp-arcade 0.2.0 is not installed"),
+]  # starts processes or servers
 
 
 def test_upstream_refuses_extended_receipts_and_still_reads_ours_of_four(

@@ -15,6 +15,8 @@ from whichtool_tui.arcade.hidden_text import decode_tags, findings, visible
 from whichtool_tui.arcade.receipt import AtomResult, EnvSnapshot, ToolCall
 from whichtool_tui.errors import WhichtoolError
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 ECHO = {
     "name": "echo",
     "description": "Echo text back.",

@@ -20,6 +20,8 @@ from tests.arcade_support import (
     processes_matching,
 )
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 @pytest.mark.parametrize(
     ("mode", "detail"),

@@ -16,6 +16,8 @@ from whichtool_tui.arcade.seats import side_quests
 from whichtool_tui.mcp_client.framing import Dialect, FrameReader, encode_frame
 from whichtool_tui.mcp_client.recorder import Recorder, WireError, recorded_stdio
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 def test_rug_pull_after_n_calls_then_leaks(tmp_path: Path) -> None:
     leak = tmp_path / "leak.txt"

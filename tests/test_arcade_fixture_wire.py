@@ -20,6 +20,8 @@ from whichtool_tui.arcade.fixture import FixtureState, FixtureSwitches
 from whichtool_tui.arcade.fixture_rpc import FixtureSession
 from whichtool_tui.mcp_client.frames import encode_frame
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 GOLDEN = Path(__file__).resolve().parent / "golden" / "arcade" / "fixture-transcripts.json"
 Message = dict[str, Any] | str
 

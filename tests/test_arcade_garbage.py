@@ -13,6 +13,8 @@ import pytest
 from tests.arcade_support import run_cli
 from whichtool_tui.arcade.jsonfile import MAX_JSON_FILE_BYTES
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 @pytest.fixture(scope="module")
 def real_receipt(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:

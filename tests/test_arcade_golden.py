@@ -16,6 +16,8 @@ import pytest
 
 from tests.arcade_support import bout
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 GOLDEN = Path(__file__).resolve().parent / "golden" / "arcade"
 _NONCE = re.compile(r"arcade\.unlisted\.[0-9a-f]{12}")
 

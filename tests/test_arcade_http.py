@@ -16,6 +16,8 @@ from tests.arcade_support import (
 from tests.support.net import serve_asgi
 from whichtool_tui.arcade.fixture import FixtureState, FixtureSwitches, build_server
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 @pytest.fixture
 def http_fixture(request: pytest.FixtureRequest) -> Iterator[str]:

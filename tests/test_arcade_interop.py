@@ -23,7 +23,10 @@ from tests.arcade_support import (
 )
 
 ARCADE = Path(sys.executable).parent / "mcp-arcade"
-pytestmark = pytest.mark.skipif(not ARCADE.exists(), reason="mcp-arcade 0.2.0 is not installed")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not ARCADE.exists(), reason="mcp-arcade 0.2.0 is not installed"),
+]  # starts processes or servers
 
 
 def arcade(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -20,6 +20,8 @@ from whichtool_tui.arcade.receipt import receipt_json
 from whichtool_tui.commands import bout as bout_command
 from whichtool_tui.usecases.bout import build_plan
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 def _plan(sandbox: Path, *flags: str) -> Any:
     parser = argparse.ArgumentParser()

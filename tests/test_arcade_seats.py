@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.arcade_support import (
     FIXTURE_CMD,
     atom,
@@ -14,6 +16,8 @@ from tests.arcade_support import (
 )
 from tests.support.fake_apis import chat_reply, fake_api_server, http_error
 from whichtool_tui.arcade.seats import SEAT_SYSTEM_PROMPT, prompt_sha256, side_quests
+
+pytestmark = pytest.mark.slow  # starts processes or servers
 
 
 def test_side_quest_parser_is_case_insensitive_and_lenient() -> None:

@@ -9,11 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 
 from tests.arcade_support import run_cli
 from tests.support.fake_apis import FakeReply, RecordedRequest, chat_reply, fake_api_server
 from tests.test_arcade_extended_units import approx_interval, wilson
 from whichtool_tui.evaluation.clustered import clustered_rate
+
+pytestmark = pytest.mark.slow  # starts processes or servers
 
 ROOT = Path(__file__).resolve().parent.parent
 TRIALS = 20

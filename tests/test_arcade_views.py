@@ -16,6 +16,8 @@ from whichtool_tui.arcade.tape import FORBIDDEN_KEYS, build_tape
 from whichtool_tui.arcade.timeline import TapeView
 from whichtool_tui.errors import WhichtoolError
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 def w(
     seq: int, direction: str, method: str | None, rpc_id: Any, message: dict[str, Any]

@@ -21,6 +21,8 @@ from whichtool_tui.bounded_read import MAX_NESTING, nesting_exceeds, parse_json_
 from whichtool_tui.cli import main
 from whichtool_tui.errors import WhichtoolError
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 HUGE_INT = "1" * 5000
 DEEP_JSON = "[" * 100_000 + "]" * 100_000
 DEEP_YAML = "".join("  " * level + f"k{level}:\n" for level in range(1000)) + "  " * 1000 + "v\n"

@@ -28,6 +28,8 @@ from whichtool_tui.providers.factory import build_provider
 from whichtool_tui.providers.keyword import KeywordProvider
 from whichtool_tui.providers.mock import MockProvider
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 IDENTITY = ProviderIdentity(
     name="openai-compatible",
     model="m",

@@ -11,6 +11,8 @@ from tests.support.cli import run_binary as run_cli
 from whichtool_tui import __version__
 from whichtool_tui.cli import COMMANDS, main
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 def test_version_prints_version_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:

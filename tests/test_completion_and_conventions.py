@@ -15,6 +15,8 @@ from tests.support.cli import run_binary
 from whichtool_tui import __version__
 from whichtool_tui.cli import COMMANDS
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 REPO = Path(__file__).resolve().parent.parent
 
 

@@ -52,6 +52,7 @@ def runs(tmp_path: Path) -> dict[str, Path]:
     }
 
 
+@pytest.mark.slow
 def test_a_distinguishable_new_confusion_exits_1(
     runs: dict[str, Path], cli_env: dict[str, str]
 ) -> None:
@@ -73,6 +74,7 @@ def test_a_distinguishable_new_confusion_exits_1(
     assert data["pairedUnit"] == "trial"
 
 
+@pytest.mark.slow
 def test_one_task_flipped_on_every_repeat_does_not_gate_by_default(
     runs: dict[str, Path], cli_env: dict[str, str]
 ) -> None:
@@ -96,6 +98,7 @@ def test_one_task_flipped_on_every_repeat_does_not_gate_by_default(
     assert codes["diff/new-confusion"] == "warning"
 
 
+@pytest.mark.slow
 def test_an_indistinct_new_confusion_exits_0_with_a_warning(
     runs: dict[str, Path], cli_env: dict[str, str]
 ) -> None:
@@ -108,6 +111,7 @@ def test_an_indistinct_new_confusion_exits_0_with_a_warning(
     assert "inconclusive" in result.stdout
 
 
+@pytest.mark.slow
 def test_diff_writes_out_atomically(
     runs: dict[str, Path], cli_env: dict[str, str], tmp_path: Path
 ) -> None:
@@ -130,6 +134,7 @@ def test_diff_writes_out_atomically(
     assert out.read_text(encoding="utf-8").startswith("## whichtool diff")
 
 
+@pytest.mark.slow
 def test_incomparable_runs_exit_2(
     runs: dict[str, Path], cli_env: dict[str, str], tmp_path: Path
 ) -> None:
@@ -153,6 +158,7 @@ def test_incomparable_runs_exit_2(
         (["diff", "a.json", "b.json", "--max-accuracy-drop", "2"], "outside 0-1"),
     ],
 )
+@pytest.mark.slow
 def test_bad_arguments_exit_2_with_one_line(
     args: list[str], code_text: str, cli_env: dict[str, str]
 ) -> None:
@@ -163,6 +169,7 @@ def test_bad_arguments_exit_2_with_one_line(
     assert result.stderr.startswith("whichtool-tui: ")
 
 
+@pytest.mark.slow
 def test_max_accuracy_drop_gates_a_distinguishable_drop(
     runs: dict[str, Path], cli_env: dict[str, str]
 ) -> None:

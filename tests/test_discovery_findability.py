@@ -243,6 +243,7 @@ def test_regex_word_index_ranks_exactly_as_the_pattern_does() -> None:
         assert indexed.confident == scanned.confident
 
 
+@pytest.mark.slow
 def test_headless_demo_shows_findability_offline(cli_env: dict[str, str], tmp_path: Path) -> None:
     from tests.support.cli import run_headless
 

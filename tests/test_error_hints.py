@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.cli import run_headless
 
 
+@pytest.mark.slow
 def test_origin_hint_survives_redaction(cli_env: dict[str, str]) -> None:
     env = dict(cli_env, WHICHTOOL_HTTP_AUTHORIZATION="Bearer sentinel-secret-value")
     env.pop("WHICHTOOL_HTTP_AUTHORIZATION_ORIGIN", None)

@@ -17,6 +17,8 @@ from tests.support.fake_apis import FakeApi
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.files import check_output_path, write_atomic
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 def leftovers(folder: Path) -> list[str]:
     return [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]

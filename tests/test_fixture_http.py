@@ -18,6 +18,8 @@ from tests.support.cli import run_headless
 from tests.support.net import free_port
 from tests.support.processes import wait_for
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 def _accepting(port: int) -> bool:
     with socket.socket() as probe:

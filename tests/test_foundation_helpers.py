@@ -13,6 +13,8 @@ from whichtool_tui.files import write_atomic
 from whichtool_tui.redact import redact_url, sanitize_text
 from whichtool_tui.strict_yaml import StrictYamlError, parse_strict_yaml
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 @pytest.mark.parametrize(
     ("text", "reason", "line"),

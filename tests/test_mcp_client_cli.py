@@ -18,6 +18,8 @@ from tests.support.net import RunningServer
 from tests.support.processes import read_pidfile, wait_gone
 from whichtool_tui.mcp_client.auth import AUTH_ENV, ORIGIN_ENV
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 BAD_SERVER = Path(__file__).parent / "support" / "misbehaving_server.py"
 SECRET = "Bearer cli-secret-token-4711"
 

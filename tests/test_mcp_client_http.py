@@ -15,6 +15,8 @@ from whichtool_tui.errors import ExitCode, WhichtoolError
 from whichtool_tui.mcp_client.auth import AUTH_ENV, ORIGIN_ENV
 from whichtool_tui.targets import fetch_listing, resolve_target
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[RunningServer]:

@@ -21,6 +21,8 @@ from whichtool_tui.errors import ExitCode, WhichtoolError
 from whichtool_tui.mcp_client.sessions import McpSession
 from whichtool_tui.targets import TargetSpec, fetch_listing, load_listing, resolve_target
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 BAD_SERVER = Path(__file__).parent / "support" / "misbehaving_server.py"
 
 

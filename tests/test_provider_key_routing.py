@@ -29,6 +29,8 @@ from whichtool_tui.providers.factory import build_flagged_provider, build_provid
 from whichtool_tui.providers.http import JsonPoster
 from whichtool_tui.providers.key_routing import is_private_host
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 SENTINEL = "sk-SENTINEL-keyrouting-5d1e"
 TOOLS = (ToolSpec("ping", "Ping a host.", {"type": "object"}),)
 

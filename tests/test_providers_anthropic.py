@@ -11,6 +11,8 @@ from whichtool_tui.providers.anthropic import AnthropicProvider
 from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec, can_generate
 from whichtool_tui.providers.factory import build_provider
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 SECRET = "sk-ant-SENTINEL-0123456789abcdef"
 TOOLS = (
     ToolSpec(

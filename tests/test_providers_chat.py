@@ -11,6 +11,8 @@ from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec
 from whichtool_tui.providers.chat_completions import ChatCompletionsProvider
 from whichtool_tui.providers.factory import build_provider
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 SECRET = "sk-test-SENTINEL-chat-0123456789abcdef"
 TOOLS = (
     ToolSpec(

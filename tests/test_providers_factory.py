@@ -8,6 +8,8 @@ from whichtool_tui.providers.base import ProviderError
 from whichtool_tui.providers.factory import build_provider
 from whichtool_tui.providers.presets import KEY_ENV_NAMES, PRESETS, PROVIDER_NAMES
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 KEYS = {
     "ANTHROPIC_API_KEY": "sk-ant-SENTINEL-a",
     "OPENAI_API_KEY": "sk-SENTINEL-o",

@@ -18,6 +18,8 @@ from tests.support.fake_apis import (
 from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec
 from whichtool_tui.providers.http import MAX_RESPONSE_BYTES, JsonPoster, backoff_seconds
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 SECRET = "sk-SENTINEL-http-poster-0123456789abcdef"
 HEADERS = {"content-type": "application/json", "authorization": f"Bearer {SECRET}"}
 

@@ -11,6 +11,8 @@ from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec
 from whichtool_tui.providers.factory import build_provider
 from whichtool_tui.providers.openai_responses import ResponsesProvider
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 SECRET = "sk-proj-SENTINEL-responses-0123456789"
 TOOLS = (
     ToolSpec("create_issue", "Open a new issue.", {"type": "object", "properties": {}}),

@@ -18,6 +18,8 @@ from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec
 from whichtool_tui.providers.factory import build_provider
 from whichtool_tui.providers.presets import PRESETS
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 SENTINEL = "sk-SENTINEL-3f9a2c7e5b1d4068"
 TOOLS = (ToolSpec("ping", "Ping a host.", {"type": "object"}),)
 

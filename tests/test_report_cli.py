@@ -17,6 +17,7 @@ def saved(tmp_path: Path, name: str, data: object) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_exit_code_is_the_runs_own_verdict(tmp_path: Path, cli_env: dict[str, str]) -> None:
     passing = saved(tmp_path, "ok.json", demo_run())
     failing = saved(tmp_path, "fail.json", demo_run(min_accuracy=0.9))
@@ -34,6 +35,7 @@ def test_exit_code_is_the_runs_own_verdict(tmp_path: Path, cli_env: dict[str, st
     assert json.loads(invalid_run.stdout)["message"] == "invalid run (0/3 scored)"
 
 
+@pytest.mark.slow
 def test_html_out_is_written_and_announced(tmp_path: Path, cli_env: dict[str, str]) -> None:
     run = saved(tmp_path, "run.json", demo_run())
     out = tmp_path / "r.html"
@@ -47,6 +49,7 @@ def test_html_out_is_written_and_announced(tmp_path: Path, cli_env: dict[str, st
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+@pytest.mark.slow
 def test_json_is_the_validated_report(tmp_path: Path, cli_env: dict[str, str]) -> None:
     run = saved(tmp_path, "run.json", demo_run())
     result = cli("report", run, "--format", "json", env=cli_env)
@@ -64,6 +67,7 @@ def test_json_is_the_validated_report(tmp_path: Path, cli_env: dict[str, str]) -
         (["report", "x.json", "--format", "pdf"], "invalid choice"),
     ],
 )
+@pytest.mark.slow
 def test_bad_arguments(args: list[str], message: str, cli_env: dict[str, str]) -> None:
     result = cli(*args, env=cli_env)
     assert result.returncode == 2
@@ -71,6 +75,7 @@ def test_bad_arguments(args: list[str], message: str, cli_env: dict[str, str]) -
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_refusals_name_the_reason(tmp_path: Path, cli_env: dict[str, str]) -> None:
     data = demo_run()
     data["schemaVersion"] = "whichtool.run/9"
@@ -90,6 +95,7 @@ def test_refusals_name_the_reason(tmp_path: Path, cli_env: dict[str, str]) -> No
     assert "is not valid JSON" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_real_run_reads_back_byte_for_byte(tmp_path: Path, cli_env: dict[str, str]) -> None:
     repo = Path(__file__).resolve().parent.parent
     run_json = tmp_path / "run.json"

@@ -12,6 +12,8 @@ from tests.run_support import run_args, write_project
 from tests.support.fake_apis import chat_reply, fake_api_server, http_error
 from whichtool_tui.cli import main
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -21,6 +21,8 @@ from tests.support.fake_apis import (
 )
 from whichtool_tui.cli import main
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 SHAPES = [
     ("openai-compatible", "/v1", "max_tokens", chat_reply(text="no tool")),
     ("openai", "/v1", "max_output_tokens", responses_reply(text="no tool")),

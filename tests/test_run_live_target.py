@@ -25,6 +25,7 @@ tasks:
 """
 
 
+@pytest.mark.slow
 def test_run_reads_a_live_stdio_server(tmp_path: Path, cli_env: dict[str, str]) -> None:
     server = Path(sys.executable).parent / "mcp-server-time"
     if not server.exists() and shutil.which("mcp-server-time") is None:

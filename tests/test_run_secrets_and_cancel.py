@@ -16,6 +16,8 @@ from tests.support.fake_apis import FakeReply, chat_reply, fake_api_server
 from tests.support.processes import wait_for
 from whichtool_tui.cli import main
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 SENTINEL = "sk-sentinel-7f3a9c1e5b2d4e6f8a0b"
 AUTH_SENTINEL = "Bearer auth-sentinel-0d9e8f7a6b5c"
 

@@ -11,6 +11,8 @@ from tests.run_support import run_args, write_project
 from tests.support.fake_apis import chat_reply, fake_api_server
 from whichtool_tui.cli import main
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 @pytest.mark.parametrize(("prompt_tokens", "warned"), [(42, True), (400, False)])
 def test_prompt_tokens_far_below_the_surface_estimate_are_a_finding(

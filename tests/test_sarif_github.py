@@ -23,6 +23,8 @@ from whichtool_tui.reports.inspect_sarif import build_sarif, sarif_artifact, too
 from whichtool_tui.surface.inspect import inspect_surface
 from whichtool_tui.surface.load import load_snapshot
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "snapshots"
 SARIF_SCHEMA = REPO / "tests" / "schemas" / "sarif-schema-2.1.0.json"

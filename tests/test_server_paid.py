@@ -11,9 +11,12 @@ import json
 from pathlib import Path
 
 import anyio
+import pytest
 
 from tests.server_support import call, demo_workspace, mcp_session
 from tests.support.fake_apis import FakeApi, FakeReply, RecordedRequest, chat_reply, fake_api_server
+
+pytestmark = pytest.mark.slow  # starts processes or servers
 
 SECRET = "sk-sentinel-never-echoed-0123456789"
 

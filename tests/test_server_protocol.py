@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 import mcp
+import pytest
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
@@ -20,6 +21,8 @@ from tests.server_support import call, child_pids, demo_workspace, mcp_session, 
 from tests.support.mcp_http_server import serve
 from tests.support.processes import wait_gone
 from whichtool_tui.server.stdio_lines import OVERSIZED_LINE, CappedLines
+
+pytestmark = pytest.mark.slow  # starts processes or servers
 
 
 def _exchange(

@@ -13,6 +13,8 @@ from tests.conftest import SNAPSHOTS
 from tests.server_support import call, demo_workspace, mcp_session
 from tests.support.mcp_http_server import TOKEN, TOOL_COUNT, serve
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 PAID = {"name": "openai-compatible", "model": "m", "baseUrl": "http://127.0.0.1:9/v1"}
 
 

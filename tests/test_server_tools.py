@@ -7,10 +7,13 @@ import subprocess
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 from tests.conftest import binary_path
 from tests.server_support import call, demo_workspace, mcp_session, server_env
 from tests.support.cli import run_headless
+
+pytestmark = pytest.mark.slow  # starts processes or servers
 
 TOOL_NAMES = ["inspect_surface", "validate_task_file", "run_evaluation", "diff_saved_results"]
 

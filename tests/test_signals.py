@@ -29,8 +29,10 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.files import _LIVE_TEMP_FILES, track_temp_file, write_atomic
 from whichtool_tui.shutdown import finish
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
-
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform != "linux", reason="reads /proc"),
+]  # starts processes or servers
 BAD_SERVER = Path(__file__).parent / "support" / "misbehaving_server.py"
 # Starts a setsid() grandchild carrying the marker, then ignores SIGTERM and never reads stdin.
 STUBBORN = (

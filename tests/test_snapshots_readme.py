@@ -50,6 +50,7 @@ def test_the_table_lists_every_bundled_snapshot() -> None:
     assert listed == {p.name for p in (REPO / "snapshots").glob("*.json")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("snapshot", "what", "shows"), _rows(), ids=lambda v: str(v)[:30])
 def test_each_rows_figures_match_inspect(snapshot: str, what: str, shows: str) -> None:
     limit = re.search(r"--max-context-tokens (\d+)", shows)

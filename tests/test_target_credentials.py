@@ -11,6 +11,8 @@ from whichtool_tui.cli import main
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.mcp_client.auth import authorization_headers, check_http_url
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 @pytest.mark.parametrize(
     "url", ["http://user:pw@127.0.0.1:9/mcp", "https://token@mcp.example.com/mcp"]

@@ -13,6 +13,8 @@ from whichtool_tui.errors import ExitCode, WhichtoolError
 from whichtool_tui.mcp_client.command import child_environment, split_command
 from whichtool_tui.targets import load_listing, normalize_transport, resolve_target
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 
 def _settings(target: dict[str, Any] | None) -> Settings:
     return parse_config({"target": target} if target is not None else {}, "test")

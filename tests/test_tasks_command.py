@@ -142,6 +142,7 @@ def test_lint_refuses_other_formats_and_missing_files(
     assert code == 2 and "No task set at missing.yaml" in err
 
 
+@pytest.mark.slow
 def test_lint_against_a_real_stdio_server(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

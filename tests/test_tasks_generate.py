@@ -26,6 +26,8 @@ from whichtool_tui.tasks.generate import (
 )
 from whichtool_tui.tasks.load import load_task_set
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 SURFACE_FILE = REPO / "tests" / "fixtures" / "tasks" / "surface.json"
 TOOLS = ["get_ticket", "list_invoices", "refund_order"]
 

@@ -28,7 +28,10 @@ from whichtool_tui.ui.widgets.section_bar import SectionBar
 SIZE = (120, 40)
 
 
-pytestmark = pytest.mark.usefixtures("isolated_state")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.usefixtures("isolated_state"),
+]  # starts processes or servers
 
 
 def bar_text(app: WhichtoolApp) -> str:

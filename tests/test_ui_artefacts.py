@@ -12,6 +12,8 @@ from tests.ui_support import LAB_INSPECT, LAB_TOOLS, UI_DATA
 from whichtool_tui.artefacts import classify, describe, load_artefact
 from whichtool_tui.errors import WhichtoolError
 
+pytestmark = pytest.mark.slow  # starts processes or servers
+
 RECEIPT = {
     "schema_id": "mcp-arcade.bout/v1",
     "bout_id": "bout_1",

@@ -19,7 +19,10 @@ LAB_TAPE = UI_DATA / "lab-tape.json"
 SIZE = (120, 40)
 
 
-pytestmark = pytest.mark.usefixtures("isolated_state")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.usefixtures("isolated_state"),
+]  # starts processes or servers
 
 
 def screen_text(app: WhichtoolApp, selector: str) -> str:

@@ -38,7 +38,10 @@ class Tty(io.StringIO):
         return True
 
 
-pytestmark = pytest.mark.usefixtures("isolated_state")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.usefixtures("isolated_state"),
+]  # starts processes or servers
 
 
 class TerminalSys:

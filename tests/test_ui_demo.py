@@ -16,6 +16,7 @@ from whichtool_tui.ui.widgets.timeline import RpcTimeline
 pytestmark = pytest.mark.usefixtures("isolated_state")
 
 
+@pytest.mark.slow
 async def test_demo_fills_every_section(tmp_path: Path) -> None:
     app = WhichtoolApp()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -60,6 +61,7 @@ async def test_demo_fills_every_section(tmp_path: Path) -> None:
     assert live_children() == []  # every fixture server of the bout is gone
 
 
+@pytest.mark.slow
 async def test_start_point_demo_runs_the_demo_without_a_key_press() -> None:
     from whichtool_tui.ui.app import StartPoint
 

@@ -28,6 +28,7 @@ def _cell(table: DataTable[object], row: str, column: int) -> str:
     return str(table.get_row(row)[column])
 
 
+@pytest.mark.slow
 async def test_demo_surface_shows_findability_per_tool() -> None:
     app = WhichtoolApp()
     async with app.run_test(size=(120, 40)) as pilot:

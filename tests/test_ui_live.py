@@ -25,7 +25,10 @@ from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 from whichtool_tui.ui.widgets.timeline import RpcTimeline
 
 SIZE = (120, 40)
-pytestmark = pytest.mark.usefixtures("isolated_state")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.usefixtures("isolated_state"),
+]  # starts processes or servers
 
 
 @pytest.fixture

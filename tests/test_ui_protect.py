@@ -94,6 +94,7 @@ async def test_quit_with_nothing_at_risk_does_not_ask() -> None:
         assert not app.is_running
 
 
+@pytest.mark.slow
 async def test_quit_while_inspecting_asks_and_says_what_was_cancelled(tmp_path: Path) -> None:
     silent = tmp_path / "silent_server.py"
     silent.write_text("import time\ntime.sleep(120)\n", encoding="utf-8")

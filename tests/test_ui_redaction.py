@@ -18,8 +18,10 @@ from whichtool_tui.redact import redact_message
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.session import TargetChoice
 
-pytestmark = pytest.mark.usefixtures("isolated_state")
-
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.usefixtures("isolated_state"),
+]  # starts processes or servers
 BAD_SERVER = Path(__file__).parent / "support" / "misbehaving_server.py"
 SECRETS = ("sk-secret1234567890", "abc123token")
 

@@ -229,6 +229,7 @@ async def test_a_failed_target_is_kept_and_r_retries_it(tmp_path: Path) -> None:
         assert len(app.session.surface.tools) == 3
 
 
+@pytest.mark.slow
 async def test_a_failed_stdio_server_toast_carries_its_stderr_tail(tmp_path: Path) -> None:
     script = tmp_path / "broken.py"
     script.write_text(

@@ -24,7 +24,10 @@ from whichtool_tui.ui.surface_model import build_surface_view
 SIZE = (120, 40)
 
 
-pytestmark = pytest.mark.usefixtures("isolated_state")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.usefixtures("isolated_state"),
+]  # starts processes or servers
 
 
 @pytest.fixture

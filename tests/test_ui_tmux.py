@@ -13,7 +13,10 @@ import pytest
 
 from tests.conftest import binary_path
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]  # starts processes or servers
 
 
 class Terminal:

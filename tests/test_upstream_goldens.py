@@ -48,6 +48,7 @@ def test_the_upstream_files_are_upstream_shaped() -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("report_format", RUN_FORMATS)
 def test_report_renders_the_upstream_run_in_every_format(report_format: str) -> None:
     done = run_headless("report", str(UPSTREAM_RUN), "--format", report_format, env=_env())
@@ -81,6 +82,7 @@ def _missing_or_changed(theirs: Any, ours: Any, where: str = "") -> list[str]:
     return [] if theirs == ours else [f"{where}: {theirs!r} became {ours!r}"]
 
 
+@pytest.mark.slow
 def test_report_json_of_the_upstream_run_keeps_every_upstream_field() -> None:
     done = run_headless("report", str(UPSTREAM_RUN), "--format", "json", env=_env())
     theirs = json.loads(UPSTREAM_RUN.read_text(encoding="utf-8"))
@@ -95,6 +97,7 @@ def test_a_bare_number_rate_reads_back_as_upstreams_proportion(tmp_path: Path) -
     assert (pair.rate.numerator, pair.rate.denominator) == (6, 15)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bad_rate", [0, -0.5, 1.5, True, "0.4"])
 def test_an_impossible_bare_rate_is_refused(tmp_path: Path, bad_rate: Any) -> None:
     data = json.loads(UPSTREAM_RUN.read_text(encoding="utf-8"))
@@ -107,6 +110,7 @@ def test_an_impossible_bare_rate_is_refused(tmp_path: Path, bad_rate: Any) -> No
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_diff_pairs_the_upstream_run_with_itself_and_with_our_older_shape(
     tmp_path: Path,
 ) -> None:
@@ -120,6 +124,7 @@ def test_diff_pairs_the_upstream_run_with_itself_and_with_our_older_shape(
         assert report["accuracy"]["paired"]["matched"] == 21
 
 
+@pytest.mark.slow
 def test_open_describes_the_upstream_run_and_inspect_report() -> None:
     run = run_headless("open", str(UPSTREAM_RUN), env=_env())
     assert run.returncode == 0, run.stderr

@@ -53,6 +53,7 @@ def test_each_inspect_golden_validates_against_upstreams_schema(golden: Path) ->
     assert _errors(json.loads(golden.read_text(encoding="utf-8"))) == []
 
 
+@pytest.mark.slow
 def test_the_command_line_json_validates_too(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     done = run_headless(
