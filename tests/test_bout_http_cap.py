@@ -10,6 +10,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.arcade_support import http_bout
 
 CHUNK = b"x" * (1024 * 1024)
@@ -53,6 +55,7 @@ def flooding_server() -> Iterator[tuple[str, list[int]]]:
         server.server_close()
 
 
+@pytest.mark.slow
 def test_an_endless_http_answer_is_cut_off_at_the_cap(tmp_path: Path, capsys: Any) -> None:
     with flooding_server() as (url, sent):
         code, receipt, err = http_bout(

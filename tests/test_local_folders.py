@@ -88,6 +88,7 @@ def test_bout_never_deletes_a_folder_it_did_not_create(
     assert precious.read_text(encoding="utf-8") == "years of work"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform != "linux", reason="the fixture bout runs on Linux here")
 def test_a_bout_reuses_only_its_own_marked_folders(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

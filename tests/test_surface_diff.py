@@ -56,6 +56,7 @@ def lab_description(name: str) -> str:
     return str(next(tool["description"] for tool in tools if tool["name"] == name))
 
 
+@pytest.mark.slow
 def test_a_rename_is_detected_by_content_and_the_task_follows_it(
     tmp_path: Path, cli_env: dict[str, str]
 ) -> None:
@@ -79,6 +80,7 @@ def test_a_rename_is_detected_by_content_and_the_task_follows_it(
     assert rerun["order.get.items"]["headCorrect"] == rerun["order.get.items"]["baseCorrect"] > 0
 
 
+@pytest.mark.slow
 def test_a_rename_with_a_reworded_description_is_matched_by_similarity(
     tmp_path: Path, cli_env: dict[str, str]
 ) -> None:
@@ -99,6 +101,7 @@ def test_a_rename_with_a_reworded_description_is_matched_by_similarity(
     assert report["affectedTasks"] == [] and report["taskSet"] is None
 
 
+@pytest.mark.slow
 def test_a_description_edit_names_the_tasks_it_can_affect(
     tmp_path: Path, cli_env: dict[str, str]
 ) -> None:
@@ -158,6 +161,7 @@ def full_run(path: Path, out: Path, env: dict[str, str]) -> dict[str, Any]:
     return dict(json.loads(out.read_text(encoding="utf-8")))
 
 
+@pytest.mark.slow
 def test_the_paired_rerun_equals_two_full_runs_counted_by_hand(
     tmp_path: Path, cli_env: dict[str, str]
 ) -> None:
@@ -208,6 +212,7 @@ def test_the_paired_rerun_equals_two_full_runs_counted_by_hand(
     assert gated.returncode == (1 if paired["distinguishable"] else 0), gated.stderr
 
 
+@pytest.mark.slow
 def test_identical_surfaces_change_nothing_and_rerun_nothing(cli_env: dict[str, str]) -> None:
     args = (str(LAB), str(LAB), "--tasks", str(LAB_TASKS), *KEYWORD, "--fail-on-regression")
     code, report = surface_diff(cli_env, *args)
@@ -217,6 +222,7 @@ def test_identical_surfaces_change_nothing_and_rerun_nothing(cli_env: dict[str, 
     assert report["rerun"] is None and report["notes"]
 
 
+@pytest.mark.slow
 def test_a_public_surface_added_and_removed_tools_are_not_rerun(
     tmp_path: Path, cli_env: dict[str, str]
 ) -> None:
@@ -263,6 +269,7 @@ def test_a_public_surface_added_and_removed_tools_are_not_rerun(
         (("LAB", "LAB", "--max-accuracy-drop", "2"), "--max-accuracy-drop"),
     ],
 )
+@pytest.mark.slow
 def test_bad_input_is_one_line_and_exit_2(
     args: tuple[str, ...], message: str, tmp_path: Path, cli_env: dict[str, str]
 ) -> None:

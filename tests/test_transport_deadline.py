@@ -50,6 +50,7 @@ def stalling_sse_server(first: bytes) -> Iterator[str]:
         server.server_close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(ENDPOINTS))
 async def test_legacy_sse_that_never_opens_ends_in_a_named_error(kind: str) -> None:
     with stalling_sse_server(ENDPOINTS[kind]) as url:
