@@ -266,6 +266,7 @@ def test_a_public_surface_added_and_removed_tools_are_not_rerun(
         (("LAB", "LAB", "--provider", "keyword"), "it needs --tasks FILE"),
         (("LAB", "LAB", "--fail-on-regression"), "they need --tasks FILE and --provider"),
         (("LAB", "LAB", "--tasks", "missing.yaml"), "missing.yaml"),
+        (("LAB", "LAB", "--repeat", "3"), "--repeat applies to the re-run"),
         (("LAB", "LAB", "--max-accuracy-drop", "2"), "--max-accuracy-drop"),
     ],
 )

@@ -36,6 +36,19 @@ USAGE = (
     "[--fail-on-regression] [--max-accuracy-drop X]"
 )
 
+RERUN_FLAGS = (
+    "model",
+    "base_url",
+    "repeat",
+    "seed",
+    "permute",
+    "max_trials",
+    "max_tools",
+    "concurrency",
+    "timeout",
+)
+"""Flags that only shape the re-run, refused without --provider rather than ignored."""
+
 
 @dataclass(frozen=True)
 class SurfaceDiffRequest:
@@ -67,6 +80,11 @@ def build_request(args: argparse.Namespace, settings: Settings) -> SurfaceDiffRe
 
     if len(args.snapshots) != 2:
         raise _bad(f"`surface-diff` needs exactly 2 snapshot files, got {len(args.snapshots)}")
+    if args.provider is None:
+        stray = [flag for flag in RERUN_FLAGS if getattr(args, flag, None) is not None]
+        if stray:
+            flag = "--" + stray[0].replace("_", "-")
+            raise _bad(f"{flag} applies to the re-run: it needs --tasks FILE and --provider NAME")
     provider = None
     if args.provider is not None:
         if args.tasks is None:
