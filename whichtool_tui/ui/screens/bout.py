@@ -171,11 +171,19 @@ class BoutScreen(SectionScreen):
         stale = list(holder.children)
         timeline = RpcTimeline(bout.rows)
         holder.mount(timeline)
-        for child in stale:  # a live bout's timeline gives way to the finished receipt's
-            child.remove()
+        had_focus = any(child.has_focus for child in stale)
+
+        async def retire_the_old_one() -> None:
+            # A live bout's timeline gives way to the finished receipt's; the focus goes to
+            # the new one only once the old is gone (else it would land on a filter field).
+            for child in stale:
+                await child.remove()
+            if had_focus or not stale:
+                timeline.focus()
+
+        self.call_later(retire_the_old_one)
         self._current_timeline = timeline
         self._set_wire_title(timeline)
-        self.call_after_refresh(timeline.focus)
         self.call_after_refresh(self.show_message, timeline.selected)
         if bout.pending_rows is not None or bout.pending:
             # Read the rest (and validate) only once this first frame is on screen.
