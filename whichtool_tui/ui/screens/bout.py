@@ -175,10 +175,13 @@ class BoutScreen(SectionScreen):
 
         async def retire_the_old_one() -> None:
             # A live bout's timeline gives way to the finished receipt's; the focus goes to
-            # the new one only once the old is gone (else it would land on a filter field).
+            # the new one only once the old is gone (else it would land on a filter field),
+            # unless the operator is typing a filter: an empty filter field keeps no focus.
             for child in stale:
                 await child.remove()
-            if had_focus or not stale:
+            focused = self.focused
+            idle_field = isinstance(focused, Input) and not focused.value
+            if had_focus or not stale or focused is None or idle_field:
                 timeline.focus()
 
         self.call_later(retire_the_old_one)
