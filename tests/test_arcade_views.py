@@ -292,7 +292,7 @@ def test_receipt_command_refusals_are_one_line(tmp_path: Path, capsys: Any) -> N
     bad["atoms"][0]["result"] = "maybe"
     bad_atoms.write_text(json.dumps(bad))
     cases = [
-        (["receipt", str(tmp_path / "missing.json")], "No such receipt"),
+        (["receipt", str(tmp_path / "missing.json")], "no such file"),
         (["receipt", str(broken), "--timeline"], "is not valid JSON"),
         (["receipt", str(other)], "is not a mcp-arcade.bout/v1 receipt"),
         (["receipt", str(bad_atoms), "--timeline"], "atoms.0.result"),

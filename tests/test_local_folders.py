@@ -74,6 +74,7 @@ def test_cache_clear_deletes_only_entries_it_wrote(tmp_path: Path) -> None:
     assert notes.read_text(encoding="utf-8") == "mine"
 
 
+@pytest.mark.slow
 def test_bout_never_deletes_a_folder_it_did_not_create(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
