@@ -3,16 +3,16 @@ answers with an endless body is cut off at 16 MiB and the bout ends in one line,
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.arcade_support import http_bout
+from tests.support.net import serve_handler
 
 CHUNK = b"x" * (1024 * 1024)
 
@@ -44,15 +44,8 @@ def flooding_server() -> Iterator[tuple[str, list[int]]]:
         def log_message(self, format: str, *args: object) -> None:
             return
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/mcp", sent
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_handler(Handler) as port:
+        yield f"http://127.0.0.1:{port}/mcp", sent
 
 
 @pytest.mark.slow

@@ -11,7 +11,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.support.net import serve_handler
 
 
 @dataclass(frozen=True)
@@ -71,14 +73,5 @@ def logging_proxy() -> Iterator[LoggingProxy]:
         def log_message(self, format: str, *args: object) -> None:
             return
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    proxy = LoggingProxy(port=server.server_address[1], requests=seen)
-    try:
-        yield proxy
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serve_handler(Handler) as port:
+        yield LoggingProxy(port=port, requests=seen)

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
@@ -50,4 +51,19 @@ def serve_asgi(app: Any, start_within: float = 10.0) -> Iterator[RunningServer]:
         yield RunningServer(port=port, thread=thread)
     finally:
         server.should_exit = True
+        thread.join(timeout=10)
+
+
+@contextmanager
+def serve_handler(handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
+    """A threaded HTTP server on a free loopback port for ``handler``; yields the port."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
         thread.join(timeout=10)
