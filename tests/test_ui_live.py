@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Input, Select, Static
@@ -83,7 +85,11 @@ async def test_run_draws_progress_heatmap_and_errors_live_then_freezes(
         counted = sum(n for row in heatmap.matrix.values() for n in row.values())
         assert counted == 2 - running.errors  # errored trials are in no cell
         per_tool = static_text(screen.query_one("#run-per-tool", Static))
-        assert running.errors or "(1/1)" in per_tool or "over-trigger" in per_tool
+        # Which two prompts were answered first is up to the thread pool: check whatever was.
+        assert running.by_tool or running.distractors or running.errors
+        for tool, (correct, seen) in running.by_tool.items():
+            assert f"{tool}" in per_tool and f"({correct}/{seen})" in per_tool, per_tool
+        assert running.distractors == 0 or "over-trigger" in per_tool, per_tool
         for _ in range(4):
             gate.release()
         await app.workers.wait_for_complete()
@@ -101,7 +107,41 @@ async def test_run_draws_progress_heatmap_and_errors_live_then_freezes(
         assert sum(n for row in heatmap.matrix.values() for n in row.values()) == 5
 
 
-async def test_bout_wire_and_atoms_appear_while_it_runs() -> None:
+@pytest.fixture
+def held_bout(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """The real lab bout, whose events after the fifth wire row reach the screen only once the
+    returned event is set: on a quiet machine the whole bout can end between two redraws, so a
+    test that must see it half-way holds the rest of the events back (the bout itself runs at
+    full speed; only their delivery to the screen waits)."""
+    from whichtool_tui.arcade import bout as bout_module
+    from whichtool_tui.arcade.events import BoutEvent, WireEvent
+
+    real_run_bout = bout_module.run_bout
+    release = asyncio.Event()
+
+    async def run_bout_held(plan: Any, sink: Any, *args: Any, **kwargs: Any) -> Any:
+        held: list[BoutEvent] = []
+        wire_rows = 0
+
+        def pace(event: BoutEvent) -> None:
+            nonlocal wire_rows
+            wire_rows += isinstance(event, WireEvent)
+            if wire_rows > 5 or held:
+                held.append(event)
+            else:
+                sink(event)
+
+        receipt = await real_run_bout(plan, pace, *args, **kwargs)
+        await release.wait()
+        for event in held:
+            sink(event)
+        return receipt
+
+    monkeypatch.setattr(bout_module, "run_bout", run_bout_held)
+    return release
+
+
+async def test_bout_wire_and_atoms_appear_while_it_runs(held_bout: asyncio.Event) -> None:
     app = WhichtoolApp()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("5", "b")
@@ -121,6 +161,7 @@ async def test_bout_wire_and_atoms_appear_while_it_runs() -> None:
         assert ", live)" in str(app.screen.query_one("#wire-pane").border_title)
         await pilot.press("h")  # no guess while it runs: the call comes after the wire
         assert live.guess is None
+        held_bout.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
         final = app.session.bout
