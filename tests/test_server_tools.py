@@ -85,7 +85,14 @@ async def test_inspect_validate_run_and_diff(tmp_path: Path) -> None:
     assert plan["promptTokenEstimate"] == "lower-bound"
     assert (plan["maxTrials"], plan["hardMaxTrials"], plan["withinTrialLimit"]) == (50, 1000, True)
     assert (plan["maxTools"], plan["hardMaxTools"], plan["withinToolLimit"]) == (6, 1000, True)
-    assert plan["provider"] == {"name": "keyword", "model": None, "reasoningEffort": None}
+    assert plan["provider"] == {
+        "name": "keyword",
+        "model": None,
+        "reasoningEffort": None,
+        "endpoint": None,
+        "keyEnv": None,
+        "destination": "provider keyword: offline, no network requests",
+    }
     assert "No model was called" in dry["summary"]
 
     summary = ran["data"]

@@ -115,27 +115,38 @@ def route_provider(
     return ProviderRoute(preset, resolved_url, api_key or None)
 
 
-def destination_line(
+@dataclass(frozen=True)
+class Destination:
+    """Where a run's requests go and which key variable travels with them, as a line too."""
+
+    endpoint: str | None  # the redacted URL, or None for an offline provider
+    key_env: str | None  # the variable whose key is sent, or None when none is
+    line: str
+
+
+def destination(
     name: str | None,
     base_url: str | None,
     *,
     env: Mapping[str, str],
     base_url_source: BaseUrlSource = "flag",
     allow_http: bool = False,
-) -> str:
+) -> Destination:
     """Where a run's requests and key would go, checked but without needing the key set."""
     if not name or name in OFFLINE_PROVIDERS:
-        return describe_destination(name or "none", None, None)
+        return Destination(None, None, describe_destination(name or "none", None, None))
     route = route_provider(
         name, base_url, env=env, base_url_source=base_url_source, allow_http=allow_http
     )
     if route.preset.key_required and route.api_key is None:
         key_env = route.preset.key_env
-        return (
+        line = (
             f"provider {name}: requests and {key_env} would go to {route.endpoint} "
             f"({key_env} is not set)"
         )
-    return describe_destination(name, route.endpoint, route.sent_key_env)
+        return Destination(route.endpoint, key_env, line)
+    line = describe_destination(name, route.endpoint, route.sent_key_env)
+    return Destination(route.endpoint, route.sent_key_env, line)
 
 
 def build_provider(
@@ -252,6 +263,26 @@ def build_flagged_provider(
     )
 
 
+def flagged_destination(
+    name: str | None,
+    base_url: str | None,
+    configured: ProviderConfig | None,
+    *,
+    env: Mapping[str, str],
+    allow_http: bool = False,
+) -> Destination:
+    """``destination`` with the same config fallbacks as ``build_flagged_provider``."""
+    resolved_name = name or (configured.name if configured else None)
+    chosen = choose_base_url(resolved_name, base_url, configured)
+    return destination(
+        resolved_name,
+        chosen.url if chosen.source != "preset" else None,
+        env=env,
+        base_url_source=chosen.source,
+        allow_http=allow_http,
+    )
+
+
 def flagged_destination_line(
     name: str | None,
     base_url: str | None,
@@ -260,13 +291,5 @@ def flagged_destination_line(
     env: Mapping[str, str],
     allow_http: bool = False,
 ) -> str:
-    """``destination_line`` with the same config fallbacks as ``build_flagged_provider``."""
-    resolved_name = name or (configured.name if configured else None)
-    chosen = choose_base_url(resolved_name, base_url, configured)
-    return destination_line(
-        resolved_name,
-        chosen.url if chosen.source != "preset" else None,
-        env=env,
-        base_url_source=chosen.source,
-        allow_http=allow_http,
-    )
+    """The one-line form of ``flagged_destination``."""
+    return flagged_destination(name, base_url, configured, env=env, allow_http=allow_http).line

@@ -242,6 +242,7 @@ def _check_limits(tool_count: int, planned: int, options: ServerOptions, plan: A
 async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any]:
     """``run_evaluation``: plan, and unless dry, spend the run under the operator's rules."""
     from whichtool_tui.evaluation.engine import prepare_run
+    from whichtool_tui.providers.factory import flagged_destination
 
     options = state.options
     try:
@@ -255,10 +256,22 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
         run_options = _run_options(options, arguments)
         configured = options.settings.provider
         model = arguments.model or (configured.model if configured else None)
+        # Where the prompts and the key would go, checked by the key-routing rules before any
+        # plan is shown: a dry run tells the agent (and the operator's log) the destination.
+        route = flagged_destination(
+            provider_name,
+            None,
+            configured,
+            env=os.environ,
+            allow_http=options.allow_http_provider,
+        )
         provider = {
             "name": provider_name,
             "model": model,
             "reasoningEffort": run_options.reasoning_effort,
+            "endpoint": route.endpoint,
+            "keyEnv": route.key_env,
+            "destination": route.line,
         }
 
         def refuse_over_limits(draft: RunInputs) -> None:

@@ -154,7 +154,8 @@ def dry_run_summary(plan: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     status = f"blocked by the {' and '.join(blocked)} limit" if blocked else "within the limits"
     text = (
         f"Dry run: {plan['trials']} trials ({plan['tasks']} tasks x {plan['repeat']}), "
-        f"~{plan['promptTokensTotal']:,} prompt tokens at least; {status}. No model was called."
+        f"~{plan['promptTokensTotal']:,} prompt tokens at least; {status}. No model was called; "
+        f"{plan['provider']['destination']}."
     )
     return text, data
 
