@@ -55,3 +55,25 @@ def test_headless_command_never_imports_textual(name: str, tmp_path: Path) -> No
     )
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip().splitlines()[-1] == "False True", result.stderr[-2000:]
+
+
+def test_a_fixture_bout_never_imports_the_mcp_sdk_client(tmp_path: Path) -> None:
+    """The bout's client writes its own requests: importing the SDK cost over a second a bout."""
+    probe = (
+        "import sys\n"
+        "from whichtool_tui.cli import main\n"
+        f"code = main({CASES['bout']!r})\n"
+        "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')), code,\n"
+        "      file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == "[] 0", result.stderr[-2000:]

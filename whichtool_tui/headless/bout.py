@@ -41,13 +41,11 @@ def exit_code(receipt: BoutReceipt, strict: bool) -> int:
 
 
 def _forked_fixture_parent(plan: BoutPlan) -> Any:
-    """For the fixture: import the SDK now, then fork the fixtures' warm parent from here."""
+    """For the fixture: fork the fixtures' warm parent from here, with their imports loaded."""
     from whichtool_tui.arcade import zygote
 
     if plan.kind != "fixture" or not zygote.can_fork_here():
         return None
-    import mcp.client.session  # noqa: F401  (the client needs it anyway; the fork shares it)
-
     zygote.warm_imports()
     return zygote.start_zygote(fork_here=True)
 

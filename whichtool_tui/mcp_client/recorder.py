@@ -1,23 +1,23 @@
-"""A recording transport under the SDK's ClientSession: every JSON-RPC message, in order.
+"""A recording client session: every JSON-RPC message of a bout, in order, as it crossed.
 
-The SDK session talks to a pair of anyio memory streams; a pump between those streams and the
-real channel (a child process over framed stdio, or the SDK's Streamable HTTP streams) records
-each message with its sequence number, direction, method, id and monotonic time before passing
-it on. Server-originated requests never reach the session: the pump records them, answers
--32601 and lists them, because the arcade serves no sampling, elicitation or roots.
+The session writes its few requests itself and reads every answer raw from the recorder; a pump
+on the real channel (a child process over framed stdio, or the SDK's Streamable HTTP streams)
+records each inbound message with its sequence number, direction, method, id and monotonic time
+before waking the request it answers. Server-originated requests never reach the session: the
+pump records them, answers -32601 and lists them, because the arcade serves no sampling,
+elicitation or roots.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 import anyio
 import anyio.abc
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from whichtool_tui.mcp_client.framing import FramingError, FramingMode
 from whichtool_tui.mcp_client.framing import StdioChannel as StdioChannel
@@ -140,28 +140,74 @@ def _result_text(result: Any) -> str:
 
 
 class WireSession:
-    """The arcade's view of one MCP session: raw results read back from the recorded wire."""
+    """The arcade's view of one MCP session: raw results read back from the recorded wire.
 
-    def __init__(self, session: Any, recorder: Recorder, channel: Channel, timeout: float) -> None:
-        self._session = session
+    The client side is written here rather than borrowed from the SDK's ClientSession: a bout
+    sends four kinds of message (initialize, the initialized notification, tools/list,
+    tools/call) and reads every answer raw from the recorder, so the SDK's typed session added
+    nothing but over a second of import time to every bout.
+    """
+
+    def __init__(
+        self,
+        recorder: Recorder,
+        channel: Channel,
+        timeout: float,
+        client_info: tuple[str, str],
+    ) -> None:
         self.recorder = recorder
         self.channel = channel
         self.timeout = timeout
+        self.client_info = client_info
         self.server_requests: list[ServerRequestSeen] = []
         self.failure: WireError | None = None
         self.facts = SessionFacts()
+        self._next_id = 1
+        self._waiting: dict[str, anyio.Event] = {}
 
-    async def _roundtrip(self, method: str, send: Callable[[], Awaitable[Any]]) -> dict[str, Any]:
-        from mcp.shared.exceptions import MCPError
-        from mcp_types.jsonrpc import REQUEST_TIMEOUT
-
-        timed_out = False
+    async def _send(self, message: dict[str, Any]) -> None:
+        """Record and write one outbound message; a failed write ends the session."""
+        self.recorder.record("out", message)
         try:
-            await send()
-        except MCPError as exc:
-            timed_out = exc.code == REQUEST_TIMEOUT
-        except Exception:
-            pass
+            await self.channel.send(message)
+        except Exception as exc:
+            if self.failure is None:
+                self.failure = WireError("closed", f"cannot write to server: {exc}")
+            self.wake_all()
+
+    async def _request(self, method: str, params: dict[str, Any] | None) -> bool:
+        """Send one request and wait for its answer; True when the wait timed out."""
+        rpc_id = self._next_id
+        self._next_id += 1
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        answered = anyio.Event()
+        self._waiting[str(rpc_id)] = answered
+        try:
+            await self._send(message)
+            if self.failure is not None:
+                return False
+            with anyio.move_on_after(self.timeout) as scope:
+                await answered.wait()
+            return scope.cancelled_caught
+        finally:
+            self._waiting.pop(str(rpc_id), None)
+
+    def answered(self, rpc_id: object) -> None:
+        """A reply arrived: wake the request waiting for that id, if any."""
+        if isinstance(rpc_id, int | str) and not isinstance(rpc_id, bool):
+            waiting = self._waiting.get(str(rpc_id))
+            if waiting is not None:
+                waiting.set()
+
+    def wake_all(self) -> None:
+        """The wire is gone: nothing more will be answered."""
+        for waiting in self._waiting.values():
+            waiting.set()
+
+    async def _roundtrip(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        timed_out = await self._request(method, params)
         rpc_id = self.recorder.last_request_id(method)
         raw = self.recorder.response_for(rpc_id)
         if raw is not None:
@@ -180,11 +226,14 @@ class WireSession:
 
     async def initialize(self) -> SessionFacts:
         """Run the legacy handshake and check the version the server chose."""
-        try:
-            raw = await self._roundtrip("initialize", self._session.initialize)
-        finally:
-            sent = next((r.message for r in self.recorder.records if r.method == "initialize"), {})
-            self.facts.protocol_version_sent = (sent.get("params") or {}).get("protocolVersion")
+        name, client_version = self.client_info
+        params = {
+            "protocolVersion": HANDSHAKE_VERSIONS[0],
+            "capabilities": {},
+            "clientInfo": {"name": name, "version": client_version},
+        }
+        self.facts.protocol_version_sent = HANDSHAKE_VERSIONS[0]
+        raw = await self._roundtrip("initialize", params)
         if "error" in raw:
             error = raw.get("error") or {}
             raise WireError(
@@ -201,22 +250,17 @@ class WireSession:
         self.facts.server_capabilities = caps if isinstance(caps, dict) else {}
         if version not in HANDSHAKE_VERSIONS:
             raise WireError("handshake", f"unsupported protocol version from server: {version!r}")
+        if well_formed_initialize_result(result):
+            # As a typed client does: a result it cannot read is not acknowledged.
+            await self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return self.facts
 
     async def list_tools(self, max_pages: int = 100) -> list[dict[str, Any]]:
         """Every listed tool as raw JSON, following ``nextCursor`` pagination."""
-        import mcp_types as types
-
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
         for _ in range(max_pages):
-            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-            request = types.ListToolsRequest(params=params)
-
-            async def send(request: Any = request) -> Any:
-                return await self._session.send_request(request, types.ListToolsResult)
-
-            raw = await self._roundtrip("tools/list", send)
+            raw = await self._roundtrip("tools/list", {"cursor": cursor} if cursor else None)
             result = raw.get("result")
             if not isinstance(result, dict):
                 error = raw.get("error") or {}
@@ -234,16 +278,7 @@ class WireSession:
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> CallOutcome:
         """One tools/call; a JSON-RPC error is an outcome, not an exception."""
-        import mcp_types as types
-
-        request = types.CallToolRequest(
-            params=types.CallToolRequestParams(name=name, arguments=arguments)
-        )
-
-        async def send() -> Any:
-            return await self._session.send_request(request, types.CallToolResult)
-
-        raw = await self._roundtrip("tools/call", send)
+        raw = await self._roundtrip("tools/call", {"name": name, "arguments": arguments})
         if "error" in raw:
             error = raw.get("error")
             error = error if isinstance(error, dict) else {}
@@ -254,45 +289,81 @@ class WireSession:
         return CallOutcome(bool(result.get("isError")), _result_text(result))
 
 
+def well_formed_initialize_result(result: dict[str, Any]) -> bool:
+    """Whether an initialize result carries what the protocol requires of it."""
+    info = result.get("serverInfo")
+    return (
+        isinstance(result.get("capabilities"), dict)
+        and isinstance(info, dict)
+        and isinstance(info.get("name"), str)
+        and isinstance(info.get("version"), str)
+    )
+
+
+def _lax_int(value: object) -> bool:
+    """An error code as a lenient JSON-RPC reader takes it: an integer, or one spelt as text."""
+    if isinstance(value, int):
+        return True
+    if isinstance(value, float):
+        return value.is_integer()
+    return isinstance(value, str) and value.strip().removeprefix("-").isdigit()
+
+
+def is_reply(message: dict[str, Any]) -> bool:
+    """A well-formed JSON-RPC response or error (a notification or request is not a reply)."""
+    if message.get("jsonrpc") != "2.0":
+        return False
+    raw_id = message.get("id")
+    has_id = isinstance(raw_id, int | str) and not isinstance(raw_id, bool)
+    error = message.get("error")
+    if (
+        isinstance(error, dict)
+        and (has_id or raw_id is None)
+        and _lax_int(error.get("code"))
+        and isinstance(error.get("message"), str)
+    ):
+        return True
+    return has_id and isinstance(message.get("result"), dict)
+
+
 class _Pump:
-    """Moves messages between the SDK session's memory streams and the channel, recording both."""
+    """Reads the channel, recording every message, and hands replies to the waiting request."""
 
     def __init__(self, channel: Channel, recorder: Recorder, wire: WireSession) -> None:
         self.channel = channel
         self.recorder = recorder
         self.wire = wire
 
-    async def inbound(self, to_session: MemoryObjectSendStream[Any]) -> None:
-        import mcp_types as types
-        from mcp.shared.message import SessionMessage
+    async def inbound(self) -> None:
+        try:
+            await self._read()
+        finally:
+            self.wire.wake_all()
 
-        async with to_session:
-            while True:
-                try:
-                    message = await self.channel.receive()
-                except FramingError as exc:
-                    self.wire.failure = WireError(f"framing/{exc.name}", str(exc))
-                    return
-                if message is None:
-                    tail = self.channel.stderr_tail()
-                    suffix = f"; stderr: {tail[-300:]}" if tail else ""
-                    self.wire.failure = WireError("closed", f"server closed stdout{suffix}")
-                    return
-                self.recorder.record("in", message)
-                if isinstance(message.get("method"), str) and "id" in message:
-                    await self._refuse(message)
-                    continue
-                try:
-                    parsed = types.jsonrpc_message_adapter.validate_python(message, by_name=False)
-                except Exception:
-                    # A notification the SDK cannot type is recorded and dropped, never fatal.
-                    if "method" in message:
-                        continue
-                    self.wire.failure = WireError(
-                        "protocol", "unclassifiable message from server (neither reply nor request)"
-                    )
-                    return
-                await to_session.send(SessionMessage(parsed))
+    async def _read(self) -> None:
+        while True:
+            try:
+                message = await self.channel.receive()
+            except FramingError as exc:
+                self.wire.failure = WireError(f"framing/{exc.name}", str(exc))
+                return
+            if message is None:
+                tail = self.channel.stderr_tail()
+                suffix = f"; stderr: {tail[-300:]}" if tail else ""
+                self.wire.failure = WireError("closed", f"server closed stdout{suffix}")
+                return
+            self.recorder.record("in", message)
+            if isinstance(message.get("method"), str) and "id" in message:
+                await self._refuse(message)
+                continue
+            if "method" in message:
+                continue  # a notification: recorded, and nothing a bout acts on
+            if not is_reply(message):
+                self.wire.failure = WireError(
+                    "protocol", "unclassifiable message from server (neither reply nor request)"
+                )
+                return
+            self.wire.answered(message.get("id"))
 
     async def _refuse(self, message: dict[str, Any]) -> None:
         method = str(message["method"])
@@ -311,19 +382,6 @@ class _Pump:
         with contextlib.suppress(Exception):
             await self.channel.send(reply)
 
-    async def outbound(self, from_session: MemoryObjectReceiveStream[Any]) -> None:
-        async with from_session:
-            async for session_message in from_session:
-                message = session_message.message.model_dump(
-                    by_alias=True, mode="json", exclude_unset=True
-                )
-                self.recorder.record("out", message)
-                try:
-                    await self.channel.send(message)
-                except Exception as exc:
-                    if self.wire.failure is None:
-                        self.wire.failure = WireError("closed", f"cannot write to server: {exc}")
-
 
 @contextlib.asynccontextmanager
 async def recording_session(
@@ -333,36 +391,21 @@ async def recording_session(
     background: Sequence[Callable[[], Coroutine[Any, Any, None]]] = (),
     client_info: tuple[str, str] | None = None,
 ) -> AsyncIterator[WireSession]:
-    """A ClientSession over ``channel`` with every message recorded; enter and exit in one task.
+    """A client session over ``channel`` with every message recorded; enter and exit in one task.
 
     ``client_info`` (name, version) replaces our own clientInfo, for the bait-switch atom.
     """
-    import mcp_types as types
-    from mcp.client.session import ClientSession
-
     from whichtool_tui import __version__
 
-    to_session, session_reads = anyio.create_memory_object_stream[Any](64)
-    session_writes, from_session = anyio.create_memory_object_stream[Any](64)
     async with anyio.create_task_group() as group:
         for task in background:
             group.start_soon(task)
-        session = ClientSession(
-            session_reads,
-            session_writes,
-            read_timeout_seconds=request_timeout,
-            client_info=types.Implementation(
-                name=client_info[0] if client_info else "whichtool-tui",
-                version=client_info[1] if client_info else __version__,
-            ),
+        wire = WireSession(
+            recorder, channel, request_timeout, client_info or ("whichtool-tui", __version__)
         )
-        wire = WireSession(session, recorder, channel, request_timeout)
-        pump = _Pump(channel, recorder, wire)
-        group.start_soon(pump.inbound, to_session)
-        group.start_soon(pump.outbound, from_session)
+        group.start_soon(_Pump(channel, recorder, wire).inbound)
         try:
-            async with session:
-                yield wire
+            yield wire
         finally:
             group.cancel_scope.cancel()
 
