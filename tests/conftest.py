@@ -14,6 +14,7 @@ from tests.support.fake_apis import FakeApi, fake_api_server
 
 # A real local LLM server, started once per session for every test that asks for it.
 from tests.support.llama import llama_base_url  # noqa: F401
+from tests.support.places import PlatformDirs, point_platform_dirs
 from tests.support.slow_guard import _slow_mark_guard  # noqa: F401
 
 REPO = Path(__file__).resolve().parent.parent
@@ -46,9 +47,40 @@ def api() -> Iterator[FakeApi]:
         yield server
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _platform_dirs_for_the_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Session- and module-scoped fixtures that copy the environment get temporary XDG homes
+    too, so nothing a test starts writes the user's cache or state folders."""
+    with pytest.MonkeyPatch.context() as patch:
+        point_platform_dirs(patch, tmp_path_factory.mktemp("platform-dirs"))
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _orphans_come_back_to_the_test_process() -> None:
+    """Make this process a child subreaper: a server a test leaked re-parents here, so the
+    leftover checks can walk our own descendants instead of every process on the machine."""
+    from whichtool_tui.process_tree import become_subreaper
+
+    become_subreaper()
+
+
+@pytest.fixture(autouse=True)
+def platform_dirs(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> PlatformDirs:
+    """Fresh XDG cache and state homes per test: the default trial cache and bout sandbox
+    start empty, and the real home is never written (outside the test's tmp_path, so tests
+    that list tmp_path see only their own files)."""
+    return point_platform_dirs(monkeypatch, tmp_path_factory.mktemp("xdg"))
+
+
 @pytest.fixture
-def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh TUI state folder, so no test reads or writes the user's recent files."""
+def isolated_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, platform_dirs: PlatformDirs
+) -> Path:
+    """A fresh TUI state folder, so no test reads or writes the user's recent files (the XDG
+    cache and state homes are already the test's own, see ``platform_dirs``)."""
     state = tmp_path / "state"
     monkeypatch.setenv("WHICHTOOL_TUI_STATE_DIR", str(state))
     return state

@@ -178,6 +178,9 @@ def test_inputs_outputs_and_steps_match_the_contract() -> None:
     cache = next(step for step in ACTION["runs"]["steps"] if step["id"] == "cache")
     assert cache["uses"].startswith("actions/cache@")
     assert "inputs.cache == 'true'" in cache["if"]
+    run_step = next(step for step in ACTION["runs"]["steps"] if step["id"] == "run")
+    # The run caches where actions/cache restores and saves, not in the platform cache folder.
+    assert f"--cache --cache-dir {cache['with']['path']}" in run_step["run"]
     for step in ACTION["runs"]["steps"]:
         if "run" in step:
             assert step["shell"] == "bash"

@@ -10,6 +10,7 @@ import pytest
 
 from tests.run_support import run_args, write_project
 from tests.support.fake_apis import chat_reply, fake_api_server, http_error
+from tests.support.places import PlatformDirs
 from whichtool_tui.cli import main
 
 pytestmark = pytest.mark.slow  # starts processes or servers
@@ -25,7 +26,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_dry_run_needs_no_key_and_calls_nothing(
-    project: Path, capsys: pytest.CaptureFixture[str]
+    project: Path, capsys: pytest.CaptureFixture[str], platform_dirs: PlatformDirs
 ) -> None:
     code = main(
         [
@@ -55,7 +56,11 @@ def test_dry_run_needs_no_key_and_calls_nothing(
     assert "tool check    within the limit" in out
     assert "wall clock    ~1 min at 3s per trial" in out  # ceil(60 * 3 / 4) = 45 s
     assert out.rstrip().endswith("No model was called.")
-    assert not (project / ".whichtool-cache").exists()
+    assert not platform_dirs.cache.exists()  # a dry run opens no cache
+    assert sorted(path.name for path in project.iterdir()) == [
+        "surface.json",
+        "whichtool.tasks.yaml",
+    ]
 
 
 def test_budget_refusal_names_the_flag(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

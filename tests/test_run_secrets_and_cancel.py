@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import binary_path
 from tests.run_support import run_args, write_project
 from tests.support.fake_apis import FakeReply, chat_reply, fake_api_server
+from tests.support.places import PlatformDirs
 from tests.support.processes import wait_for
 from whichtool_tui.cli import main
 
@@ -23,7 +24,10 @@ AUTH_SENTINEL = "Bearer auth-sentinel-0d9e8f7a6b5c"
 
 
 def test_sentinel_keys_appear_in_no_file_and_no_output(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    platform_dirs: PlatformDirs,
 ) -> None:
     monkeypatch.chdir(tmp_path)
     write_project(tmp_path)
@@ -57,8 +61,9 @@ def test_sentinel_keys_appear_in_no_file_and_no_output(
             captured = capsys.readouterr()
             outputs += [captured.out, captured.err]
     assert api.requests[0].headers["authorization"] == f"Bearer {SENTINEL}"  # it was really sent
-    written = [path for path in tmp_path.rglob("*") if path.is_file()]
-    assert any(".whichtool-cache" in str(path) for path in written)
+    cached = [path for path in platform_dirs.cache.rglob("*") if path.is_file()]
+    assert any(path.parent.parent.name == "trials" for path in cached)  # the default cache
+    written = [path for path in tmp_path.rglob("*") if path.is_file()] + cached
     assert (tmp_path / "run.json").exists() and (tmp_path / "all" / "run.md").exists()
     for path in written:
         content = path.read_bytes()

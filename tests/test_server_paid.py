@@ -15,6 +15,7 @@ import pytest
 
 from tests.server_support import call, demo_workspace, mcp_session
 from tests.support.fake_apis import FakeApi, FakeReply, RecordedRequest, chat_reply, fake_api_server
+from tests.support.places import PlatformDirs
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
@@ -96,7 +97,9 @@ async def test_one_paid_run_at_a_time_and_cancel_aborts_it(tmp_path: Path) -> No
     assert json.loads(result_file.read_text(encoding="utf-8"))["reproducibility"]["repeat"] == 1
 
 
-async def test_cache_only_with_the_operator_flag(tmp_path: Path) -> None:
+async def test_cache_only_with_the_operator_flag(
+    tmp_path: Path, platform_dirs: PlatformDirs
+) -> None:
     with fake_api_server() as api:
         api.responder = lambda request: chat_reply(calls=[("get_order", "{}")])
         config = demo_workspace(tmp_path, _provider(api))
@@ -113,6 +116,7 @@ async def test_cache_only_with_the_operator_flag(tmp_path: Path) -> None:
         cached = len(api.requests) - uncached
     assert uncached == 20  # no cache by default: both runs asked the model
     assert not (tmp_path / ".whichtool-cache").exists()
+    assert not platform_dirs.cache.exists()  # nor in the default folder
     assert cached == 10  # the second run was answered from the cache
     assert cold["data"]["execution"]["scored"] == warm["data"]["execution"]["scored"] == 10
     assert "run/cache-hits" in {d["code"] for d in warm["data"]["diagnostics"]}

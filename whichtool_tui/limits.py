@@ -56,8 +56,5 @@ DEFAULT_TIMEOUT = 30.0  # seconds for one MCP connection step (connect, initiali
 DEFAULT_DISCOVERY_TOP_K = 5  # tools a host's search returns (findability is scored @1, @3, @5)
 DEFAULT_MIN_SIMILARITY = 0.30  # the semantic search's confidence floor (see discovery/semantic)
 
-# -- where things go -------------------------------------------------------------------------
-DEFAULT_CACHE_DIR = ".whichtool-cache"
-
 # The largest integer a JSON reader in JavaScript keeps exactly (Number.MAX_SAFE_INTEGER).
 MAX_SAFE_INTEGER = 2**53 - 1

@@ -1,4 +1,7 @@
-"""Process checks (Linux /proc) for tests that must prove no server outlived the client."""
+"""Process checks (Linux /proc) for tests that must prove no server outlived the client.
+
+Every check looks only at this test process's own children or descendants.
+"""
 
 from __future__ import annotations
 
@@ -59,16 +62,21 @@ def live_children(named: str = "", *, zombies: bool = False) -> list[int]:
 
 
 def processes_matching(marker: str) -> list[int]:
-    """Pids of any process (but this one) whose command line contains ``marker``."""
-    mine = os.getpid()
+    """Pids of live processes below this test process whose command line contains ``marker``.
+
+    Only our own descendants are looked at, never the whole machine: other work running beside
+    the suite (another checkout's tests, the same fixture started by someone else) must not
+    fail a leftover check. A server that outlived its parent is still found: the test process
+    is a child subreaper (tests/conftest.py), so orphans re-parent to it, not to init.
+    """
+    from whichtool_tui.process_tree import descendants
+
     found: list[int] = []
-    for entry in _pid_entries():
-        if int(entry.name) == mine:
-            continue
-        cmdline = _cmdline(entry)
+    for pid in descendants(os.getpid()):
+        cmdline = _cmdline(Path(f"/proc/{pid}"))
         if cmdline is not None and marker in cmdline:
-            found.append(int(entry.name))
-    return found
+            found.append(pid)
+    return sorted(found)
 
 
 def wait_for(condition: Callable[[], object], seconds: float, interval: float = 0.02) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 
 from whichtool_tui.arcade.atoms.common import Seat
 from whichtool_tui.arcade.receipt import TaskSpec
+from whichtool_tui.places import default_sandbox_dir
 
 FIXTURE_MODULE = "whichtool_tui.arcade.fixture"
 FIXTURE_SECRET = "fixture-secret"
@@ -32,7 +33,7 @@ class BoutPlan:
     wrap: bool = False
     wrap_target: str | None = None
     seat_allow: list[str] | None = None
-    sandbox: Path = field(default_factory=lambda: Path(".arcade-sandbox"))
+    sandbox: Path = field(default_factory=default_sandbox_dir)
     base_env: dict[str, str] = field(default_factory=dict)
     recorded_command: list[str] | None = None
     docker: Any = None  # a docker.DockerPlan on the docker target

@@ -112,9 +112,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("-o", "--output", default=None, metavar="PATH", help="write the receipt here")
     add(
         "--sandbox",
-        default=".arcade-sandbox",
+        default=None,
         metavar="DIR",
-        help="folder whose files each atom's sandbox snapshot watches (default %(default)s)",
+        help="folder whose files each atom's sandbox snapshot watches (default: the platform "
+        "state folder, ~/.local/state/whichtool-tui/arcade-sandbox on Linux)",
     )
     add("--atoms", default=None, metavar="A,B,C", help="atom ids to run, in this order")
     add(

@@ -1,4 +1,4 @@
-"""`cache info | clear`: look at or empty the trial cache (``.whichtool-cache`` by default)."""
+"""`cache info | clear`: look at or empty the trial cache (the platform cache folder by default)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ USAGE = """usage: whichtool-tui cache {info,clear} [--dir DIR]
   clear  remove every cached trial
 
 Options:
-  --dir DIR  cache folder (default .whichtool-cache)
+  --dir DIR  cache folder (default: the platform cache folder,
+             ~/.cache/whichtool-tui on Linux, $XDG_CACHE_HOME honoured)
 """
 
 
@@ -26,7 +27,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def execute(args: argparse.Namespace) -> int:
     """Print cache statistics, or remove the cached trials."""
     from whichtool_tui.evaluation.cache import (
-        DEFAULT_CACHE_DIR,
         cache_clear,
         cache_info,
         format_size,
@@ -36,7 +36,9 @@ def execute(args: argparse.Namespace) -> int:
     if args.action is None:
         sys.stdout.write(USAGE)
         return 0
-    directory = args.cache_dir or DEFAULT_CACHE_DIR
+    from whichtool_tui.places import default_cache_dir
+
+    directory = args.cache_dir or default_cache_dir()
     shown = redact_paths(str(directory))
     if args.action == "info":
         stats = cache_info(directory)

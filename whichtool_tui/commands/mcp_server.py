@@ -53,7 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add(
         "--cache-dir",
         metavar="DIR",
-        help="cache folder (default .whichtool-cache)",
+        help="cache folder (default: the platform cache folder, ~/.cache/whichtool-tui on Linux)",
     )
     add(
         "--result-file",
@@ -72,7 +72,6 @@ def server_options(args: argparse.Namespace) -> ServerOptions:
     from pathlib import Path
 
     from whichtool_tui.config import Settings, load_settings
-    from whichtool_tui.limits import DEFAULT_CACHE_DIR
     from whichtool_tui.server.options import ServerOptions
     from whichtool_tui.usecases.options import RunOverrides, from_namespace, merge_run_options
 
@@ -99,7 +98,7 @@ def server_options(args: argparse.Namespace) -> ServerOptions:
         max_trials=budgets.max_trials,
         max_tools=budgets.max_tools,
         cache=args.cache,
-        cache_dir=args.cache_dir or DEFAULT_CACHE_DIR,
+        cache_dir=args.cache_dir,
         result_file=args.result_file,
         workspace=Path.cwd(),
     )

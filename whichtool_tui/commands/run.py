@@ -119,7 +119,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="reuse cached answers for identical requests (default on)",
     )
-    add("--cache-dir", metavar="DIR", help="cache folder (default .whichtool-cache)")
+    add(
+        "--cache-dir",
+        metavar="DIR",
+        help="cache folder (default: the platform cache folder, ~/.cache/whichtool-tui on Linux)",
+    )
     add("--min-accuracy", metavar="F", type=number_between(0, 1), help="gate: accuracy >= F")
     add(
         "--max-over-trigger",

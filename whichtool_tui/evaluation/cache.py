@@ -18,7 +18,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.outcome import TrialOutcome
 from whichtool_tui.evaluation.report_model import (
     Call,
@@ -27,16 +26,11 @@ from whichtool_tui.evaluation.report_model import (
     js_numbers,
 )
 from whichtool_tui.files import write_atomic
-from whichtool_tui.limits import DEFAULT_CACHE_DIR as DEFAULT_CACHE_DIR
 from whichtool_tui.limits import MAX_INPUT_BYTES
+from whichtool_tui.places import default_cache_dir, tag_as_cache
 from whichtool_tui.providers.base import ProviderIdentity, RouteRequest, ToolSpec
 
 CACHE_KEY_VERSION = 3
-CACHEDIR_TAG = (
-    "Signature: 8a477f597d28d172789f06886806bc55\n"
-    "# This file is a cache directory tag created by whichtool-tui (trial cache).\n"
-    "# For information about cache directory tags, see https://bford.info/cachedir/\n"
-)
 MAX_ENTRY_BYTES = MAX_INPUT_BYTES
 
 
@@ -119,8 +113,8 @@ class CacheStats:
 class TrialCache:
     """Reads and writes cached replies under one directory."""
 
-    def __init__(self, directory: str | Path = DEFAULT_CACHE_DIR) -> None:
-        self.directory = Path(directory)
+    def __init__(self, directory: str | Path | None = None) -> None:
+        self.directory = Path(directory) if directory else default_cache_dir()
         self.hits = 0
         # id(tool) -> (tool, its key text); the tool is kept so its id cannot be reused.
         self._tool_texts: dict[int, tuple[ToolSpec, str]] = {}
@@ -181,21 +175,19 @@ class TrialCache:
         self._tag_folder()
 
     def _tag_folder(self) -> None:
-        """Mark the folder as a cache (https://bford.info/cachedir/) so backups skip it."""
-        tag = self.directory / "CACHEDIR.TAG"
-        if not tag.exists():
-            with contextlib.suppress(OSError, WhichtoolError):
-                write_atomic(tag, CACHEDIR_TAG)
+        """Mark the folder as a cache so backups skip it."""
+        tag_as_cache(self.directory, "trial cache")
 
 
 def cli_trial_cache(enabled: bool | None, directory: str | None) -> TrialCache | None:
     """The cache a run started from the command line uses (headless or in the TUI alike).
 
-    On unless ``--no-cache`` (``enabled`` False), under ``--cache-dir`` or the default folder.
+    On unless ``--no-cache`` (``enabled`` False), under ``--cache-dir`` or the platform cache
+    folder (``places.default_cache_dir``).
     """
     if enabled is False:
         return None
-    return TrialCache(Path(directory or DEFAULT_CACHE_DIR))
+    return TrialCache(directory)
 
 
 _ENTRY_NAME = re.compile(r"^[0-9a-f]{64}\.json$")
@@ -218,9 +210,9 @@ def _entry_files(directory: Path) -> list[Path]:
     ]
 
 
-def cache_info(directory: str | Path = DEFAULT_CACHE_DIR) -> CacheStats:
-    """Count entries and bytes under ``<dir>/trials``."""
-    folder = Path(directory)
+def cache_info(directory: str | Path | None = None) -> CacheStats:
+    """Count entries and bytes under ``<dir>/trials`` (the default cache without a folder)."""
+    folder = Path(directory) if directory else default_cache_dir()
     files = _entry_files(folder)
     size = 0
     for path in files:
@@ -231,9 +223,9 @@ def cache_info(directory: str | Path = DEFAULT_CACHE_DIR) -> CacheStats:
     return CacheStats(location=folder, entries=len(files), size_bytes=size)
 
 
-def cache_clear(directory: str | Path = DEFAULT_CACHE_DIR) -> int:
+def cache_clear(directory: str | Path | None = None) -> int:
     """Remove the entries under ``<dir>/trials`` and return how many; other files are kept."""
-    folder = Path(directory)
+    folder = Path(directory) if directory else default_cache_dir()
     removed = 0
     for path in _entry_files(folder):
         with contextlib.suppress(OSError):

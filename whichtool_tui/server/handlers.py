@@ -347,7 +347,7 @@ async def _spend(
     try:
         cache = None
         if state.options.cache:
-            cache = TrialCache(Path(state.options.cache_dir))
+            cache = TrialCache(state.options.cache_dir)
         return await run_evaluation(inputs, run_options, provider, prepared=prepared, cache=cache)
     finally:
         if paid:

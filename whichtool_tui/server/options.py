@@ -12,7 +12,7 @@ from pathlib import Path
 
 from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.limits import DEFAULT_CACHE_DIR, DEFAULT_MAX_TOOLS, DEFAULT_MAX_TRIALS
+from whichtool_tui.limits import DEFAULT_MAX_TOOLS, DEFAULT_MAX_TRIALS
 from whichtool_tui.providers.presets import OFFLINE_PROVIDERS
 from whichtool_tui.server.paths import agent_file
 from whichtool_tui.targets import TargetSpec, resolve_target
@@ -30,7 +30,7 @@ class ServerOptions:
     max_trials: int = DEFAULT_MAX_TRIALS
     max_tools: int = DEFAULT_MAX_TOOLS
     cache: bool = False
-    cache_dir: str = DEFAULT_CACHE_DIR
+    cache_dir: str | None = None  # None: the platform cache folder (places.default_cache_dir)
     result_file: str | None = None
     workspace: Path = field(default_factory=Path.cwd)
 

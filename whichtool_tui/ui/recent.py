@@ -37,12 +37,13 @@ class RecentFile(BaseModel):
 
 
 def state_dir() -> Path:
-    """``$WHICHTOOL_TUI_STATE_DIR``, else ``$XDG_STATE_HOME/whichtool-tui``, else ~/.local/state."""
+    """``$WHICHTOOL_TUI_STATE_DIR``, else the platform state folder (``$XDG_STATE_HOME``)."""
     explicit = os.environ.get(STATE_DIR_ENV)
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "whichtool-tui"
+    from whichtool_tui.places import state_home
+
+    return state_home()
 
 
 def recent_path() -> Path:

@@ -196,9 +196,13 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
 
         check_output_path(args.output)  # before any server starts
     base_env = child_environment()
-    sandbox = Path(args.sandbox)
+    from whichtool_tui.places import default_sandbox_dir, tag_as_cache
+
+    sandbox = Path(args.sandbox) if args.sandbox else default_sandbox_dir()
     try:
         sandbox.mkdir(parents=True, exist_ok=True)
+        if not args.sandbox:  # our own folder: backups skip it (a folder you named is untouched)
+            tag_as_cache(sandbox, "bout sandbox")
     except OSError as exc:
         raise _bad(
             f"--sandbox {sandbox}: {exc.strerror or type(exc).__name__}",
