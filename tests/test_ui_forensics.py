@@ -83,8 +83,8 @@ async def test_seq_column_holds_six_digits_without_shifting(tmp_path: Path) -> N
         assert bout is not None and len(bout.rows) == 100_050
         early, late = bout.rows[99_998], bout.rows[100_010]
         # seq 99,999 and 100,011: the columns after seq start at the same place.
-        width = timeline.seq_width
-        assert format_row(early, width).index(early.direction) == format_row(late, width).index(
+        layout = timeline.columns
+        assert format_row(early, layout).index(early.direction) == format_row(late, layout).index(
             late.direction
         )
         app.screen.query_one("#f-search", Input).value = "leak"

@@ -43,6 +43,18 @@ def test_surface_from_report(snap_compare: SnapCompare, size: tuple[int, int]) -
     assert snap_compare(app_for(LAB_INSPECT), terminal_size=size, run_before=settle)
 
 
+@pytest.mark.parametrize("size", [WIDE, NARROW], ids=["120x40", "80x24"])
+def test_surface_findings_focused(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+    """f: at 80x24 the findings take the pane under the tools (the detail folds away)."""
+
+    async def focus_findings(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("f", "down")
+        await settle(pilot)
+
+    assert snap_compare(app_for(LAB_INSPECT), terminal_size=size, run_before=focus_findings)
+
+
 def test_surface_pair_view(snap_compare: SnapCompare) -> None:
     async def open_pair(pilot: Pilot[Any]) -> None:
         await settle(pilot)

@@ -55,7 +55,7 @@ async def test_hundred_thousand_rows_are_virtual() -> None:
         await pilot.pause()
         assert timeline.selected == 0 and app.highlighted[-1] == 0
         line = timeline.render_line(0)
-        assert line.text.startswith(format_row(app.rows[0])[:40])
+        assert line.text.startswith(format_row(app.rows[0], timeline.columns)[:40])
 
 
 async def test_filter_and_growth_keep_working_together() -> None:

@@ -404,6 +404,10 @@ class BoutScreen(SectionScreen):
     def filter_submitted(self) -> None:
         self.action_focus_timeline()
 
+    @on(RpcTimeline.ColumnsChanged)
+    def columns_changed(self, event: RpcTimeline.ColumnsChanged) -> None:
+        self.query_one("#wire-columns", Static).update(Text(event.header, style="bold"))
+
     @on(RpcTimeline.RowHighlighted)
     def row_highlighted(self, event: RpcTimeline.RowHighlighted) -> None:
         # Paging fires many highlights; draw the (expensive) message pane once the cursor rests.

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -43,6 +43,13 @@ FINDING_ROW_HEIGHT = 2  # fixed: a row height per finding would lay out every ro
 MESSAGE_MIN_WIDTH = 24
 ROW_BATCH = 200  # rows added at a time: a 2,000-finding surface shows its first frame at once
 BATCH_MARGIN = 5  # the next batch loads when the cursor comes this close to the last row
+LOWER_PANES = ("detail", "findings", "rules")
+FOCUS_SHOWS = {  # the focused widget's id -> the pane shown under the tools when they stack
+    "tools": "detail",
+    "tool-detail-pane": "detail",
+    "findings": "findings",
+    "rules": "rules",
+}
 
 
 def cost_bar(share: float, biggest: float) -> Text:
@@ -67,17 +74,22 @@ def _finding_cells(finding: Finding) -> tuple[str, str, str]:
 
 
 class SurfaceScreen(SectionScreen):
-    """Tools on the left, the selected tool on the right, findings below."""
+    """Tools on the left, the selected tool on the right, findings below.
 
-    BINDINGS: ClassVar[list[BindingType]] = [
+    Under 100 columns the panes stack: the tools list stays on top and the pane under it
+    follows the focus (the selected tool's detail, the findings with the selected one's full
+    text, or the rule list), so each keeps a usable height at 80x24.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [  # the footer shows as many as fit, in this order
         Binding("q", "back", "Back"),
-        Binding("s", "save_snapshot", "Save snapshot"),
-        Binding("r", "reinspect", "Re-inspect"),
-        Binding("v", "view_pair", "View pair"),
         Binding("f", "focus_findings", "Findings"),
         Binding("t", "focus_tools", "Tools"),
-        Binding("k", "toggle_rules", "Rules"),
         Binding("slash", "search", "Search"),
+        Binding("v", "view_pair", "View pair"),
+        Binding("k", "toggle_rules", "Rules"),
+        Binding("s", "save_snapshot", "Save snapshot"),
+        Binding("r", "reinspect", "Re-inspect"),
         Binding("e", "cycle_severity", "Severity"),
         Binding("o", "cycle_order", "Sort tools"),
         Binding("j", "toggle_raw", "Raw JSON"),
@@ -97,7 +109,7 @@ class SurfaceScreen(SectionScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Static("", id="surface-empty")
-        with Vertical(id="surface-body"):
+        with Vertical(id="surface-body", classes="-lower-detail"):
             with Horizontal(id="surface-top"):
                 tools: DataTable[object] = DataTable(id="tools", cursor_type="row")
                 tools.add_columns("tool", "kind (by name)", "cost", COLUMN_TITLE)
@@ -121,6 +133,19 @@ class SurfaceScreen(SectionScreen):
     @property
     def view(self) -> SurfaceView | None:
         return self.wapp.session.surface
+
+    @property
+    def lower_pane(self) -> str:
+        """Which pane sits under the tools when they stack: detail, findings or rules."""
+        body = self.query_one("#surface-body")
+        return next((pane for pane in LOWER_PANES if body.has_class(f"-lower-{pane}")), "detail")
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        pane = FOCUS_SHOWS.get(event.widget.id or "")
+        if pane is not None:
+            body = self.query_one("#surface-body")
+            for name in LOWER_PANES:
+                body.set_class(name == pane, f"-lower-{name}")
 
     def refresh_from_session(self) -> None:
         view = self.view
@@ -219,6 +244,8 @@ class SurfaceScreen(SectionScreen):
             f"· {counts['info']} info{shown}"
         )
         table.border_subtitle = "enter: pair side by side, family members · e: severity · /: search"
+        detail = self.query_one("#tool-detail-pane")
+        detail.border_subtitle = f"f: findings ({len(view.findings):,}) · k: rules · j: raw JSON"
 
     def on_resize(self) -> None:
         view = self.view
@@ -371,8 +398,7 @@ class SurfaceScreen(SectionScreen):
         """Show or hide the rule list (codes, severities, what config switched off)."""
         rules = self.query_one("#rules", DataTable)
         rules.display = not rules.display
-        if rules.display:
-            rules.focus()
+        self.query_one("#rules" if rules.display else "#findings", DataTable).focus()
 
     def action_focus_tools(self) -> None:
         self.query_one("#tools", DataTable).focus()

@@ -19,6 +19,15 @@ class KeyFooter(Footer):
     exactly the two a newcomer needs; screens hide keys that do nothing now via check_action.
     """
 
+    DEFAULT_CSS = """
+    /* Compact keys keep a one-cell right margin; on the docked palette key that cell let the
+       last cut-off key show through at the screen's edge. */
+    KeyFooter.-compact FooterKey.-command-palette {
+        margin-right: 0;
+        padding-right: 1;
+    }
+    """
+
     _composed: tuple[object, ...] | None = None
 
     def _signature(self) -> tuple[object, ...]:

@@ -7,6 +7,7 @@ with ten. Filtering keeps a list of row indices; the rows themselves are never c
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -22,6 +23,13 @@ from whichtool_tui.arcade.timeline import TimelineRow
 from whichtool_tui.redact import sanitize_text
 
 SEQ_WIDTH = 6  # 999,999 events before the columns move
+METHOD_WIDTH = 24
+ATOM_WIDTH = 22
+METHOD_MIN = 12  # "tools/call", "(response)", "initialize" still whole
+ATOM_MIN = 14
+NOTE_MIN = 24  # the note ("tools/call echo  …") keeps this much before method and atom give way
+ID_WIDTH = 6
+NOTE_ROOM = 60  # columns scrollable to the right of the note's start
 
 
 def seq_width(rows: Sequence[TimelineRow]) -> int:
@@ -30,21 +38,58 @@ def seq_width(rows: Sequence[TimelineRow]) -> int:
     return max(SEQ_WIDTH, len(str(last)))
 
 
-def columns_header(width: int = SEQ_WIDTH) -> str:
+@dataclass(frozen=True)
+class RowLayout:
+    """Column widths of a timeline line (seq, method and atom; direction and id are fixed)."""
+
+    seq: int = SEQ_WIDTH
+    method: int = METHOD_WIDTH
+    atom: int = ATOM_WIDTH
+
+    @property
+    def note_start(self) -> int:
+        """Where the note column begins."""
+        return self.seq + 1 + 4 + self.method + 1 + ID_WIDTH + 2 + self.atom + 1
+
+
+def fit_layout(width: int, seq: int = SEQ_WIDTH) -> RowLayout:
+    """Method, then atom, give way (down to their minimums) so the note keeps NOTE_MIN columns.
+
+    The atom goes second: at 80 columns the atoms pane folds away and this column is all
+    that names a row's atom, while most methods ("tools/call", "(response)") are short.
+    """
+    full = RowLayout(seq)
+    room = width - (full.note_start - METHOD_WIDTH - ATOM_WIDTH) - NOTE_MIN
+    if room >= METHOD_WIDTH + ATOM_WIDTH:
+        return full
+    atom = max(ATOM_MIN, min(ATOM_WIDTH, room - METHOD_MIN))
+    return RowLayout(seq, max(METHOD_MIN, room - atom), atom)
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns, an ellipsis marking a cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def columns_header(layout: RowLayout | None = None) -> str:
     """The column titles above the rows, aligned with ``format_row``."""
-    return f"{'seq':>{width}} dir method                   {'id':>6}  atom                   note"
+    layout = layout or RowLayout()
+    return (
+        f"{'seq':>{layout.seq}} dir {'method':<{layout.method}} {'id':>{ID_WIDTH}}  "
+        f"{'atom':<{layout.atom}} note"
+    )
 
 
-COLUMNS = columns_header()
-
-
-def format_row(row: TimelineRow, width: int = SEQ_WIDTH) -> str:
+def format_row(row: TimelineRow, layout: RowLayout | None = None) -> str:
     """One fixed-width line: seq, direction, method, id, atom, note (notes sanitised)."""
+    layout = layout or RowLayout()
     rpc_id = "" if row.rpc_id is None else str(row.rpc_id)
     atom = row.atom + (" (holdout)" if row.holdout else "")
     return (
-        f"{row.seq:>{width}} {row.direction:<3} {sanitize_text(row.method)[:24]:<24} "
-        f"{sanitize_text(rpc_id)[:6]:>6}  {atom[:22]:<22} {sanitize_text(row.note)}"
+        f"{row.seq:>{layout.seq}} {row.direction:<3} "
+        f"{clip(sanitize_text(row.method), layout.method):<{layout.method}} "
+        f"{sanitize_text(rpc_id)[:ID_WIDTH]:>{ID_WIDTH}}  "
+        f"{clip(atom, layout.atom):<{layout.atom}} {sanitize_text(row.note)}"
     )
 
 
@@ -70,6 +115,13 @@ class RpcTimeline(ScrollView, can_focus=True):
 
     cursor: reactive[int] = reactive(0, always_update=True)
 
+    class ColumnsChanged(Message):
+        """The columns were refitted to a new width: ``header`` titles them."""
+
+        def __init__(self, header: str) -> None:
+            super().__init__()
+            self.header = header
+
     class RowHighlighted(Message):
         """The cursor is on ``rows[index]`` (None when the filter left nothing)."""
 
@@ -84,8 +136,22 @@ class RpcTimeline(ScrollView, can_focus=True):
         self._keep: Callable[[int], bool] | None = None
         self._scanned = len(rows)
         self.seq_width = seq_width(rows)
-        self._width = max(len(COLUMNS) + 40, 110)
+        self.columns = RowLayout(self.seq_width)
+        self._width = self.columns.note_start + NOTE_ROOM
         self.virtual_size = Size(self._width, len(self.shown_rows))
+
+    def _refit(self) -> None:
+        """Fit the columns to the visible width (the note keeps room at 80 columns)."""
+        layout = fit_layout(self.scrollable_content_region.width, self.seq_width)
+        if layout != self.columns:
+            self.columns = layout
+            self._width = layout.note_start + NOTE_ROOM
+            self.virtual_size = Size(self._width, len(self.shown_rows))
+            self.refresh()
+        self.post_message(self.ColumnsChanged(columns_header(layout)))
+
+    def on_resize(self) -> None:
+        self._refit()
 
     def set_filter(
         self, keep: Callable[[int], bool] | None, shown: list[int] | None = None
@@ -114,7 +180,9 @@ class RpcTimeline(ScrollView, can_focus=True):
         self._scanned = len(self.rows)
         keep = self._keep
         self.shown_rows.extend(new if keep is None else (i for i in new if keep(i)))
-        self.seq_width = seq_width(self.rows)
+        if seq_width(self.rows) != self.seq_width:
+            self.seq_width = seq_width(self.rows)
+            self._refit()
         self.virtual_size = Size(self._width, len(self.shown_rows))
         self.refresh()
 
@@ -142,7 +210,7 @@ class RpcTimeline(ScrollView, can_focus=True):
             style += self.get_component_rich_style("timeline--holdout", partial=True)
         if position == self.cursor:
             style += self.get_component_rich_style("timeline--cursor", partial=True)
-        text = format_row(row, self.seq_width)
+        text = format_row(row, self.columns)
         line = text.ljust(self._width) if position == self.cursor else text
         strip = Strip([Segment(line, style)])
         return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width)
