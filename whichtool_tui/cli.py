@@ -32,6 +32,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "surface_diff",
         "which tools two snapshots disagree on, and the tasks that moves (--provider re-runs)",
     ),
+    "improve": (
+        "improve",
+        "description rewrites kept only when held-out routing says they help; writes a patch",
+    ),
     "cache": ("cache", "the trial cache: info, clear"),
     "bout": ("bout", "run the security atoms against a server"),
     "atoms": ("atoms", "the atom catalog"),
@@ -61,6 +65,8 @@ EXAMPLES: dict[str, str] = {
     "diff": f"{_HEADLESS} diff base.json head.json --max-accuracy-drop 0.05",
     "surface-diff": f"{_HEADLESS} surface-diff {_LAB} head.json --tasks {_LAB_TASKS} "
     "--provider keyword",
+    "improve": f"{_HEADLESS} improve {_LAB} --tasks snapshots/demo-lab.improve.tasks.yaml "
+    "--patch-out descriptions.patch.json",
     "cache": f"{_HEADLESS} cache info",
     "bout": f"{_HEADLESS} bout --target fixture --no-prompt -o receipt.json",
     "atoms": f"{_HEADLESS} atoms --rationale",

@@ -44,6 +44,7 @@ SCHEMAS: tuple[SchemaSource, ...] = (
         "SurfaceDiffReport",
         "whichtool.surface-diff/1",
     ),
+    SchemaSource("improve", "whichtool_tui.improve.model", "ImproveReport", "whichtool.improve/1"),
     SchemaSource("tasks", "whichtool_tui.tasks.model", "TaskSet", "whichtool task set"),
     SchemaSource("config", "whichtool_tui.config", "Settings", "whichtool.config"),
     SchemaSource("badge", "whichtool_tui.reports.badge", "Badge", "shields.io endpoint badge"),

@@ -118,3 +118,27 @@ class AnthropicProvider(HttpProvider):
             "max_tokens": self._max_tokens(max_output_tokens),
             "messages": [{"role": "user", "content": prompt}],
         }
+
+    def structured_body(
+        self, prompt: str, name: str, schema: dict[str, Any], max_output_tokens: int | None
+    ) -> dict[str, Any]:
+        """One forced tool whose ``input_schema`` is the schema: its input is the answer."""
+        body = self.text_body(prompt, 0.0, max_output_tokens)
+        body["tools"] = [
+            {
+                "name": name,
+                "description": "Return the answer as this tool's input.",
+                "input_schema": schema,
+            }
+        ]
+        body["tool_choice"] = {"type": "tool", "name": name}
+        return body
+
+    def structured_value(self, reply: RouteReply, name: str) -> Any:
+        """The input of the one forced tool_use block."""
+        if len(reply.calls) != 1 or reply.calls[0].name != name:
+            raise self.fail(
+                "provider/invalid-structured-output",
+                f"expected exactly one `{name}` tool_use block, got {len(reply.calls)} call(s)",
+            )
+        return reply.calls[0].arguments

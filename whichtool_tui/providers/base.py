@@ -164,3 +164,8 @@ class Provider(Protocol):
 def can_generate(provider: object) -> bool:
     """True when a provider can draft free text; the CLI ``mock`` cannot, by contract."""
     return callable(getattr(provider, "generate", None))
+
+
+def can_structure(provider: object) -> bool:
+    """True when a provider can answer with a JSON object in its API's structured shape."""
+    return callable(getattr(provider, "generate_structured", None))

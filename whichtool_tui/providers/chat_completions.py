@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest
-from whichtool_tui.providers.http import HintFor, HttpProvider, read_usage
+from whichtool_tui.providers.http import HintFor, HttpProvider, json_text_value, read_usage
 from whichtool_tui.providers.presets import ENDPOINT_PATHS
 
 OPENAI_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -145,3 +145,18 @@ class ChatCompletionsProvider(HttpProvider):
         if limit:
             body["max_tokens"] = limit
         return body
+
+    def structured_body(
+        self, prompt: str, name: str, schema: dict[str, Any], max_output_tokens: int | None
+    ) -> dict[str, Any]:
+        """Free text constrained by ``response_format`` json_schema (strict)."""
+        body = self.text_body(prompt, 0.0, max_output_tokens)
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": name, "strict": True, "schema": schema},
+        }
+        return body
+
+    def structured_value(self, reply: RouteReply, name: str) -> Any:
+        """The message content parsed as JSON."""
+        return json_text_value(self, reply)

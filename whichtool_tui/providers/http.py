@@ -299,6 +299,16 @@ class HttpProvider(ABC):
         """The request body for free text without tools (task drafting)."""
 
     @abstractmethod
+    def structured_body(
+        self, prompt: str, name: str, schema: dict[str, Any], max_output_tokens: int | None
+    ) -> dict[str, Any]:
+        """The request body asking for one JSON object that matches ``schema`` (no tools)."""
+
+    @abstractmethod
+    def structured_value(self, reply: RouteReply, name: str) -> Any:
+        """The JSON value a structured answer carries, before it is checked against the schema."""
+
+    @abstractmethod
     def parse(self, answer: dict[str, Any], latency_ms: float) -> RouteReply:
         """The API's answer as a reply; raise ProviderError when it is not a clean one."""
 
@@ -321,9 +331,39 @@ class HttpProvider(ABC):
             raise self.fail("provider/empty-text", "the model returned no text")
         return reply.text
 
+    async def generate_structured(
+        self,
+        prompt: str,
+        name: str,
+        schema: dict[str, Any],
+        max_output_tokens: int | None = None,
+    ) -> dict[str, Any]:
+        """One JSON object in the API's structured-output shape; anything else is an error."""
+        body = self.structured_body(prompt, name, schema, max_output_tokens)
+        answer, latency = await self.post_timed(body, self.headers(), self.hint_for_400(None))
+        value = self.structured_value(self.parse(answer, latency), name)
+        if not isinstance(value, dict):
+            raise self.fail(
+                "provider/invalid-structured-output", "the structured answer is not a JSON object"
+            )
+        return value
+
     async def aclose(self) -> None:
         """Release the shared HTTP client."""
         await self.poster.aclose()
+
+
+def json_text_value(provider: HttpProvider, reply: RouteReply) -> Any:
+    """The JSON a text-carrying structured answer holds (Chat Completions, Responses)."""
+    if reply.calls:
+        raise provider.fail("provider/unexpected-calls", "the model proposed tool calls")
+    try:
+        return json.loads(reply.text)
+    except (ValueError, RecursionError):
+        raise provider.fail(
+            "provider/invalid-structured-output",
+            f"the structured answer is not JSON: {provider.poster.scrub(reply.text)[:200]}",
+        ) from None
 
 
 def _is_loopback(url: str) -> bool:

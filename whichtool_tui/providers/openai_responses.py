@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from whichtool_tui.providers.base import ProposedCall, RouteReply, RouteRequest
-from whichtool_tui.providers.http import HttpProvider, read_usage
+from whichtool_tui.providers.http import HttpProvider, json_text_value, read_usage
 from whichtool_tui.providers.presets import ENDPOINT_PATHS
 
 _TERMINAL_ITEMS = ("message", "function_call")
@@ -126,6 +126,20 @@ class ResponsesProvider(HttpProvider):
         if limit:
             body["max_output_tokens"] = limit
         return body
+
+    def structured_body(
+        self, prompt: str, name: str, schema: dict[str, Any], max_output_tokens: int | None
+    ) -> dict[str, Any]:
+        """Free text constrained by ``text.format`` json_schema (strict)."""
+        body = self.text_body(prompt, 0.0, max_output_tokens)
+        body["text"] = {
+            "format": {"type": "json_schema", "name": name, "strict": True, "schema": schema}
+        }
+        return body
+
+    def structured_value(self, reply: RouteReply, name: str) -> Any:
+        """The output text parsed as JSON."""
+        return json_text_value(self, reply)
 
 
 def _reasoning_chars(item: dict[str, Any]) -> int:

@@ -107,6 +107,13 @@ def extract_tools(document: Any, shown: str) -> tuple[list[Any], SnapshotShape]:
 
 def load_snapshot(path: str | os.PathLike[str], cwd: Path | None = None) -> ServedListing:
     """Read a snapshot file into a ServedListing without touching the network."""
+    return load_snapshot_document(path, cwd)[0]
+
+
+def load_snapshot_document(
+    path: str | os.PathLike[str], cwd: Path | None = None
+) -> tuple[ServedListing, Any, SnapshotShape]:
+    """The listing, the parsed file as it was saved, and which shape held the tools."""
     ref = snapshot_ref(path, cwd)
     text = _read_text(Path(path).expanduser(), ref)
     document = parse_snapshot_text(text, ref)
@@ -121,7 +128,8 @@ def load_snapshot(path: str | os.PathLike[str], cwd: Path | None = None) -> Serv
                 hint='Save snapshots as {"tools": [...]} (what --save-snapshot writes).',
             )
         )
-    return ServedListing(transport="snapshot", ref=ref, raw_tools=tools, diagnostics=diagnostics)
+    listing = ServedListing(transport="snapshot", ref=ref, raw_tools=tools, diagnostics=diagnostics)
+    return listing, document, shape
 
 
 def snapshot_text(raw_tools: list[Any]) -> str:

@@ -1,0 +1,138 @@
+"""`improve SNAPSHOT --tasks T`: description rewrites proposed from the findings and the failing
+tuning prompts, kept only when the held-out routing measurement says they help; writes an
+RFC 6902 patch and an evidence report. The server's code is never touched.
+
+Exit 0 whether or not a rewrite was accepted, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from whichtool_tui import limits
+from whichtool_tui.commands._argtypes import (
+    MAX_SAFE_INTEGER,
+    add_allow_http_provider,
+    number_between,
+    whole_number,
+)
+
+IMPROVE_FORMATS = ("terminal", "markdown", "html", "json")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Declare the flags of `improve`."""
+    add = parser.add_argument
+    add("snapshot", nargs="?", metavar="SNAPSHOT.json", help="the surface to improve (a snapshot)")
+    add("--tasks", metavar="FILE", help="task set, split into tuning and held-out tasks")
+    add(
+        "--provider",
+        metavar="NAME",
+        help="routes every trial and writes the rewrites (default keyword: rule-based rewrites)",
+    )
+    add("--model", metavar="NAME", help="model for the provider")
+    add("--base-url", metavar="URL", help="provider base URL")
+    add_allow_http_provider(parser)
+    add(
+        "--base-run",
+        metavar="FILE",
+        help="a saved run of this snapshot: its tuning trials supply the failures and confusions",
+    )
+    add(
+        "--seed",
+        type=whole_number(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
+        metavar="N",
+        help=f"split and run seed (default {limits.DEFAULT_SEED})",
+    )
+    add(
+        "--repeat",
+        type=whole_number(limits.MIN_REPEAT, limits.MAX_REPEAT),
+        metavar="N",
+        help=f"trials per task (default {limits.DEFAULT_REPEAT})",
+    )
+    add(
+        "--permute",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="shuffle the tool order per trial (default on)",
+    )
+    add(
+        "--holdout-share",
+        type=number_between(0.05, 0.95),
+        metavar="X",
+        help="share of each tool's tasks kept back to measure with (default 0.5)",
+    )
+    add(
+        "--max-token-growth",
+        type=number_between(0, 10),
+        metavar="X",
+        help="largest accepted growth of a tool's token estimate (default 0.25)",
+    )
+    add(
+        "--max-trials",
+        metavar="N",
+        type=whole_number(1, limits.ABSOLUTE_MAX_TRIALS),
+        help=f"refuse a run above this many trials (default {limits.DEFAULT_MAX_TRIALS})",
+    )
+    add(
+        "--max-tools",
+        metavar="N",
+        type=whole_number(1, limits.ABSOLUTE_MAX_TOOLS),
+        help=f"refuse a surface with more tools (default {limits.DEFAULT_MAX_TOOLS})",
+    )
+    add(
+        "--concurrency",
+        metavar="N",
+        type=whole_number(limits.MIN_CONCURRENCY, limits.MAX_CONCURRENCY),
+        help=f"requests in flight (default {limits.DEFAULT_CONCURRENCY})",
+    )
+    add(
+        "--timeout",
+        metavar="SECONDS",
+        type=number_between(0.001, limits.MAX_REQUEST_TIMEOUT_SECONDS),
+        help=f"seconds per model request (default {limits.DEFAULT_REQUEST_TIMEOUT_SECONDS:g})",
+    )
+    add("--patch-out", metavar="FILE", help="write the RFC 6902 JSON Patch of accepted rewrites")
+    add("--format", choices=IMPROVE_FORMATS, default="terminal", help="report format")
+    add("--out", metavar="FILE", help="write the report to FILE instead of stdout")
+    add("--config", metavar="FILE", help="whichtool.config.json or .yaml")
+    add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")
+
+
+def execute(args: argparse.Namespace) -> int:
+    """Check the outputs first, run the loop, then write the patch and the report."""
+    from whichtool_tui.config import load_settings
+    from whichtool_tui.errors import WhichtoolError
+    from whichtool_tui.files import check_output_path, write_atomic
+    from whichtool_tui.headless.output import deliver
+    from whichtool_tui.improve.model import dump_patch_json
+    from whichtool_tui.redact import redact_paths
+    from whichtool_tui.reports.improve_render import render_improve
+    from whichtool_tui.usecases.improve import build_request, run_improve
+
+    settings = load_settings(args.config)
+    request = build_request(args, settings)
+    if args.out and args.patch_out and args.out == args.patch_out:
+        raise WhichtoolError(
+            "cli/bad-arguments",
+            "--out and --patch-out name the same file",
+            "Write the report and the patch to two files.",
+        )
+    for path in (args.out, args.patch_out):
+        if path:
+            check_output_path(path)
+    report = run_improve(request, settings)
+    if args.patch_out:
+        import sys
+
+        write_atomic(args.patch_out, dump_patch_json(report.patch))
+        sys.stderr.write(
+            f"Wrote {len(report.patch)} patch operation(s) to {redact_paths(args.patch_out)}\n"
+        )
+    deliver(
+        lambda colour: render_improve(report, args.format),
+        args.out,
+        f"{args.format} improve report",
+        args.color,
+    )
+    return 0

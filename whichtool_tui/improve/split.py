@@ -1,0 +1,62 @@
+"""The seeded tuning / held-out split of a task set.
+
+The rewriter sees only tuning tasks; acceptance is measured only on held-out tasks. Tasks are
+split within each expected tool (distractors are one group), so a tool with two or more tasks
+has at least one on each side; the order inside a group comes from a hash of the seed and the
+task id, so the split is the same on every machine and does not depend on file order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.evaluation.plan import TaskSpec
+
+DEFAULT_HOLDOUT_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class TaskSplit:
+    """The tasks shown to the rewriter and the tasks kept back to measure with, in file order."""
+
+    tuning: tuple[TaskSpec, ...]
+    held_out: tuple[TaskSpec, ...]
+
+
+def _draw(seed: int, task_id: str) -> float:
+    digest = hashlib.sha256(f"whichtool-improve\0{seed}\0{task_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def _held_out_count(size: int, share: float, draw: float) -> int:
+    if size == 1:
+        return 1 if draw < share else 0
+    return min(size - 1, max(1, round(size * share)))
+
+
+def split_tasks(tasks: Sequence[TaskSpec], seed: int, holdout_share: float) -> TaskSplit:
+    """Split per expected tool by seeded hash order; refuse a split that leaves a side empty."""
+    groups: dict[str | None, list[TaskSpec]] = {}
+    for task in tasks:
+        groups.setdefault(task.expected, []).append(task)
+    held: set[str] = set()
+    for members in groups.values():
+        ordered = sorted(members, key=lambda task: (_draw(seed, task.id), task.id))
+        count = _held_out_count(len(ordered), holdout_share, _draw(seed, ordered[0].id))
+        held.update(task.id for task in ordered[:count])
+    split = TaskSplit(
+        tuning=tuple(task for task in tasks if task.id not in held),
+        held_out=tuple(task for task in tasks if task.id in held),
+    )
+    if not split.tuning or not split.held_out:
+        raise WhichtoolError(
+            "improve/split-empty",
+            f"The split of {len(tasks)} task(s) leaves no "
+            f"{'tuning' if not split.tuning else 'held-out'} task",
+            "improve needs tasks on both sides: add tasks (two or more per tool split "
+            "evenly), or change --holdout-share.",
+        )
+    return split

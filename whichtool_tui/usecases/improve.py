@@ -1,0 +1,164 @@
+"""The improve use case: a snapshot, a task set and a provider in; an evidence report and an
+RFC 6902 patch of the accepted description rewrites out. The server's code is never touched.
+
+``build_request`` validates the flags before anything is read; ``run_improve`` loads, reviews,
+splits and runs the loop (``improve/loop.py``) with the run options from the one options merge.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from whichtool_tui.errors import TASKS_INVALID, WhichtoolError
+
+if TYPE_CHECKING:
+    from whichtool_tui.config import Settings
+    from whichtool_tui.evaluation.engine import RunOptions
+    from whichtool_tui.evaluation.report_model import RunReport
+    from whichtool_tui.improve.model import ImproveReport
+    from whichtool_tui.surface.model import NormalizedSurface
+    from whichtool_tui.usecases.options import ProviderChoice
+
+USAGE = (
+    "Usage: whichtool-tui improve SNAPSHOT.json --tasks T [--provider P] [--base-run RUN.json] "
+    "[--holdout-share 0.5] [--max-token-growth 0.25] [--patch-out FILE]"
+)
+DEFAULT_MAX_TOKEN_GROWTH = 0.25
+
+
+@dataclass(frozen=True)
+class ImproveRequest:
+    """What one improve run reads and runs, validated and merged."""
+
+    snapshot: str
+    tasks: str
+    provider: ProviderChoice
+    options: RunOptions
+    allow_http_provider: bool
+    base_run: str | None
+    holdout_share: float
+    max_token_growth: float
+
+
+def _bad(message: str, hint: str = USAGE) -> WhichtoolError:
+    return WhichtoolError("cli/bad-arguments", message, hint)
+
+
+def build_request(args: argparse.Namespace, settings: Settings) -> ImproveRequest:
+    """The flags checked, run options and provider through the one merge."""
+    from whichtool_tui.improve.split import DEFAULT_HOLDOUT_SHARE
+    from whichtool_tui.usecases.options import (
+        ProviderOverrides,
+        RunOverrides,
+        from_namespace,
+        merge_provider,
+        merge_run_options,
+    )
+    from whichtool_tui.usecases.surface_diff import rerun_options
+
+    if args.snapshot is None:
+        raise _bad("`improve` needs a snapshot file (a saved tools/list)")
+    tasks = args.tasks or settings.tasks
+    if tasks is None:
+        raise _bad("`improve` needs --tasks FILE: the split and the measurement run on it")
+    share = DEFAULT_HOLDOUT_SHARE if args.holdout_share is None else args.holdout_share
+    growth = DEFAULT_MAX_TOKEN_GROWTH if args.max_token_growth is None else args.max_token_growth
+    provider = merge_provider(from_namespace(ProviderOverrides, args), settings)
+    return ImproveRequest(
+        snapshot=args.snapshot,
+        tasks=str(tasks),
+        provider=provider,
+        options=rerun_options(merge_run_options(from_namespace(RunOverrides, args), settings)),
+        allow_http_provider=bool(args.allow_http_provider),
+        base_run=args.base_run,
+        holdout_share=share,
+        max_token_growth=growth,
+    )
+
+
+def _base_run(path: str, surface: NormalizedSurface) -> RunReport:
+    from whichtool_tui.evaluation.reader import load_run_report
+
+    report = load_run_report(path)
+    if report.reproducibility.surface_hash != surface.hash:
+        raise WhichtoolError(
+            "improve/base-run-mismatch",
+            f"The base run {os.path.basename(path)} was made on another surface "
+            f"({report.reproducibility.surface_hash[:19]}, the snapshot is {surface.hash[:19]})",
+            "Pass a run of this snapshot, or leave --base-run out (improve runs the tuning "
+            "tasks itself).",
+        )
+    return report
+
+
+def run_improve(
+    request: ImproveRequest, settings: Settings, env: Mapping[str, str] | None = None
+) -> ImproveReport:
+    """Load and review the snapshot, split the tasks, then propose, measure and decide."""
+    from whichtool_tui.evaluation.inputs import lint_for_run, normalize_listing
+    from whichtool_tui.evaluation.plan import TaskSpec
+    from whichtool_tui.event_loop import run_coroutine
+    from whichtool_tui.improve.loop import ImproveJob, improve_surface
+    from whichtool_tui.improve.patch import SHAPE_PREFIX
+    from whichtool_tui.improve.split import split_tasks
+    from whichtool_tui.providers.factory import build_flagged_provider
+    from whichtool_tui.surface.inspect import inspect_normalized
+    from whichtool_tui.surface.load import load_snapshot_document
+    from whichtool_tui.surface.report_model import TargetInfo
+    from whichtool_tui.tasks.load import load_task_set
+
+    listing, _, shape = load_snapshot_document(request.snapshot)
+    surface = normalize_listing(listing)
+    loaded = load_task_set(request.tasks)
+    errors = [d for d in lint_for_run(loaded, surface) if d.severity == "error"]
+    if errors:
+        raise WhichtoolError(
+            TASKS_INVALID,
+            f"{loaded.source} has {len(errors)} error(s) against this surface: {errors[0].message}",
+            "Run `whichtool-tui tasks lint` on the snapshot and task set to see every finding.",
+        )
+    base_run = _base_run(request.base_run, surface) if request.base_run else None
+    tasks = [TaskSpec(t.id, t.prompt, t.expected, tuple(t.tags)) for t in loaded.task_set.tasks]
+    split = split_tasks(tasks, request.options.seed, request.holdout_share)
+    review = inspect_normalized(
+        surface,
+        TargetInfo(transport=listing.transport, ref=listing.ref),
+        max_tools=request.options.max_tools,
+        rules=settings.inspect.rules,
+    )
+    name = request.provider.name or "keyword"
+    job = ImproveJob(
+        listing=listing,
+        patch_prefix=SHAPE_PREFIX[shape],
+        loaded=loaded,
+        split=split,
+        options=request.options,
+        holdout_share=request.holdout_share,
+        max_token_growth=request.max_token_growth,
+        findings=tuple(review.diagnostics),
+        base_run=base_run,
+        base_run_source=os.path.basename(request.base_run) if request.base_run else None,
+        approximates=name,
+    )
+    provider = build_flagged_provider(
+        name,
+        request.provider.model,
+        request.provider.base_url,
+        settings.provider,
+        env=os.environ if env is None else env,
+        allow_http=request.allow_http_provider,
+        timeout=request.options.timeout,
+        max_output_tokens=request.options.max_output_tokens,
+    )
+
+    async def work() -> ImproveReport:
+        try:
+            return await improve_surface(job, provider)
+        finally:
+            await provider.aclose()
+
+    return run_coroutine(work())
