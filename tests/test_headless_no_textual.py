@@ -36,13 +36,14 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_headless_command_never_imports_textual(name: str, tmp_path: Path) -> None:
+def last_line_of_probe(report: str, tmp_path: Path, case: str) -> str:
+    """Run ``CASES[case]`` through ``cli.main`` in a fresh interpreter; the line ``report``
+    (a Python expression over ``sys`` and ``code``) printed after it, on stderr."""
     probe = (
         "import sys\n"
         "from whichtool_tui.cli import main\n"
-        f"code = main({CASES[name]!r})\n"
-        "print('textual' in sys.modules, code in (0, 1), file=sys.stderr)\n"
+        f"code = main({CASES[case]!r})\n"
+        f"print({report}, file=sys.stderr)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe],
@@ -54,26 +55,16 @@ def test_headless_command_never_imports_textual(name: str, tmp_path: Path) -> No
         stdin=subprocess.DEVNULL,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stderr.strip().splitlines()[-1] == "False True", result.stderr[-2000:]
+    return result.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_headless_command_never_imports_textual(name: str, tmp_path: Path) -> None:
+    report = "'textual' in sys.modules, code in (0, 1)"
+    assert last_line_of_probe(report, tmp_path, name) == "False True"
 
 
 def test_a_fixture_bout_never_imports_the_mcp_sdk_client(tmp_path: Path) -> None:
     """The bout's client writes its own requests: importing the SDK cost over a second a bout."""
-    probe = (
-        "import sys\n"
-        "from whichtool_tui.cli import main\n"
-        f"code = main({CASES['bout']!r})\n"
-        "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')), code,\n"
-        "      file=sys.stderr)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stderr.strip().splitlines()[-1] == "[] 0", result.stderr[-2000:]
+    report = "sorted(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')), code"
+    assert last_line_of_probe(report, tmp_path, "bout") == "[] 0"
