@@ -51,6 +51,9 @@ MAX_INPUT_BYTES = 16 * 1024 * 1024  # one file, frame, line or HTTP body, whoeve
 
 # -- time ------------------------------------------------------------------------------------
 DEFAULT_TIMEOUT = 30.0  # seconds for one MCP connection step (connect, initialize, a page)
+# Seconds a bout's stdio server may take to start (until it waits idle for its first message);
+# its per-request --timeout starts only then, so a loaded machine's slow start-up never eats it.
+DEFAULT_START_TIMEOUT = 60.0
 
 # -- deferred tool discovery (inspect --tasks, run --discovery deferred) ----------------------
 DEFAULT_DISCOVERY_TOP_K = 5  # tools a host's search returns (findability is scored @1, @3, @5)

@@ -57,6 +57,32 @@ def descendants(root: int) -> dict[int, int]:
     return found
 
 
+def tree_activity(root: int) -> tuple[int, bool] | None:
+    """(CPU ticks used so far, whether any process is running or in disk wait) summed over
+    ``root`` and its live descendants; None once ``root`` is gone, or where /proc is absent.
+
+    A server that is still starting (importing, loading) keeps gaining ticks or stays runnable;
+    one that is up and waiting for its first message sleeps without either.
+    """
+    ticks = 0
+    busy = False
+    for pid in (root, *descendants(root)):
+        try:
+            raw = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+        except OSError:
+            if pid == root:
+                return None
+            continue
+        fields = raw.rsplit(")", 1)[1].split()
+        if fields[0] in ("Z", "X"):
+            if pid == root:
+                return None
+            continue
+        busy = busy or fields[0] in ("R", "D")
+        ticks += int(fields[11]) + int(fields[12])  # utime + stime
+    return ticks, busy
+
+
 def kill_tree(tree: Mapping[int, int]) -> None:
     """SIGKILL each pid of a ``descendants`` snapshot that is still the same process."""
     for pid, started in tree.items():

@@ -100,6 +100,7 @@ def atom_env(plan: BoutPlan, spec: AtomSpec, leak_path: Path) -> dict[str, str]:
 
 _ERROR_NAMES = {
     "timeout": "ClientTimeout",
+    "start-timeout": "StartTimeout",
     "closed": "ClientError",
     "spawn": "ClientError",
     "handshake": "ClientError",
@@ -152,7 +153,9 @@ async def _open_session(
         raise prestarted
     channel = prestarted or await StdioChannel.start(argv, env, None, plan.framing)  # type: ignore[arg-type]
     holder["channel"] = channel
-    async with recorded_channel(channel, recorder, plan.timeout) as wire:
+    async with recorded_channel(
+        channel, recorder, plan.timeout, start_timeout=plan.start_timeout
+    ) as wire:
         yield wire
 
 
@@ -184,7 +187,9 @@ def _second_session(
             second_argv = plan.docker.argv(second_name, [k for k in env if k.startswith("ARCADE_")])
         try:
             channel = await StdioChannel.start(second_argv, env, None, plan.framing)  # type: ignore[arg-type]
-            async with recorded_channel(channel, recorder, plan.timeout, identity) as wire:
+            async with recorded_channel(
+                channel, recorder, plan.timeout, identity, start_timeout=plan.start_timeout
+            ) as wire:
                 yield wire
         finally:
             if plan.docker is not None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from whichtool_tui.arcade.atoms.common import Seat
 from whichtool_tui.arcade.receipt import TaskSpec
+from whichtool_tui.limits import DEFAULT_START_TIMEOUT
 from whichtool_tui.places import default_sandbox_dir
 
 FIXTURE_MODULE = "whichtool_tui.arcade.fixture"
@@ -28,6 +29,7 @@ class BoutPlan:
     operator_task: TaskSpec | None = None
     n_clean: int = 3
     timeout: float = 30.0
+    start_timeout: float = DEFAULT_START_TIMEOUT  # a stdio server's start-up, before --timeout
     framing: str = "auto"
     split: str = "train"
     wrap: bool = False

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from whichtool_tui.commands._argtypes import add_allow_http_provider, finite_number
+from whichtool_tui.limits import DEFAULT_START_TIMEOUT
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -99,7 +100,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=finite_number,
         default=30.0,
         metavar="SECONDS",
-        help="seconds to wait per JSON-RPC response",
+        help="seconds to wait per JSON-RPC response, counted once a stdio server is up "
+        "(default %(default)s)",
+    )
+    add(
+        "--start-timeout",
+        type=finite_number,
+        default=DEFAULT_START_TIMEOUT,
+        metavar="SECONDS",
+        help="seconds a stdio server may take to start before its first answer is due "
+        "(default %(default)s)",
     )
     add(
         "--split",

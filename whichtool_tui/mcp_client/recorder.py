@@ -19,12 +19,17 @@ from typing import Any, Literal, Protocol
 import anyio
 import anyio.abc
 
+from whichtool_tui.limits import DEFAULT_START_TIMEOUT
 from whichtool_tui.mcp_client.framing import FramingError, FramingMode
 from whichtool_tui.mcp_client.framing import StdioChannel as StdioChannel
 from whichtool_tui.mcp_client.framing import WireError as WireError
 from whichtool_tui.mcp_client.framing import resolve_command as resolve_command
+from whichtool_tui.mcp_client.startup import wait_until_up
 
 HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+# How a request's wait ended: answered or the wire ended, its timeout, or the server never got
+# past its start-up within the start-up deadline.
+WaitOutcome = Literal["ended", "timed-out", "still-starting"]
 SERVER_REQUEST_ERROR = -32601
 Direction = Literal["out", "in"]
 
@@ -154,10 +159,13 @@ class WireSession:
         channel: Channel,
         timeout: float,
         client_info: tuple[str, str],
+        start_timeout: float = DEFAULT_START_TIMEOUT,
     ) -> None:
         self.recorder = recorder
         self.channel = channel
         self.timeout = timeout
+        # Never shorter than a request's own budget: raising --timeout raises both.
+        self.start_timeout = max(start_timeout, timeout)
         self.client_info = client_info
         self.server_requests: list[ServerRequestSeen] = []
         self.failure: WireError | None = None
@@ -175,8 +183,14 @@ class WireSession:
                 self.failure = WireError("closed", f"cannot write to server: {exc}")
             self.wake_all()
 
-    async def _request(self, method: str, params: dict[str, Any] | None) -> bool:
-        """Send one request and wait for its answer; True when the wait timed out."""
+    async def _request(
+        self, method: str, params: dict[str, Any] | None, *, first: bool = False
+    ) -> WaitOutcome:
+        """Send one request and wait for its answer.
+
+        The ``first`` request's clock starts once a stdio server is up (see ``startup``):
+        its start-up has the separate start-up deadline, never the request's timeout.
+        """
         rpc_id = self._next_id
         self._next_id += 1
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "method": method}
@@ -187,12 +201,19 @@ class WireSession:
         try:
             await self._send(message)
             if self.failure is not None:
-                return False
+                return "ended"
+            if first and not await wait_until_up(self._server_pid(), answered, self.start_timeout):
+                return "still-starting"
             with anyio.move_on_after(self.timeout) as scope:
                 await answered.wait()
-            return scope.cancelled_caught
+            return "timed-out" if scope.cancelled_caught else "ended"
         finally:
             self._waiting.pop(str(rpc_id), None)
+
+    def _server_pid(self) -> int | None:
+        """The stdio server's pid (a Popen child or a fixture forked by the zygote), else None."""
+        pid = getattr(getattr(self.channel, "process", None), "pid", None)
+        return pid if isinstance(pid, int) else None
 
     def answered(self, rpc_id: object) -> None:
         """A reply arrived: wake the request waiting for that id, if any."""
@@ -206,15 +227,23 @@ class WireSession:
         for waiting in self._waiting.values():
             waiting.set()
 
-    async def _roundtrip(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
-        timed_out = await self._request(method, params)
+    async def _roundtrip(
+        self, method: str, params: dict[str, Any] | None, *, first: bool = False
+    ) -> dict[str, Any]:
+        outcome = await self._request(method, params, first=first)
         rpc_id = self.recorder.last_request_id(method)
         raw = self.recorder.response_for(rpc_id)
         if raw is not None:
             return raw
         if self.failure is not None:
             raise self.failure
-        if timed_out:
+        if outcome == "still-starting":
+            raise WireError(
+                "start-timeout",
+                f"the server was still starting after {self.start_timeout:g}s (its {method} "
+                f"(id {rpc_id}) was never answered); --start-timeout gives a slow server longer",
+            )
+        if outcome == "timed-out":
             message = f"{method} (id {rpc_id}) got no response in {self.timeout:g}s"
             if method == "initialize" and self.channel.framing == "auto":
                 message += (
@@ -233,7 +262,7 @@ class WireSession:
             "clientInfo": {"name": name, "version": client_version},
         }
         self.facts.protocol_version_sent = HANDSHAKE_VERSIONS[0]
-        raw = await self._roundtrip("initialize", params)
+        raw = await self._roundtrip("initialize", params, first=True)
         if "error" in raw:
             error = raw.get("error") or {}
             raise WireError(
@@ -390,10 +419,12 @@ async def recording_session(
     request_timeout: float,
     background: Sequence[Callable[[], Coroutine[Any, Any, None]]] = (),
     client_info: tuple[str, str] | None = None,
+    start_timeout: float = DEFAULT_START_TIMEOUT,
 ) -> AsyncIterator[WireSession]:
     """A client session over ``channel`` with every message recorded; enter and exit in one task.
 
-    ``client_info`` (name, version) replaces our own clientInfo, for the bait-switch atom.
+    ``client_info`` (name, version) replaces our own clientInfo, for the bait-switch atom;
+    ``start_timeout`` bounds a stdio server's start-up before ``initialize``'s own clock runs.
     """
     from whichtool_tui import __version__
 
@@ -401,7 +432,11 @@ async def recording_session(
         for task in background:
             group.start_soon(task)
         wire = WireSession(
-            recorder, channel, request_timeout, client_info or ("whichtool-tui", __version__)
+            recorder,
+            channel,
+            request_timeout,
+            client_info or ("whichtool-tui", __version__),
+            start_timeout,
         )
         group.start_soon(_Pump(channel, recorder, wire).inbound)
         try:
@@ -418,11 +453,14 @@ async def recorded_stdio(
     *,
     framing: FramingMode = "auto",
     request_timeout: float = 30.0,
+    start_timeout: float = DEFAULT_START_TIMEOUT,
     cwd: str | None = None,
 ) -> AsyncIterator[WireSession]:
     """Start a stdio server and yield a recorded session over it; the child is always reaped."""
     channel = await StdioChannel.start(argv, env, cwd, framing)
-    async with recorded_channel(channel, recorder, request_timeout) as wire:
+    async with recorded_channel(
+        channel, recorder, request_timeout, start_timeout=start_timeout
+    ) as wire:
         yield wire
 
 
@@ -432,6 +470,8 @@ async def recorded_channel(
     recorder: Recorder,
     request_timeout: float,
     client_info: tuple[str, str] | None = None,
+    *,
+    start_timeout: float = DEFAULT_START_TIMEOUT,
 ) -> AsyncIterator[WireSession]:
     """A recorded session over an already started stdio channel, which is always closed after.
 
@@ -446,6 +486,7 @@ async def recorded_channel(
                 request_timeout,
                 background=(channel.drain_stderr,),
                 client_info=client_info,
+                start_timeout=start_timeout,
             ) as wire:
                 yield wire
         except BaseExceptionGroup as group:

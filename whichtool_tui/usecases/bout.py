@@ -16,6 +16,7 @@ from whichtool_tui.arcade.atoms import ATOM_IDS, UPSTREAM_ATOM_IDS
 from whichtool_tui.arcade.bout import BoutPlan, fixture_argv
 from whichtool_tui.arcade.receipt import TaskSpec
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.limits import DEFAULT_START_TIMEOUT
 
 LIVE_REFUSAL = "the house will not send arbitrary calls to a live server"
 ARGS_HINT = """--args takes one JSON object, quoted for the shell: --args '{"text": "hi"}'"""
@@ -122,6 +123,12 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
     check_series_flags(args)
     if args.timeout <= 0:
         raise _bad("--timeout must be a positive number of seconds", "For example: --timeout 30")
+    start_timeout = getattr(args, "start_timeout", DEFAULT_START_TIMEOUT)
+    if start_timeout <= 0:
+        raise _bad(
+            "--start-timeout must be a positive number of seconds",
+            "For example: --start-timeout 60",
+        )
     if not 0 <= args.n_clean <= MAX_N_CLEAN:
         raise _bad(
             f"--n-clean {args.n_clean}: must be between 0 and {MAX_N_CLEAN}",
@@ -230,6 +237,7 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
         operator_task=task,
         n_clean=args.n_clean,
         timeout=args.timeout,
+        start_timeout=start_timeout,
         framing=args.framing,
         split=args.split,
         wrap=bool(args.wrap),
