@@ -117,6 +117,10 @@ def read_rewrite(value: dict[str, Any], brief: ToolBrief) -> Proposal:
         refused = f"the reply's description is over {MAX_DESCRIPTION_CHARS} characters"
     elif title is not None and not isinstance(title, str):
         refused = "the reply's title is not a string"
+    elif description.strip() == tool.description_text.strip() and (
+        not isinstance(title, str) or title.strip() in ("", tool.title or "")
+    ):
+        refused = "the reply keeps the description as it is"
     new_title = tool.title
     if refused is None and isinstance(title, str) and title.strip() and tool.title is not None:
         new_title = title.strip()
