@@ -111,49 +111,30 @@ def _format(args: argparse.Namespace) -> str:
 
 
 def build_report(args: argparse.Namespace, settings: Settings, target: str | None) -> InspectReport:
-    """Resolve the target, read tools/list once, optionally save it, and review it."""
-    from whichtool_tui.surface.inspect import inspect_surface
-    from whichtool_tui.targets import load_listing, resolve_target
+    """The inspect use case with this command's flags; says on stderr what --save-snapshot wrote."""
+    from whichtool_tui.usecases.inspect import InspectRequest, inspect
     from whichtool_tui.usecases.options import (
+        FindabilityOverrides,
         InspectOverrides,
         from_namespace,
-        merge_inspect_options,
     )
 
-    spec = resolve_target(target, args.transport, settings)
-    listing = load_listing(spec)
+    request = InspectRequest(
+        target=target,
+        transport=args.transport,
+        review=from_namespace(InspectOverrides, args),
+        findability=from_namespace(FindabilityOverrides, args),
+        save_snapshot=args.save_snapshot,
+    )
+    result = inspect(request, settings)
     if args.save_snapshot:
         from whichtool_tui.redact import redact_paths
-        from whichtool_tui.surface.load import save_snapshot
 
-        save_snapshot(listing.raw_tools, args.save_snapshot)
-        count = len(listing.raw_tools)
+        count = result.saved_tools
         sys.stderr.write(
             f"Saved {count} tool{'' if count == 1 else 's'} to {redact_paths(args.save_snapshot)}\n"
         )
-    review = merge_inspect_options(from_namespace(InspectOverrides, args), settings)
-    report = inspect_surface(
-        listing,
-        max_tools=review.max_tools,
-        max_context_tokens=review.max_context_tokens,
-        approximates=review.approximates,
-        rules=review.rules,
-    )
-    from whichtool_tui.usecases.options import FindabilityOverrides
-
-    findability = from_namespace(FindabilityOverrides, args)
-    if findability.tasks is None:
-        return report
-    from whichtool_tui.discovery.attach import with_findability
-
-    return with_findability(
-        report,
-        listing,
-        findability.tasks,
-        settings,
-        findability.retriever,
-        findability.min_similarity,
-    )
+    return result.report
 
 
 def write_outputs(

@@ -45,12 +45,11 @@ from whichtool_tui.server.summaries import (
     run_summary,
     validation_summary,
 )
-from whichtool_tui.targets import fetch_listing
+from whichtool_tui.usecases.inspect import fetch_listing, review_listing
 from whichtool_tui.usecases.options import (
     InspectOverrides,
     RunOverrides,
     from_mapping,
-    merge_inspect_options,
     merge_run_options,
 )
 
@@ -100,24 +99,12 @@ def _task_file(options: ServerOptions, tasks: str | None) -> Path:
 
 async def inspect_tool(state: ServerState, arguments: InspectArguments) -> dict[str, Any]:
     """``inspect_surface``: the static review of the configured (or named) surface."""
-    from whichtool_tui.surface.inspect import inspect_surface
-
     options = state.options
     listing = await _listing(options, arguments.target, arguments.transport)
-    merged = merge_inspect_options(
-        InspectOverrides(
-            max_tools=options.max_tools, max_context_tokens=arguments.max_context_tokens
-        ),
-        options.settings,
+    overrides = InspectOverrides(
+        max_tools=options.max_tools, max_context_tokens=arguments.max_context_tokens
     )
-    review = functools.partial(
-        inspect_surface,
-        listing,
-        max_tools=merged.max_tools,
-        max_context_tokens=merged.max_context_tokens,
-        approximates=merged.approximates,
-        rules=merged.rules,
-    )
+    review = functools.partial(review_listing, listing, overrides, options.settings)
     report = await anyio.to_thread.run_sync(review)
     text, data = inspect_summary(report)
     return envelope.success(text, data, ok=report.ok)

@@ -9,13 +9,17 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import DEFAULT_MAX_TOOLS, DEFAULT_MAX_TRIALS
 from whichtool_tui.providers.presets import OFFLINE_PROVIDERS
 from whichtool_tui.server.paths import agent_file
-from whichtool_tui.targets import TargetSpec, resolve_target
+from whichtool_tui.usecases.inspect import target_spec
+
+if TYPE_CHECKING:
+    from whichtool_tui.targets import TargetSpec
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ def is_paid_provider(name: str | None) -> bool:
 def open_target(options: ServerOptions, target: str | None, transport: str | None) -> TargetSpec:
     """The configured target, or (with --allow-dynamic-targets) the one the agent named."""
     if target is None and transport is None:
-        return resolve_target(None, None, options.settings)
+        return target_spec(None, None, options.settings)
     if not options.allow_dynamic_targets:
         raise WhichtoolError(
             "mcp/dynamic-target-disabled",
@@ -52,7 +56,7 @@ def open_target(options: ServerOptions, target: str | None, transport: str | Non
             "`transport` from agents.",
         )
     spec = dataclasses.replace(
-        resolve_target(target, transport, options.settings), env_credential=False
+        target_spec(target, transport, options.settings), env_credential=False
     )
     if spec.transport == "snapshot" and spec.path is not None:
         confined = agent_file(spec.path, options.workspace)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from whichtool_tui.config import Settings, load_settings
-from whichtool_tui.surface.inspect import inspect_surface
-from whichtool_tui.surface.listing import ServedListing
-from whichtool_tui.targets import fetch_listing, resolve_target
 from whichtool_tui.ui.session import ReviewOptions, TargetChoice
 from whichtool_tui.ui.surface_model import SurfaceView, build_surface_view
-from whichtool_tui.usecases.options import InspectOverrides, merge_inspect_options
+from whichtool_tui.usecases import inspect as inspect_case
+from whichtool_tui.usecases.options import InspectOverrides
+
+if TYPE_CHECKING:
+    from whichtool_tui.surface.listing import ServedListing
 
 
 def review_settings(options: ReviewOptions) -> Settings:
@@ -26,12 +28,7 @@ def start_target(target: str | None, transport: str | None, settings: Settings) 
     app opens, as headless; live servers are contacted only by the app. The value stays as
     typed; an empty value means the config's target.
     """
-    spec = resolve_target(target, transport, settings)
-    if spec.transport == "snapshot" and spec.path is not None:
-        from whichtool_tui.surface.load import load_snapshot
-
-        load_snapshot(spec.path)
-    return spec.transport, target or ""
+    return inspect_case.check_target(target, transport, settings), target or ""
 
 
 async def load_listing(choice: TargetChoice, settings: Settings | None = None) -> ServedListing:
@@ -39,8 +36,10 @@ async def load_listing(choice: TargetChoice, settings: Settings | None = None) -
 
     An empty value means the config's target (as on the command line without a TARGET).
     """
-    spec = resolve_target(choice.value or None, choice.kind or None, settings or Settings())
-    return await fetch_listing(spec)
+    spec = inspect_case.target_spec(
+        choice.value or None, choice.kind or None, settings or Settings()
+    )
+    return await inspect_case.fetch_listing(spec)
 
 
 def inspect_listing(
@@ -52,17 +51,9 @@ def inspect_listing(
     settings = settings or Settings()
     options = options or ReviewOptions()
     flags = InspectOverrides(options.max_tools, options.max_context_tokens, options.provider)
-    review = merge_inspect_options(flags, settings)
-    rules = review.rules
-    report = inspect_surface(
-        listing,
-        max_tools=review.max_tools,
-        max_context_tokens=review.max_context_tokens,
-        approximates=review.approximates,
-        rules=rules,
-    ).to_json_data()
+    report = inspect_case.review_listing(listing, flags, settings).to_json_data()
     view = build_surface_view(report, listing.raw_tools)
-    view.rules = dict(rules)
+    view.rules = dict(settings.inspect.rules)  # the rules the merge reviews under
     view.rules_known = True
     return view
 

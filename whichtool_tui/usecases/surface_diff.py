@@ -172,7 +172,7 @@ def _rerun(
     from whichtool_tui.evaluation.inputs import build_run_inputs
     from whichtool_tui.evaluation.surface_rerun import rerun_both, rerun_tasks
     from whichtool_tui.event_loop import run_coroutine
-    from whichtool_tui.providers.factory import build_flagged_provider
+    from whichtool_tui.usecases.providers import ProviderRequest, open_provider
 
     base_tasks, head_tasks = rerun_tasks(tasks, impact.affected)
     if not base_tasks:
@@ -192,15 +192,17 @@ def _rerun(
             (head_listing, head, head_tasks),
         )
     ]
-    provider = build_flagged_provider(
-        name,
-        chosen.model,
-        chosen.base_url,
-        settings.provider,
-        env=env,
-        allow_http=request.allow_http_provider,
-        timeout=options.timeout,
-        max_output_tokens=options.max_output_tokens,
+    provider = open_provider(
+        ProviderRequest(
+            name=name,
+            model=chosen.model,
+            base_url=chosen.base_url,
+            allow_http=request.allow_http_provider,
+            timeout=options.timeout,
+            max_output_tokens=options.max_output_tokens,
+        ),
+        settings,
+        env,
     )
 
     async def both() -> SurfaceRerun:

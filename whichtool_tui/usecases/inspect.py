@@ -1,0 +1,120 @@
+"""The inspect use case: a target's ``tools/list`` read once and reviewed under the one options
+merge, the same for ``inspect`` on the command line, the TUI's Surface screen and the MCP
+server's ``inspect_surface``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from whichtool_tui.usecases.options import (
+    FindabilityOverrides,
+    InspectOverrides,
+    merge_inspect_options,
+)
+
+if TYPE_CHECKING:
+    from whichtool_tui.config import Settings
+    from whichtool_tui.surface.listing import ServedListing
+    from whichtool_tui.surface.report_model import InspectReport
+    from whichtool_tui.targets import TargetSpec
+
+
+@dataclass(frozen=True)
+class InspectRequest:
+    """What to inspect and how: the target as typed, the review's overrides, the extras.
+
+    A frozen dataclass like the overrides it carries (their option metadata is not pydantic's).
+    """
+
+    target: str | None = None
+    transport: str | None = None
+    review: InspectOverrides = field(default_factory=InspectOverrides)
+    findability: FindabilityOverrides = field(default_factory=FindabilityOverrides)
+    save_snapshot: str | None = None
+
+
+@dataclass(frozen=True)
+class InspectResult:
+    """The listing as served (for raw views and snapshots) and its typed review."""
+
+    listing: ServedListing
+    report: InspectReport
+
+    @property
+    def saved_tools(self) -> int:
+        """How many tools a ``save_snapshot`` wrote (the whole listing)."""
+        return len(self.listing.raw_tools)
+
+
+def target_spec(target: str | None, transport: str | None, settings: Settings) -> TargetSpec:
+    """A typed target (or, with neither given, the config's) resolved and checked, not opened."""
+    from whichtool_tui.targets import resolve_target
+
+    return resolve_target(target, transport, settings)
+
+
+def read_listing(spec: TargetSpec) -> ServedListing:
+    """``tools/list`` once, from a snapshot or a server (blocking; the CLI's way)."""
+    from whichtool_tui.targets import load_listing
+
+    return load_listing(spec)
+
+
+async def fetch_listing(spec: TargetSpec) -> ServedListing:
+    """``tools/list`` once, from a snapshot or a server, on the running loop (TUI, server)."""
+    from whichtool_tui.targets import fetch_listing as fetch
+
+    return await fetch(spec)
+
+
+def check_target(target: str | None, transport: str | None, settings: Settings) -> str:
+    """The target's transport, checked now so bad input fails before a face opens; a snapshot
+    is read once (cheap) so a broken file fails too, while live servers are not contacted."""
+    spec = target_spec(target, transport, settings)
+    if spec.transport == "snapshot" and spec.path is not None:
+        from whichtool_tui.surface.load import load_snapshot
+
+        load_snapshot(spec.path)
+    return spec.transport
+
+
+def review_listing(
+    listing: ServedListing, review: InspectOverrides, settings: Settings
+) -> InspectReport:
+    """The static review of a listing under the merged inspect options (no model, no I/O)."""
+    from whichtool_tui.surface.inspect import inspect_surface
+
+    merged = merge_inspect_options(review, settings)
+    return inspect_surface(
+        listing,
+        max_tools=merged.max_tools,
+        max_context_tokens=merged.max_context_tokens,
+        approximates=merged.approximates,
+        rules=merged.rules,
+    )
+
+
+def inspect(request: InspectRequest, settings: Settings) -> InspectResult:
+    """Resolve the target, read tools/list once, optionally save it, review it, and with a task
+    set add the findability review."""
+    listing = read_listing(target_spec(request.target, request.transport, settings))
+    if request.save_snapshot:
+        from whichtool_tui.surface.load import save_snapshot
+
+        save_snapshot(listing.raw_tools, request.save_snapshot)
+    report = review_listing(listing, request.review, settings)
+    findability = request.findability
+    if findability.tasks is not None:
+        from whichtool_tui.discovery.attach import with_findability
+
+        report = with_findability(
+            report,
+            listing,
+            findability.tasks,
+            settings,
+            findability.retriever,
+            findability.min_similarity,
+        )
+    return InspectResult(listing, report)

@@ -1,0 +1,95 @@
+"""The one provider builder and the one trial-cache builder: the CLI, the TUI and the MCP server
+open model back-ends and the answer cache here, so their key routing and cache rules agree.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from whichtool_tui.strict_model import StrictModel
+
+if TYPE_CHECKING:
+    from whichtool_tui.config import Settings
+    from whichtool_tui.evaluation.cache import TrialCache
+    from whichtool_tui.providers.base import Provider
+
+
+class ProviderRequest(StrictModel):
+    """Which model back-end to open, and how (never a key: keys come from the environment).
+
+    ``config_fallback`` True (the CLI and the MCP server): unset name and model fall back to the
+    config's ``provider`` section, and its ``baseUrl`` applies only to the provider it names.
+    False (the TUI): the values are a form the options merge already filled, taken as typed.
+    """
+
+    name: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    allow_http: bool = False
+    timeout: float | None = None  # None: the provider layer's own default
+    max_output_tokens: int | None = None
+    min_similarity: float | None = None  # the embedding baseline's floor, when given
+    config_fallback: bool = True
+
+
+def open_provider(
+    request: ProviderRequest, settings: Settings, env: Mapping[str, str] | None = None
+) -> Provider:
+    """The provider a run, a draft or a surface diff uses, whichever face asked for it."""
+    from whichtool_tui.providers.factory import build_flagged_provider, build_provider
+    from whichtool_tui.providers.http import DEFAULT_TIMEOUT_SECONDS
+
+    environment = os.environ if env is None else env
+    timeout = DEFAULT_TIMEOUT_SECONDS if request.timeout is None else request.timeout
+    provider: Provider
+    if request.config_fallback:
+        provider = build_flagged_provider(
+            request.name,
+            request.model,
+            request.base_url,
+            settings.provider,
+            env=environment,
+            allow_http=request.allow_http,
+            timeout=timeout,
+            max_output_tokens=request.max_output_tokens,
+        )
+    else:
+        provider = build_provider(
+            request.name,
+            request.model,
+            request.base_url,
+            env=environment,
+            timeout=timeout,
+            max_output_tokens=request.max_output_tokens,
+            allow_http=request.allow_http,
+        )
+    if request.min_similarity is not None and provider.identity.name == "embedding":
+        from whichtool_tui.providers.embedding import EmbeddingProvider
+
+        provider = EmbeddingProvider(min_similarity=request.min_similarity)
+    return provider
+
+
+def provider_destination(
+    request: ProviderRequest, settings: Settings, env: Mapping[str, str] | None = None
+) -> str:
+    """Where the requests and the key of ``open_provider(request)`` go, checked by key routing."""
+    from whichtool_tui.providers.factory import flagged_destination_line
+
+    return flagged_destination_line(
+        request.name,
+        request.base_url,
+        settings.provider,
+        env=os.environ if env is None else env,
+        allow_http=request.allow_http,
+    )
+
+
+def open_trial_cache(enabled: bool | None, directory: str | None) -> TrialCache | None:
+    """The answer cache a run uses: on unless ``enabled`` is False, under ``directory`` or the
+    default folder (the CLI's --cache/--cache-dir, the TUI's run form, the server's flags)."""
+    from whichtool_tui.evaluation.cache import cli_trial_cache
+
+    return cli_trial_cache(enabled, directory)
