@@ -14,27 +14,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def execute(args: argparse.Namespace) -> int:
     """Write train.jsonl, holdout.jsonl and manifest.json."""
     import sys
-    from pathlib import Path
 
-    from whichtool_tui.arcade.dataset import build_dataset, jsonl
-    from whichtool_tui.arcade.receipt import canonical_json
-    from whichtool_tui.errors import WhichtoolError
-    from whichtool_tui.files import write_atomic
+    from whichtool_tui.usecases.receipts import write_dataset
 
-    source = Path(args.receipt_dir)
-    if not source.is_dir():
-        raise WhichtoolError(
-            "dataset/not-a-folder", f"{source} is not a folder", "Pass a folder of receipts."
-        )
-    train, holdout, manifest = build_dataset(source)
-    out = Path(args.output)
-    write_atomic(out / "train.jsonl", jsonl(train))
-    write_atomic(out / "holdout.jsonl", jsonl(holdout))
-    write_atomic(out / "manifest.json", canonical_json(manifest))
-    dropped = manifest["dropped"]
+    written = write_dataset(args.receipt_dir, args.output)
+    manifest = written.manifest
     sys.stdout.write(
-        f"rows: train={len(train)} holdout={len(holdout)}  "
-        f"receipts={len(manifest['receipts'])}  dropped={dropped}\n"
-        f"Manifest written to {out / 'manifest.json'}\n"
+        f"rows: train={written.train_rows} holdout={written.holdout_rows}  "
+        f"receipts={len(manifest['receipts'])}  dropped={manifest['dropped']}\n"
+        f"Manifest written to {written.manifest_path}\n"
     )
     return 0

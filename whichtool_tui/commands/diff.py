@@ -11,8 +11,8 @@ import sys
 
 from whichtool_tui.commands._argtypes import number_between
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.usecases.saved_runs import DIFF_FORMATS
 
-DIFF_FORMATS = ("terminal", "json", "markdown")
 USAGE = (
     "Usage: whichtool-tui diff BASE.json HEAD.json [--format F] [--max-accuracy-drop X] "
     "[--paired-unit task|trial]"
@@ -58,37 +58,33 @@ def execute(args: argparse.Namespace) -> int:
         raise WhichtoolError(
             "cli/bad-arguments", f"`diff` needs exactly 2 run files, got {len(args.runs)}", USAGE
         )
-    from whichtool_tui.evaluation.diff import DiffInput, diff_exit_code, diff_runs
-    from whichtool_tui.evaluation.diff_model import dump_diff_json
-    from whichtool_tui.evaluation.reader import load_run_report
     from whichtool_tui.headless.output import deliver
-    from whichtool_tui.redact import redact_paths
-    from whichtool_tui.reports.diff_markdown import render_diff_markdown
-    from whichtool_tui.reports.diff_terminal import render_diff_terminal
+    from whichtool_tui.usecases.saved_runs import (
+        DiffRequest,
+        diff_exit_code,
+        diff_saved,
+        render_diff,
+    )
 
     base_path, head_path = args.runs
-    base = DiffInput(load_run_report(base_path), redact_paths(base_path))
-    head = DiffInput(load_run_report(head_path), redact_paths(head_path))
-    report = diff_runs(base, head, args.max_accuracy_drop, args.paired_unit)
+    report = diff_saved(DiffRequest(base_path, head_path, args.max_accuracy_drop, args.paired_unit))
     if report.comparable and opens_tui(args):
         # Runs that cannot be compared print their reasons below instead (exit 2).
         import json
 
         from whichtool_tui.ui.app import StartPoint, run_app
 
-        data = json.loads(dump_diff_json(report))
+        data = json.loads(render_diff(report, "json"))
         debug = bool(getattr(args, "debug", False))
         code = run_app(debug=debug, start=StartPoint(diff=data, section="results"))
         return code or diff_exit_code(report)
 
-    def render(colour: bool) -> str:
-        if args.format == "json":
-            return dump_diff_json(report)
-        if args.format == "markdown":
-            return render_diff_markdown(report)
-        return render_diff_terminal(report, color=colour)
-
-    deliver(render, args.out, f"{args.format} diff", args.color)
+    deliver(
+        lambda colour: render_diff(report, args.format, colour),
+        args.out,
+        f"{args.format} diff",
+        args.color,
+    )
     if not report.comparable:
         sys.stderr.write("whichtool-tui: the runs are not comparable\n")
         for reason in report.incomparable:

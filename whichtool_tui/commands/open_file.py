@@ -17,12 +17,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def execute(args: argparse.Namespace) -> int:
     """Open the file on the right screen; with --no-ui (or no terminal) print what it is."""
-    from whichtool_tui.artefacts import describe, load_artefact
     from whichtool_tui.commands._parser import wants_ui
+    from whichtool_tui.usecases.artefacts import describe_artefact, open_artefact
 
-    artefact = load_artefact(args.file)
+    artefact = open_artefact(args.file)
     if not wants_ui(args):
-        sys.stdout.write(describe(artefact))
+        sys.stdout.write(describe_artefact(artefact))
         return 0
     from whichtool_tui.ui.app import run_app
 

@@ -18,8 +18,12 @@ def execute(args: argparse.Namespace) -> int:
     """Print the receipt."""
     import sys
 
-    from whichtool_tui.arcade.receipt import read_receipt_data, receipt_json, validate_receipt
     from whichtool_tui.errors import WhichtoolError
+    from whichtool_tui.usecases.receipts import (
+        read_receipt,
+        receipt_text,
+        write_receipt_timeline,
+    )
 
     if args.score and not args.timeline:
         raise WhichtoolError(
@@ -27,37 +31,23 @@ def execute(args: argparse.Namespace) -> int:
             "--score needs --timeline",
             "Add --timeline: the house call prints after the tape.",
         )
-    data = read_receipt_data(args.path)
-    if args.timeline and not args.score:
-        # The score-free view reads the wire tolerantly; validating 100,000 events through the
-        # model would double the time to first row, so only the rest of the receipt is checked.
-        validate_receipt({**data, "wire": []}, args.path)
-        receipt = None
-    else:
-        receipt = validate_receipt(data, args.path)
+    # The score-free timeline reads the wire tolerantly (only the rest is validated).
+    read = read_receipt(args.path, score_free_wire=args.timeline and not args.score)
     from whichtool_tui.commands._parser import wants_ui
 
     if wants_ui(args):
-        return open_receipt_screen(args.path, data)
+        return open_receipt_screen(args.path, read.data)
     if not args.timeline:
-        assert receipt is not None
-        sys.stdout.write(receipt_json(receipt))
+        assert read.receipt is not None
+        sys.stdout.write(receipt_text(read.receipt))
         return 0
-    from whichtool_tui.arcade.render import score_panel, write_timeline
-    from whichtool_tui.arcade.timeline import TapeView
-
-    write_timeline(TapeView(data), sys.stdout, verbose=args.verbose, data=data)
-    if receipt is not None:
-        sys.stdout.write(score_panel(receipt))
+    write_receipt_timeline(read, sys.stdout, verbose=args.verbose)
     return 0
 
 
 def open_receipt_screen(path: str | None, data: dict[str, Any]) -> int:
     """Open the TUI's bout section on a receipt (the verdicts stay hidden until a guess)."""
-    from whichtool_tui.artefacts import Artefact
     from whichtool_tui.ui.app import run_app
+    from whichtool_tui.usecases.artefacts import receipt_artefact
 
-    artefact = Artefact(
-        path=path or "(unsaved bout)", kind="receipt", schema=data.get("schema_id"), data=data
-    )
-    return run_app(artefact)
+    return run_app(receipt_artefact(path, data))

@@ -44,24 +44,22 @@ def execute(args: argparse.Namespace) -> int:
             f"`report` takes one run file, got {len(args.run)}",
             "Usage: whichtool-tui report RUN.json [--format F] [--out FILE]",
         )
-    from whichtool_tui.evaluation.reader import load_run_report
     from whichtool_tui.headless.output import deliver
-    from whichtool_tui.reports.run_formats import render_run
-    from whichtool_tui.reports.run_verdict import run_exit_code
+    from whichtool_tui.usecases.saved_runs import load_report, render_report, report_exit_code
 
-    report = load_run_report(args.run[0])
+    report = load_report(args.run[0])
     report_format = args.format or "terminal"
     if _opens_tui(args):
         # The interactive face: the same file, strictly validated above, on the results screen.
-        from whichtool_tui.artefacts import load_artefact
         from whichtool_tui.ui.app import run_app
+        from whichtool_tui.usecases.artefacts import open_artefact
 
-        run_app(load_artefact(args.run[0]))
-        return run_exit_code(report)
+        run_app(open_artefact(args.run[0]))
+        return report_exit_code(report)
     deliver(
-        lambda colour: render_run(report, report_format, color=colour),
+        lambda colour: render_report(report, report_format, color=colour),
         args.out,
         f"{report_format} report",
         args.color,
     )
-    return run_exit_code(report)
+    return report_exit_code(report)

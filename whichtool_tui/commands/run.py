@@ -6,7 +6,6 @@ Only flags are declared at import time; the engine, targets and providers load i
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +17,6 @@ from whichtool_tui.commands._argtypes import (
     number_between,
     whole_number,
 )
-from whichtool_tui.errors import TASKS_INVALID, WhichtoolError
 from whichtool_tui.reports.run_formats import RUN_FORMATS
 
 if TYPE_CHECKING:
@@ -223,27 +221,24 @@ def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
 
 
 def load_inputs(args: argparse.Namespace, settings: Settings, max_tools: int) -> RunInputs:
-    """Open the target, read its surface, load and lint the task set."""
-    from whichtool_tui.evaluation.inputs import build_run_inputs, lint_for_run, normalize_listing
+    """Open the target, read its surface, load and lint the task set (findings to stderr)."""
     from whichtool_tui.redact import redact_message
-    from whichtool_tui.targets import load_listing, resolve_target
-    from whichtool_tui.tasks.load import load_task_set, resolve_task_file
+    from whichtool_tui.usecases.run import RunSource, TaskSetBlockedError
+    from whichtool_tui.usecases.run import load_inputs as load
 
-    spec = resolve_target(args.target, args.transport, settings)
-    listing = load_listing(spec)
-    surface = normalize_listing(listing)
-    loaded = load_task_set(resolve_task_file(args.tasks, settings))
-    errors = [d for d in lint_for_run(loaded, surface) if d.severity == "error"]
-    if errors:
-        for finding in errors:
-            sys.stderr.write(f"  error {finding.code}: {redact_message(finding.message)}\n")
-        raise WhichtoolError(
-            TASKS_INVALID,
-            f"{loaded.source} has {len(errors)} error(s) against this surface",
-            "Fix the findings above; `whichtool-tui tasks lint` shows them all.",
-        )
     provider_name = args.provider or (settings.provider.name if settings.provider else None)
-    return build_run_inputs(listing, surface, loaded, max_tools, approximates=provider_name)
+    try:
+        return load(
+            RunSource(args.target, args.transport, args.tasks),
+            settings,
+            max_tools,
+            provider_name,
+            blocked_hint="Fix the findings above; `whichtool-tui tasks lint` shows them all.",
+        )
+    except TaskSetBlockedError as blocked:
+        for finding in blocked.findings:
+            sys.stderr.write(f"  error {finding.code}: {redact_message(finding.message)}\n")
+        raise
 
 
 def write_outputs(
@@ -280,6 +275,21 @@ def discovery_options(args: argparse.Namespace, settings: Settings) -> Discovery
     return merge_discovery_options(from_namespace(DiscoveryOverrides, args), settings)
 
 
+def _provider_request(args: argparse.Namespace, options: RunOptions | None = None) -> Any:
+    """This command's provider flags as the one provider builder's request."""
+    from whichtool_tui.usecases.providers import ProviderRequest
+
+    return ProviderRequest(
+        name=args.provider,
+        model=args.model,
+        base_url=args.base_url,
+        allow_http=args.allow_http_provider,
+        timeout=None if options is None else options.timeout,
+        max_output_tokens=None if options is None else options.max_output_tokens,
+        min_similarity=args.min_similarity,
+    )
+
+
 async def _spend(
     inputs: RunInputs,
     options: RunOptions,
@@ -287,60 +297,39 @@ async def _spend(
     settings: Settings,
     prepared: PreparedRun,
 ) -> RunReport:
-    from whichtool_tui.evaluation.cache import cli_trial_cache
-    from whichtool_tui.evaluation.engine import run_evaluation
     from whichtool_tui.headless.progress import RunProgress
-    from whichtool_tui.providers.factory import build_flagged_provider
+    from whichtool_tui.usecases.providers import open_provider, open_trial_cache
+    from whichtool_tui.usecases.run import spend
 
-    provider = build_flagged_provider(
-        args.provider,
-        args.model,
-        args.base_url,
-        settings.provider,
-        env=os.environ,
-        allow_http=args.allow_http_provider,
-        timeout=options.timeout,
-        max_output_tokens=options.max_output_tokens,
-    )
-    if args.min_similarity is not None and provider.identity.name == "embedding":
-        from whichtool_tui.providers.embedding import EmbeddingProvider
-
-        provider = EmbeddingProvider(min_similarity=args.min_similarity)
+    cache = open_trial_cache(args.cache, args.cache_dir)
+    provider = open_provider(_provider_request(args, options), settings)
     sys.stderr.write(_destination(args, settings) + "\n")
-    cache = cli_trial_cache(args.cache, args.cache_dir)
     progress = RunProgress()
     discovery = discovery_options(args, settings)
+    if discovery is not None and discovery.compare_upfront:
+        sys.stderr.write(
+            "whichtool-tui: deferred discovery: the upfront arm runs first (no progress "
+            "shown), then each deferred trial sends a search step and a call step\n"
+        )
     try:
-        if discovery is not None:
-            from whichtool_tui.discovery.deferred_run import run_deferred_evaluation
-
-            if discovery.compare_upfront:
-                sys.stderr.write(
-                    "whichtool-tui: deferred discovery: the upfront arm runs first (no progress "
-                    "shown), then each deferred trial sends a search step and a call step\n"
-                )
-            return await run_deferred_evaluation(
-                inputs, options, provider, discovery, prepared=prepared, cache=cache, sink=progress
-            )
-        return await run_evaluation(
-            inputs, options, provider, prepared=prepared, cache=cache, sink=progress
+        return await spend(
+            inputs,
+            options,
+            prepared,
+            provider,
+            cache=cache,
+            sink=progress,
+            discovery=discovery,
         )
     finally:
         progress.close()
-        await provider.aclose()
 
 
 def _destination(args: argparse.Namespace, settings: Settings) -> str:
     """Where this run's requests and key go, checked by the key-routing rules."""
-    from whichtool_tui.providers.factory import flagged_destination_line
+    from whichtool_tui.usecases.providers import provider_destination
 
-    return flagged_destination_line(
-        args.provider,
-        args.base_url,
-        settings.provider,
-        env=os.environ,
-        allow_http=args.allow_http_provider,
-    )
+    return provider_destination(_provider_request(args), settings)
 
 
 def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:
@@ -369,15 +358,16 @@ def opens_tui(args: argparse.Namespace) -> bool:
 
 def _open_in_ui(args: argparse.Namespace, settings: Settings, options: RunOptions) -> int:
     """The interactive face: the plan on the Run screen; nothing is spent until the user runs it."""
-    from whichtool_tui.tasks.load import load_task_set, resolve_task_file
     from whichtool_tui.ui.app import StartPoint, run_app
     from whichtool_tui.ui.engine import start_target
     from whichtool_tui.ui.session import ReviewOptions, RunForm
     from whichtool_tui.usecases.options import ProviderOverrides, from_namespace, merge_provider
+    from whichtool_tui.usecases.tasks import load_tasks
+    from whichtool_tui.usecases.tasks import task_file as resolve_task_file
 
     target = start_target(args.target, args.transport, settings)
     task_file = resolve_task_file(args.tasks, settings)
-    load_task_set(task_file)  # a broken task set is a one-line error before the app opens
+    load_tasks(task_file)  # a broken task set is a one-line error before the app opens
     tasks = str(task_file)
     chosen = merge_provider(from_namespace(ProviderOverrides, args), settings)
     form = RunForm(
@@ -410,9 +400,9 @@ def _ui_exit(session: Any) -> int:
 def execute(args: argparse.Namespace) -> int:
     """Run `run`: load, plan, then dry-run or spend, render, and exit per the run's health."""
     from whichtool_tui.config import load_settings
-    from whichtool_tui.evaluation.engine import check_budgets, prepare_run
     from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.reports.run_verdict import run_exit_code
+    from whichtool_tui.usecases.run import check_budgets, power_plan, prepare
 
     report_format = args.format or "terminal"
     settings = load_settings(args.config)
@@ -421,9 +411,8 @@ def execute(args: argparse.Namespace) -> int:
         return _open_in_ui(args, settings, options)
     discovery_options(args, settings)  # stray deferred-only flags are refused before anything loads
     inputs = load_inputs(args, settings, options.max_tools)
-    prepared = prepare_run(inputs, options)
+    prepared = prepare(inputs, options)
     if args.dry_run:
-        from whichtool_tui.evaluation.power import power_for_run
         from whichtool_tui.reports.run_terminal import render_dry_run
 
         destination = _destination(args, settings)
@@ -435,7 +424,7 @@ def execute(args: argparse.Namespace) -> int:
                 options.max_tools,
                 inputs.task_set_source,
                 destination,
-                power_for_run(prepared, options),
+                power_plan(prepared, options),
             )
         )
         return 0

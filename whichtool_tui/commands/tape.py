@@ -15,15 +15,9 @@ def execute(args: argparse.Namespace) -> int:
     """Write the tape to -o or stdout."""
     import sys
 
-    from whichtool_tui.arcade.receipt import canonical_json, read_receipt_data, validate_receipt
-    from whichtool_tui.arcade.tape import build_tape
-    from whichtool_tui.files import write_atomic
+    from whichtool_tui.usecases.receipts import export_tape
 
-    data = read_receipt_data(args.path)
-    validate_receipt(data, args.path)
-    text = canonical_json(build_tape(data))
-    if args.output:
-        write_atomic(args.output, text)
-    else:
+    text = export_tape(args.path, args.output)
+    if not args.output:
         sys.stdout.write(text)
     return 0

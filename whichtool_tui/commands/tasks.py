@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from whichtool_tui.config import Settings
-    from whichtool_tui.surface.model import NormalizedSurface
 
 SUBCOMMANDS = {
     "lint": "check a task set (ids, distractors, coverage; expected tools when a target is given)",
@@ -185,16 +184,6 @@ def execute(args: argparse.Namespace) -> int:
     return _generate(args, settings)
 
 
-def _load_surface(
-    target: str | None, transport: str | None, settings: Settings
-) -> NormalizedSurface:
-    from whichtool_tui.surface.normalize import normalize_surface
-    from whichtool_tui.targets import load_listing, resolve_target
-
-    listing = load_listing(resolve_target(target, transport, settings))
-    return normalize_surface(listing.raw_tools)
-
-
 def lint_opens_tui(args: argparse.Namespace) -> bool:
     """`tasks lint` opens the Tasks screen on a terminal unless --format json asks for JSON."""
     return args.format == "terminal" and wants_ui(args)
@@ -206,17 +195,17 @@ def _open_in_ui(args: argparse.Namespace, settings: Settings, task_file: Path) -
     With a target (or a config target) the surface is inspected first, so the lint checks
     expected tools against it; without one the task set opens on its own.
     """
-    from whichtool_tui.artefacts import load_artefact
     from whichtool_tui.ui.app import StartPoint, run_app
+    from whichtool_tui.usecases.artefacts import open_artefact
 
     debug = bool(getattr(args, "debug", False))
     if args.target is None and settings.target is None:
-        return run_app(load_artefact(str(task_file)), debug=debug)
-    from whichtool_tui.tasks.load import load_task_set
+        return run_app(open_artefact(str(task_file)), debug=debug)
     from whichtool_tui.ui.engine import start_target
     from whichtool_tui.ui.session import ReviewOptions
+    from whichtool_tui.usecases.tasks import load_tasks
 
-    load_task_set(task_file)  # a broken task set is a one-line error before the app opens
+    load_tasks(task_file)  # a broken task set is a one-line error before the app opens
     start = StartPoint(
         target=start_target(args.target, args.transport, settings),
         tasks=str(task_file),
@@ -229,10 +218,8 @@ def _open_in_ui(args: argparse.Namespace, settings: Settings, task_file: Path) -
 def _lint(args: argparse.Namespace, settings: Settings) -> int:
     import json
 
-    from whichtool_tui.diagnostics import sort_diagnostics
     from whichtool_tui.reports.tasks_terminal import Styler, lint_report, use_colour
-    from whichtool_tui.tasks.lint import lint_ok, lint_task_set, task_coverage
-    from whichtool_tui.tasks.load import load_task_set, resolve_task_file
+    from whichtool_tui.usecases.tasks import lint_tasks, load_tasks, read_surface, task_file
 
     if args.format not in ("terminal", "json"):
         raise WhichtoolError(
@@ -240,37 +227,24 @@ def _lint(args: argparse.Namespace, settings: Settings) -> int:
             f"`--format {args.format}` is not available for `tasks lint`",
             "Available: terminal, json.",
         )
-    task_file = resolve_task_file(args.tasks, settings)
+    path = task_file(args.tasks, settings)
     if lint_opens_tui(args):
-        return _open_in_ui(args, settings, task_file)
-    loaded = load_task_set(task_file)
+        return _open_in_ui(args, settings, path)
+    loaded = load_tasks(path)
     surface = None
     if args.target is not None or settings.target is not None:
-        surface = _load_surface(args.target, args.transport, settings)
-    tool_names = None if surface is None else [tool.name for tool in surface.tools]
-    surface_hash = None if surface is None else surface.hash
-    diagnostics = sort_diagnostics(
-        loaded.diagnostics + lint_task_set(loaded.task_set, tool_names, surface_hash)
-    )
-    coverage = task_coverage(loaded.task_set, tool_names)
-    ok = lint_ok(diagnostics)
+        surface = read_surface(args.target, args.transport, settings)
+    lint = lint_tasks(loaded, surface)
     if args.format == "json":
-        document = {
-            "schemaVersion": "whichtool.tasks-lint/1",
-            "source": loaded.source,
-            "surfaceChecked": surface is not None,
-            "surfaceHash": surface_hash,
-            "ok": ok,
-            "coverage": coverage.model_dump(by_alias=True),
-            "diagnostics": [diagnostic.to_json() for diagnostic in diagnostics],
-        }
-        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(lint.to_json_data(), indent=2, ensure_ascii=False) + "\n")
     else:
         style = Styler(use_colour(args.color, sys.stdout))
         sys.stdout.write(
-            lint_report(loaded.source, coverage, diagnostics, surface is not None, ok, style)
+            lint_report(
+                lint.source, lint.coverage, lint.diagnostics, lint.surface_checked, lint.ok, style
+            )
         )
-    return int(ExitCode.OK if ok else ExitCode.THRESHOLD_FAILED)
+    return int(ExitCode.OK if lint.ok else ExitCode.THRESHOLD_FAILED)
 
 
 def _mutate(args: argparse.Namespace, settings: Settings) -> int:
@@ -280,33 +254,22 @@ def _mutate(args: argparse.Namespace, settings: Settings) -> int:
         diagnostic_lines,
         use_colour,
     )
-    from whichtool_tui.tasks.load import load_task_set, resolve_task_file
-    from whichtool_tui.tasks.model import TaskSet
-    from whichtool_tui.tasks.mutate import check_mutation_names, mutate_tasks
-    from whichtool_tui.tasks.writer import guard_overwrite, write_task_set
+    from whichtool_tui.usecases.tasks import MutateRequest, mutate_file
 
-    source = resolve_task_file(args.tasks, settings)
-    if args.out is None:
-        raise WhichtoolError(
-            "cli/missing-argument",
-            "`tasks mutate` needs --out",
-            "It never writes over the set it reads: the originals stay authoritative.",
-        )
-    guard_overwrite(args.out, args.force)
-    loaded = load_task_set(source)
-    names = None
-    if args.mutations is not None:
-        names = [name.strip() for name in args.mutations.split(",") if name.strip()]
-        check_mutation_names(names)
-    result = mutate_tasks(
-        loaded.task_set.tasks, names, seed=args.seed, keep_originals=args.originals
+    mutated = mutate_file(
+        MutateRequest(
+            tasks=args.tasks,
+            out=args.out,
+            mutations=args.mutations,
+            seed=args.seed,
+            keep_originals=args.originals,
+            force=args.force,
+        ),
+        settings,
     )
-    output = TaskSet(
-        version=loaded.task_set.version, surface=loaded.task_set.surface, tasks=result.tasks
-    )
-    write_task_set(output, args.out)
+    result = mutated.result
     style = Styler(use_colour(None, sys.stdout))
-    lines = [f"Wrote {len(result.tasks)} tasks to {ascii_safe(args.out)}", ""]
+    lines = [f"Wrote {len(result.tasks)} tasks to {ascii_safe(mutated.out)}", ""]
     for name in sorted(result.applied):
         stats = result.applied[name]
         lines.append(f"  {name:<14} {stats.produced} produced, {stats.skipped} skipped")
@@ -326,69 +289,58 @@ def _check_range(flag: str, value: float, low: float, high: float) -> None:
 
 
 def _generate(args: argparse.Namespace, settings: Settings) -> int:
-    import os
-
     from whichtool_tui.event_loop import run_coroutine
-    from whichtool_tui.providers.factory import build_flagged_provider, flagged_destination_line
+    from whichtool_tui.limits import DEFAULT_MAX_TOOLS
     from whichtool_tui.reports.tasks_terminal import (
         Styler,
         ascii_safe,
         diagnostic_lines,
         use_colour,
     )
-    from whichtool_tui.tasks.generate import (
-        DEFAULT_MAX_TOOLS,
-        check_tool_limit,
-        generate_task_set,
+    from whichtool_tui.usecases.providers import ProviderRequest, provider_destination
+    from whichtool_tui.usecases.tasks import (
+        DraftRequest,
+        check_draft_output,
+        draft_tasks,
+        read_surface,
     )
-    from whichtool_tui.tasks.writer import guard_overwrite, write_task_set
 
     _check_range("--tasks-per-tool", args.tasks_per_tool, 1, 100)
     _check_range("--distractors", args.distractors, 0, 100)
     _check_range("--temperature", args.temperature, 0, 2)
-    out = args.out or settings.tasks or "whichtool.tasks.yaml"
-    guard_overwrite(out, args.force)
-    surface = _load_surface(args.target, args.transport, settings)
-    max_tools = args.max_tools
-    if max_tools is None:
-        max_tools = settings.trials.max_tools or DEFAULT_MAX_TOOLS
-    check_tool_limit(len(surface.tools), max_tools)
-    provider = build_flagged_provider(
-        args.provider,
-        args.model,
-        args.base_url,
-        settings.provider,
-        env=os.environ,
+    provider = ProviderRequest(
+        name=args.provider,
+        model=args.model,
+        base_url=args.base_url,
         allow_http=args.allow_http_provider,
     )
-    identity = provider.identity
-    destination = flagged_destination_line(
-        args.provider,
-        args.base_url,
-        settings.provider,
-        env=os.environ,
-        allow_http=args.allow_http_provider,
+    request = DraftRequest(
+        out=args.out or settings.tasks or "whichtool.tasks.yaml",
+        provider=provider,
+        force=args.force,
+        tasks_per_tool=args.tasks_per_tool,
+        distractors=args.distractors,
+        temperature=args.temperature,
+        max_tools=(
+            args.max_tools
+            if args.max_tools is not None
+            else settings.trials.max_tools or DEFAULT_MAX_TOOLS
+        ),
     )
-    sys.stderr.write(ascii_safe(destination) + "\n")
-    sys.stderr.write(
-        f"Asking {identity.name}/{ascii_safe(identity.model)} for a draft over "
-        f"{len(surface.tools)} tools...\n"
-    )
+    check_draft_output(request)  # before the server is contacted
+    surface = read_surface(args.target, args.transport, settings)
 
-    async def draft() -> Any:
-        try:
-            return await generate_task_set(
-                provider,
-                surface,
-                tasks_per_tool=args.tasks_per_tool,
-                distractors=args.distractors,
-                temperature=args.temperature,
-            )
-        finally:
-            await provider.aclose()
+    def asking(opened: Any) -> None:
+        identity = opened.identity
+        sys.stderr.write(ascii_safe(provider_destination(provider, settings)) + "\n")
+        sys.stderr.write(
+            f"Asking {identity.name}/{ascii_safe(identity.model)} for a draft over "
+            f"{len(surface.tools)} tools...\n"
+        )
 
-    result = run_coroutine(draft())
-    write_task_set(result.task_set, out)
+    drafted = run_coroutine(draft_tasks(request, surface, settings, asking))
+    result = drafted.result
+    out = request.out
     distractors = result.task_set.distractor_count
     style = Styler(use_colour(None, sys.stdout))
     target_text = f" {args.target}" if args.target else ""

@@ -8,7 +8,6 @@ operator flags, agent limits and one paid run at a time.
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from whichtool_tui.diagnostics import sort_diagnostics
-from whichtool_tui.errors import TASKS_INVALID, TOOL_LIMIT, TRIAL_LIMIT, WhichtoolError
+from whichtool_tui.errors import TOOL_LIMIT, TRIAL_LIMIT, WhichtoolError
 from whichtool_tui.limits import (
     ABSOLUTE_MAX_TOOLS,
     ABSOLUTE_MAX_TRIALS,
@@ -57,7 +55,6 @@ if TYPE_CHECKING:
     from whichtool_tui.evaluation.engine import RunInputs, RunOptions
     from whichtool_tui.evaluation.report_model import RunReport
     from whichtool_tui.surface.listing import ServedListing
-    from whichtool_tui.tasks.load import LoadedTaskSet
 
 
 @dataclass
@@ -90,11 +87,11 @@ async def _listing(
 
 def _task_file(options: ServerOptions, tasks: str | None) -> Path:
     """An agent-named task file is confined; the operator's (config or default) is not."""
-    from whichtool_tui.tasks.load import resolve_task_file
+    from whichtool_tui.usecases.tasks import task_file
 
     if tasks is not None:
         return agent_file(tasks, options.workspace)
-    return resolve_task_file(None, options.settings, options.workspace)
+    return task_file(None, options.settings, options.workspace)
 
 
 async def inspect_tool(state: ServerState, arguments: InspectArguments) -> dict[str, Any]:
@@ -112,28 +109,20 @@ async def inspect_tool(state: ServerState, arguments: InspectArguments) -> dict[
 
 async def validate_tool(state: ServerState, arguments: ValidateArguments) -> dict[str, Any]:
     """``validate_task_file``: lint a task set, against the surface when there is one."""
-    from whichtool_tui.surface.normalize import normalize_surface
-    from whichtool_tui.tasks.lint import lint_ok, lint_task_set, task_coverage
-    from whichtool_tui.tasks.load import load_task_set
+    from whichtool_tui.usecases.tasks import lint_tasks, load_tasks, surface_of
 
     options = state.options
-    loaded = load_task_set(_task_file(options, arguments.tasks), options.workspace)
-    tool_names: list[str] | None = None
-    surface_hash: str | None = None
+    loaded = load_tasks(_task_file(options, arguments.tasks), options.workspace)
+    surface = None
     dynamic = arguments.target is not None or arguments.transport is not None
     if dynamic or options.settings.target is not None:
         listing = await _listing(options, arguments.target, arguments.transport)
-        surface = normalize_surface(listing.raw_tools)
-        tool_names = [tool.name for tool in surface.tools]
-        surface_hash = surface.hash
-    diagnostics = sort_diagnostics(
-        loaded.diagnostics + lint_task_set(loaded.task_set, tool_names, surface_hash)
-    )
-    ok = lint_ok(diagnostics)
+        surface = surface_of(listing.raw_tools)
+    lint = lint_tasks(loaded, surface)
     text, data = validation_summary(
-        loaded.source, surface_hash, task_coverage(loaded.task_set, tool_names), diagnostics, ok
+        lint.source, lint.surface_hash, lint.coverage, lint.diagnostics, lint.ok
     )
-    return envelope.success(text, data, ok=ok)
+    return envelope.success(text, data, ok=lint.ok)
 
 
 def _check_agent_limit(name: str, value: int, high: int) -> None:
@@ -172,35 +161,32 @@ async def _run_inputs(
     before_review: Callable[[RunInputs], None] | None = None,
 ) -> RunInputs:
     """Open the surface, load the tasks, and refuse a task set with error findings."""
-    from whichtool_tui.evaluation.inputs import build_run_inputs, lint_for_run, normalize_listing
-    from whichtool_tui.tasks.load import load_task_set
+    from whichtool_tui.usecases.run import TaskSetBlockedError, inputs_for, normalize
+    from whichtool_tui.usecases.tasks import load_tasks
 
     task_path = _task_file(options, arguments.tasks)
     listing = await _listing(options, arguments.target, arguments.transport)
-    surface = normalize_listing(listing)
-    loaded: LoadedTaskSet = load_task_set(task_path, options.workspace)
-    errors = [d for d in lint_for_run(loaded, surface) if d.severity == "error"]
-    if errors:
-        kept, omitted = envelope.capped([d.to_json() for d in errors], envelope.MAX_DIAGNOSTICS)
-        raise _DetailedError(
-            WhichtoolError(
-                TASKS_INVALID,
-                f"{loaded.source} has {len(errors)} error(s) against this surface",
-                "Call validate_task_file to see every finding.",
-            ),
-            {"diagnostics": kept, "diagnosticsOmitted": omitted},
+    surface = normalize(listing)
+    loaded = load_tasks(task_path, options.workspace)
+    try:
+        # The full static review travels into the run: an error-level finding fails the run.
+        return inputs_for(
+            listing,
+            loaded,
+            options.max_tools,
+            provider_name,
+            blocked_hint="Call validate_task_file to see every finding.",
+            surface=surface,
+            full_review=True,
+            rules=options.settings.inspect.rules,
+            before_review=before_review,
         )
-    # The full static review travels into the run: an error-level finding fails the run.
-    return build_run_inputs(
-        listing,
-        surface,
-        loaded,
-        options.max_tools,
-        provider_name,
-        full_review=True,
-        rules=options.settings.inspect.rules,
-        before_review=before_review,
-    )
+    except TaskSetBlockedError as blocked:
+        findings = [d.to_json() for d in blocked.findings]
+        kept, omitted = envelope.capped(findings, envelope.MAX_DIAGNOSTICS)
+        raise _DetailedError(
+            blocked, {"diagnostics": kept, "diagnosticsOmitted": omitted}
+        ) from None
 
 
 def _check_limits(tool_count: int, planned: int, options: ServerOptions, plan: Any) -> None:
@@ -228,8 +214,8 @@ def _check_limits(tool_count: int, planned: int, options: ServerOptions, plan: A
 
 async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any]:
     """``run_evaluation``: plan, and unless dry, spend the run under the operator's rules."""
-    from whichtool_tui.evaluation.engine import prepare_run
-    from whichtool_tui.providers.factory import flagged_destination
+    from whichtool_tui.usecases.providers import ProviderRequest, provider_route
+    from whichtool_tui.usecases.run import prepare as prepare_run
 
     options = state.options
     try:
@@ -245,12 +231,9 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
         model = arguments.model or (configured.model if configured else None)
         # Where the prompts and the key would go, checked by the key-routing rules before any
         # plan is shown: a dry run tells the agent (and the operator's log) the destination.
-        route = flagged_destination(
-            provider_name,
-            None,
-            configured,
-            env=os.environ,
-            allow_http=options.allow_http_provider,
+        route = provider_route(
+            ProviderRequest(name=provider_name, allow_http=options.allow_http_provider),
+            options.settings,
         )
         provider = {
             "name": provider_name,
@@ -306,9 +289,8 @@ async def _spend(
     model: str | None,
 ) -> RunReport:
     """Spend the run: one paid run at a time; cancellation (notifications/cancelled) aborts it."""
-    from whichtool_tui.evaluation.cache import TrialCache
-    from whichtool_tui.evaluation.engine import run_evaluation
-    from whichtool_tui.providers.factory import build_flagged_provider
+    from whichtool_tui.usecases.providers import ProviderRequest, open_provider, open_trial_cache
+    from whichtool_tui.usecases.run import spend
 
     paid = is_paid_provider(provider_name)
     if paid and state.paid_run_active:
@@ -317,30 +299,26 @@ async def _spend(
             "Another paid run is in progress on this server",
             "Wait for it to finish; one paid run runs at a time.",
         )
+    cache = open_trial_cache(state.options.cache, state.options.cache_dir)
     # The operator's config baseUrl applies only to the provider it names: an agent switching
     # provider gets that provider's own endpoint, never the operator's URL with another key.
-    provider = build_flagged_provider(
-        provider_name,
-        model,
-        None,
-        state.options.settings.provider,
-        env=os.environ,
-        allow_http=state.options.allow_http_provider,
-        timeout=run_options.timeout,
-        max_output_tokens=run_options.max_output_tokens,
+    provider = open_provider(
+        ProviderRequest(
+            name=provider_name,
+            model=model,
+            allow_http=state.options.allow_http_provider,
+            timeout=run_options.timeout,
+            max_output_tokens=run_options.max_output_tokens,
+        ),
+        state.options.settings,
     )
     if paid:
         state.paid_run_active = True
     try:
-        cache = None
-        if state.options.cache:
-            cache = TrialCache(state.options.cache_dir)
-        return await run_evaluation(inputs, run_options, provider, prepared=prepared, cache=cache)
+        return await spend(inputs, run_options, prepared, provider, cache=cache)
     finally:
         if paid:
             state.paid_run_active = False
-        with anyio.CancelScope(shield=True):
-            await provider.aclose()
 
 
 def _write_result_file(options: ServerOptions, report: RunReport) -> dict[str, Any] | None:
@@ -364,23 +342,16 @@ def _write_result_file(options: ServerOptions, report: RunReport) -> dict[str, A
 
 async def diff_tool(state: ServerState, arguments: DiffArguments) -> dict[str, Any]:
     """``diff_saved_results``: the paired comparison of two saved runs in the workspace."""
-    from whichtool_tui.evaluation.diff import DiffInput, diff_runs
-    from whichtool_tui.evaluation.reader import load_run_report
-    from whichtool_tui.redact import redact_paths
+    from whichtool_tui.usecases.saved_runs import DiffRequest, diff_saved
 
     workspace = state.options.workspace
-    base_path = agent_file(arguments.base, workspace)
-    head_path = agent_file(arguments.head, workspace)
-
-    def compare() -> Any:
-        return diff_runs(
-            DiffInput(load_run_report(base_path), redact_paths(str(base_path))),
-            DiffInput(load_run_report(head_path), redact_paths(str(head_path))),
-            arguments.max_accuracy_drop,
-            arguments.paired_unit,
-        )
-
-    report = await anyio.to_thread.run_sync(compare)
+    request = DiffRequest(
+        agent_file(arguments.base, workspace),
+        agent_file(arguments.head, workspace),
+        arguments.max_accuracy_drop,
+        arguments.paired_unit,
+    )
+    report = await anyio.to_thread.run_sync(diff_saved, request)
     if not report.comparable:
         return envelope.failure(
             WhichtoolError(

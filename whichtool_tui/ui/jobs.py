@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,9 +42,9 @@ if TYPE_CHECKING:
 
 def load_tasks_state(path: str) -> TaskSetState:
     """Load a task set for editing (validated strictly, like every other reader)."""
-    from whichtool_tui.tasks.load import load_task_set
+    from whichtool_tui.usecases.tasks import load_tasks
 
-    loaded = load_task_set(path)
+    loaded = load_tasks(path)
     task_set = loaded.task_set
     return TaskSetState(path, task_set.version, task_set.surface, list(task_set.tasks))
 
@@ -103,13 +102,11 @@ class JobsApp(App[int]):
 
         One call: the result arrives as ``DiffComputed``, a failure as ``JobFailed``.
         """
-        from whichtool_tui.evaluation.diff import DiffInput, diff_runs
         from whichtool_tui.evaluation.diff_model import diff_to_dict
-        from whichtool_tui.evaluation.reader import load_run_report
+        from whichtool_tui.usecases.saved_runs import diff_against_saved
 
         try:
-            base = load_run_report(base_path)
-            diff = diff_runs(DiffInput(base, redact_paths(base_path)), DiffInput(head, "this run"))
+            diff = diff_against_saved(base_path, head)
         except WhichtoolError as error:
             self.post_message(JobFailed("Cannot diff", error))
             return
@@ -198,14 +195,17 @@ class JobsApp(App[int]):
         The trial cache is on as for a headless ``run``, with that command's ``--no-cache`` and
         ``--cache-dir`` (carried in the session's run form) when it opened the app.
         """
-        from whichtool_tui.evaluation.cache import cli_trial_cache
-        from whichtool_tui.evaluation.engine import run_evaluation
         from whichtool_tui.evaluation.events import RunEvent, TrialFinished
-        from whichtool_tui.providers.factory import build_provider
         from whichtool_tui.ui.run_control import RunProgress
+        from whichtool_tui.usecases.providers import (
+            ProviderRequest,
+            open_provider,
+            open_trial_cache,
+        )
+        from whichtool_tui.usecases.run import spend
 
         form = self.session.run_form or RunForm()
-        cache = cli_trial_cache(form.cache, form.cache_dir) if use_cache else None
+        cache = open_trial_cache(form.cache, form.cache_dir) if use_cache else None
         progress = RunProgress(
             planned=setup.prepared.plan.planned,
             provider=provider_name,
@@ -218,24 +218,28 @@ class JobsApp(App[int]):
                 progress.add(event.trial)
 
         try:
-            provider = build_provider(
-                provider_name,
-                model,
-                base_url,
-                env=os.environ,
-                timeout=setup.options.timeout,
-                max_output_tokens=setup.options.max_output_tokens,
+            # The form is already merged over the config: its values are taken as typed.
+            provider = open_provider(
+                ProviderRequest(
+                    name=provider_name,
+                    model=model,
+                    base_url=base_url,
+                    timeout=setup.options.timeout,
+                    max_output_tokens=setup.options.max_output_tokens,
+                    config_fallback=False,
+                ),
+                self.settings,
             )
         except WhichtoolError as error:
             progress.state = "failed"
             self.fail("Provider", error)
             return
         try:
-            report = await run_evaluation(
+            report = await spend(
                 setup.inputs,
                 setup.options,
+                setup.prepared,
                 provider,
-                prepared=setup.prepared,
                 cache=cache,
                 sink=sink,
             )
@@ -251,8 +255,6 @@ class JobsApp(App[int]):
             progress.state = "failed"
             self.notify(f"{type(error).__name__}: {error}", title="Run failed", severity="error")
             return
-        finally:
-            await provider.aclose()
         self.session.run = report
         progress.state = "finished"
         reused = f" ({cache.hits} from the cache)" if cache is not None and cache.hits else ""
@@ -297,19 +299,9 @@ class JobsApp(App[int]):
 
     def run_fixture_bout(self, show: bool = True) -> None:
         """Every atom against the bundled lab fixture (offline, naive seat) in a temp sandbox."""
-        from whichtool_tui.arcade.atoms import ATOM_IDS
-        from whichtool_tui.arcade.bout import BoutPlan, fixture_argv
-        from whichtool_tui.arcade.seats import NaiveSeat
-        from whichtool_tui.mcp_client.command import child_environment
+        from whichtool_tui.usecases.bout import lab_fixture_plan
 
-        plan = BoutPlan(
-            kind="fixture",
-            argv=fixture_argv(),
-            seat=NaiveSeat(),
-            atom_ids=list(ATOM_IDS),
-            base_env=child_environment(),
-        )
-        self.run_bout_plan(plan, "lab fixture bout", show=show, temp_sandbox=True)
+        self.run_bout_plan(lab_fixture_plan(), "lab fixture bout", show=show, temp_sandbox=True)
 
     @work(exclusive=True, group="bout", exit_on_error=False, description="a bout")
     async def run_bout_plan(
@@ -327,10 +319,9 @@ class JobsApp(App[int]):
         """
         import tempfile
 
-        from whichtool_tui.arcade.bout import run_bout
         from whichtool_tui.arcade.events import BoutEvent
-        from whichtool_tui.arcade.receipt import receipt_json
         from whichtool_tui.ui.live_bout import LiveBout
+        from whichtool_tui.usecases.bout import receipt_text, run_planned_bout
 
         live = LiveBout(label, plan.kind, str(getattr(plan.seat, "policy", "seat")))
         previous = self.session.bout
@@ -344,7 +335,7 @@ class JobsApp(App[int]):
             if temp_sandbox:
                 plan.sandbox = Path(sandbox)
             try:
-                receipt = await run_bout(plan, sink)
+                receipt = await run_planned_bout(plan, sink)
             except WhichtoolError as error:
                 self.session.bout = previous
                 self.fail("Bout failed", error)
@@ -354,7 +345,7 @@ class JobsApp(App[int]):
                 message = f"{type(error).__name__}: {error}"
                 self.notify(message, title="Bout failed", severity="error")
                 return
-        text = receipt_json(receipt)
+        text = receipt_text(receipt)
         if output:
             from whichtool_tui.files import write_atomic
 
@@ -377,9 +368,9 @@ class JobsApp(App[int]):
 
     def save_receipt(self, bout: BoutView) -> None:
         """Ask for a path and write the receipt (with the operator's guess, if made)."""
-        from whichtool_tui.arcade.receipt import OperatorCall, receipt_json
         from whichtool_tui.files import write_atomic
         from whichtool_tui.ui.modals.path_prompt import PathPrompt
+        from whichtool_tui.usecases.bout import receipt_text
 
         receipt = bout.receipt
         if receipt is None:
@@ -388,11 +379,8 @@ class JobsApp(App[int]):
         def save(path: str | None) -> None:
             if not path:
                 return
-            copy = receipt.model_copy(deep=True)
-            if bout.guess is not None:
-                copy.operator_call = OperatorCall(recorded=True, guess=bout.guess, skipped=False)
             try:
-                written = write_atomic(path, receipt_json(copy))
+                written = write_atomic(path, receipt_text(receipt, bout.guess))
             except WhichtoolError as error:
                 self.fail("Not saved", error)
                 return
@@ -403,27 +391,27 @@ class JobsApp(App[int]):
     @work(exclusive=True, group="generate", exit_on_error=False, description="draft a task set")
     async def generate_tasks(self, request: GenerateRequest) -> None:
         """Draft a task set from the loaded surface with a model; never overwrites a file."""
-        from whichtool_tui.providers.factory import build_provider
-        from whichtool_tui.surface.normalize import normalize_surface
-        from whichtool_tui.tasks.generate import generate_task_set
-        from whichtool_tui.tasks.writer import guard_overwrite, write_task_set
+        from whichtool_tui.usecases.providers import ProviderRequest
+        from whichtool_tui.usecases.tasks import DraftRequest, draft_tasks, surface_of
 
         view = self.session.surface
         if view is None or view.raw_list is None:
             return
+        draft = DraftRequest(
+            out=request.path,
+            provider=ProviderRequest(
+                name=request.provider,
+                model=request.model,
+                base_url=request.base_url,
+                config_fallback=False,
+            ),
+        )
+
+        def asking(_provider: object) -> None:
+            self.notify(f"Asking {request.provider} for a draft…", timeout=3)
+
         try:
-            guard_overwrite(request.path, force=False)
-            provider = build_provider(
-                request.provider, request.model, request.base_url, env=os.environ
-            )
-        except WhichtoolError as error:
-            self.fail("Not drafted", error)
-            return
-        self.notify(f"Asking {request.provider} for a draft…", timeout=3)
-        try:
-            result = await generate_task_set(provider, normalize_surface(view.raw_list))
-            guard_overwrite(request.path, force=False)  # it may have appeared meanwhile
-            written = write_task_set(result.task_set, request.path)
+            drafted = await draft_tasks(draft, surface_of(view.raw_list), self.settings, asking)
         except WhichtoolError as error:
             self.fail("Not drafted", error)
             return
@@ -431,8 +419,7 @@ class JobsApp(App[int]):
             message = f"{type(error).__name__}: {error}"
             self.notify(message, title="Not drafted", severity="error")
             return
-        finally:
-            await provider.aclose()
+        result, written = drafted.result, drafted.written
         task_set = result.task_set
         self.session.tasks = TaskSetState(
             str(written), task_set.version, task_set.surface, list(task_set.tasks)

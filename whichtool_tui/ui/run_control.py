@@ -9,12 +9,11 @@ from pathlib import Path
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions, prepare_run
-from whichtool_tui.evaluation.inputs import build_run_inputs, lint_for_run, normalize_listing
+from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions
 from whichtool_tui.evaluation.metrics import NONE_KEY, picked_column
-from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
 from whichtool_tui.evaluation.report_model import ScoredTrial
 from whichtool_tui.evaluation.stats import wilson_interval
+from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
 from whichtool_tui.redact import redact_paths
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.tasks.load import LoadedTaskSet
@@ -26,6 +25,7 @@ from whichtool_tui.usecases.options import (
     merge_run_options,
     with_overrides,
 )
+from whichtool_tui.usecases.run import draft_plan, normalize, prepare
 
 LATEST_SHOWN = 6
 
@@ -64,18 +64,17 @@ def prepare_from_session(
     listing = ServedListing(view.transport or "snapshot", view.target, view.raw_list)  # type: ignore[arg-type]
     surface = view.normalized
     if surface is None:
-        surface = view.normalized = normalize_listing(listing)
+        surface = view.normalized = normalize(listing)
     loaded = LoadedTaskSet(
         task_set=state.as_task_set(),
         source=redact_paths(state.path),
         path=Path(state.path),
         format="json" if state.path.endswith(".json") else "yaml",
     )
-    blocking = [d for d in lint_for_run(loaded, surface) if d.severity == "error"]
     screen_values = RunOverrides(repeat=repeat, seconds_per_trial=seconds_per_trial)
     options = with_overrides(run_form_options(session), screen_values)
-    inputs = build_run_inputs(listing, surface, loaded, options.max_tools)
-    return RunSetup(inputs, options, prepare_run(inputs, options), blocking)
+    plan = draft_plan(listing, surface, loaded, options)
+    return RunSetup(plan.inputs, options, plan.prepared, plan.blocking)
 
 
 def run_form_options(session: Session) -> RunOptions:
@@ -106,7 +105,7 @@ def raised(setup: RunSetup) -> RunSetup:
         ),
         max_tools=min(ABSOLUTE_MAX_TOOLS, max(setup.options.max_tools, len(setup.inputs.tools))),
     )
-    return RunSetup(setup.inputs, options, prepare_run(setup.inputs, options), setup.blocking)
+    return RunSetup(setup.inputs, options, prepare(setup.inputs, options), setup.blocking)
 
 
 @dataclass

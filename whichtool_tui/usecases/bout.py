@@ -10,13 +10,17 @@ import argparse
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.arcade.atoms import ATOM_IDS, UPSTREAM_ATOM_IDS
 from whichtool_tui.arcade.bout import BoutPlan, fixture_argv
 from whichtool_tui.arcade.receipt import TaskSpec
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import DEFAULT_START_TIMEOUT
+
+if TYPE_CHECKING:
+    from whichtool_tui.arcade.events import EventSink
+    from whichtool_tui.arcade.receipt import BoutReceipt
 
 LIVE_REFUSAL = "the house will not send arbitrary calls to a live server"
 ARGS_HINT = """--args takes one JSON object, quoted for the shell: --args '{"text": "hi"}'"""
@@ -297,3 +301,38 @@ def check_series_flags(args: argparse.Namespace) -> None:
     from whichtool_tui.arcade.plan import fixture_argv
 
     expand_defence(defence, fixture_argv())
+
+
+def lab_fixture_plan() -> BoutPlan:
+    """Every atom against the bundled lab fixture with the naive seat (offline, no key); the
+    sandbox is the caller's (the TUI's demo uses a temporary folder)."""
+    from whichtool_tui.arcade.seats import NaiveSeat
+    from whichtool_tui.mcp_client.command import child_environment
+
+    return BoutPlan(
+        kind="fixture",
+        argv=fixture_argv(),
+        seat=NaiveSeat(),
+        atom_ids=list(ATOM_IDS),
+        base_env=child_environment(),
+    )
+
+
+async def run_planned_bout(plan: BoutPlan, sink: EventSink | None = None) -> BoutReceipt:
+    """Run every planned atom in order and assemble the receipt (no operator guess yet)."""
+    from whichtool_tui.arcade.bout import run_bout
+
+    if sink is None:
+        return await run_bout(plan)
+    return await run_bout(plan, sink)
+
+
+def receipt_text(receipt: BoutReceipt, guess: str | None = None) -> str:
+    """The receipt as canonical JSON; with the operator's ``guess`` recorded on a copy."""
+    from whichtool_tui.arcade.receipt import OperatorCall, receipt_json
+
+    if guess is None:
+        return receipt_json(receipt)
+    copy = receipt.model_copy(deep=True)
+    copy.operator_call = OperatorCall(recorded=True, guess=guess, skipped=False)
+    return receipt_json(copy)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from whichtool_tui.config import Settings
     from whichtool_tui.evaluation.cache import TrialCache
     from whichtool_tui.providers.base import Provider
+    from whichtool_tui.providers.factory import Destination
 
 
 class ProviderRequest(StrictModel):
@@ -72,19 +73,27 @@ def open_provider(
     return provider
 
 
-def provider_destination(
+def provider_route(
     request: ProviderRequest, settings: Settings, env: Mapping[str, str] | None = None
-) -> str:
-    """Where the requests and the key of ``open_provider(request)`` go, checked by key routing."""
-    from whichtool_tui.providers.factory import flagged_destination_line
+) -> Destination:
+    """Where the requests and the key of ``open_provider(request)`` go (endpoint, key variable
+    and the line the faces print), checked by the key-routing rules; nothing is sent."""
+    from whichtool_tui.providers.factory import flagged_destination
 
-    return flagged_destination_line(
+    return flagged_destination(
         request.name,
         request.base_url,
         settings.provider,
         env=os.environ if env is None else env,
         allow_http=request.allow_http,
     )
+
+
+def provider_destination(
+    request: ProviderRequest, settings: Settings, env: Mapping[str, str] | None = None
+) -> str:
+    """The one-line form of ``provider_route`` (the CLI prints it on stderr before a run)."""
+    return provider_route(request, settings, env).line
 
 
 def open_trial_cache(enabled: bool | None, directory: str | None) -> TrialCache | None:

@@ -1,0 +1,34 @@
+"""The open use case: recognise a saved file (report, receipt, tape, task set, snapshot) so a
+face can show it on the right screen, or describe it in a few lines without a terminal UI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from whichtool_tui.artefacts import Artefact
+
+
+def open_artefact(path: str | Path) -> Artefact:
+    """Read, parse and classify one file; every failure is a one-line WhichtoolError."""
+    from whichtool_tui.artefacts import load_artefact
+
+    return load_artefact(path)
+
+
+def receipt_artefact(path: str | None, data: dict[str, Any]) -> Artefact:
+    """A receipt already read (or a bout not saved yet) as the artefact the Bout screen opens."""
+    from whichtool_tui.artefacts import Artefact
+
+    return Artefact(
+        path=path or "(unsaved bout)", kind="receipt", schema=data.get("schema_id"), data=data
+    )
+
+
+def describe_artefact(artefact: Artefact) -> str:
+    """What the file is and its headline figures, as plain lines (``open --no-ui``)."""
+    from whichtool_tui.artefacts import describe
+
+    return describe(artefact)

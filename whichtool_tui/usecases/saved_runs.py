@@ -1,0 +1,89 @@
+"""The saved-run use cases: ``report`` (a saved run re-read strictly and rendered) and ``diff``
+(two saved runs, or a saved base and the run just finished, compared pairwise), for the
+command line, the TUI's Results screen and the MCP server's ``diff_saved_results``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from whichtool_tui.evaluation.diff_model import DiffReport
+    from whichtool_tui.evaluation.report_model import RunReport
+
+DIFF_FORMATS = ("terminal", "json", "markdown")
+PairedUnit = Literal["task", "trial"]
+
+
+def load_report(path: str | Path) -> RunReport:
+    """A saved run, validated strictly (every refusal is a one-line WhichtoolError)."""
+    from whichtool_tui.evaluation.reader import load_run_report
+
+    return load_run_report(path)
+
+
+def render_report(report: RunReport, report_format: str, color: bool = False) -> str:
+    """The run in one of the run formats (terminal, json, markdown, html, junit, badge)."""
+    from whichtool_tui.reports.run_formats import render_run
+
+    return render_run(report, report_format, color)
+
+
+def report_exit_code(report: RunReport) -> int:
+    """The run's own verdict as an exit code: 2 invalid, 1 not ok, 0 ok."""
+    from whichtool_tui.reports.run_verdict import run_exit_code
+
+    return run_exit_code(report)
+
+
+@dataclass(frozen=True)
+class DiffRequest:
+    """Two saved runs and the gates the comparison applies."""
+
+    base: str | Path
+    head: str | Path
+    max_accuracy_drop: float | None = None
+    paired_unit: PairedUnit = "task"
+
+
+def diff_saved(request: DiffRequest) -> DiffReport:
+    """Read both runs strictly (named by their redacted paths) and compare them."""
+    from whichtool_tui.evaluation.diff import DiffInput, diff_runs
+    from whichtool_tui.redact import redact_paths
+
+    base = DiffInput(load_report(request.base), redact_paths(str(request.base)))
+    head = DiffInput(load_report(request.head), redact_paths(str(request.head)))
+    return diff_runs(base, head, request.max_accuracy_drop, request.paired_unit)
+
+
+def diff_against_saved(base_path: str, head: RunReport) -> DiffReport:
+    """A saved base run against a run held in memory ("this run"), with the default gates."""
+    from whichtool_tui.evaluation.diff import DiffInput, diff_runs
+    from whichtool_tui.redact import redact_paths
+
+    base = DiffInput(load_report(base_path), redact_paths(base_path))
+    return diff_runs(base, DiffInput(head, "this run"))
+
+
+def render_diff(report: DiffReport, diff_format: str, color: bool = False) -> str:
+    """The diff as ``whichtool.diff/2`` JSON, markdown or the terminal view."""
+    if diff_format == "json":
+        from whichtool_tui.evaluation.diff_model import dump_diff_json
+
+        return dump_diff_json(report)
+    if diff_format == "markdown":
+        from whichtool_tui.reports.diff_markdown import render_diff_markdown
+
+        return render_diff_markdown(report)
+    from whichtool_tui.reports.diff_terminal import render_diff_terminal
+
+    return render_diff_terminal(report, color=color)
+
+
+def diff_exit_code(report: DiffReport) -> int:
+    """2 when the runs cannot be compared, 1 when the diff is not ok, otherwise 0."""
+    from whichtool_tui.evaluation.diff import diff_exit_code as exit_code
+
+    return exit_code(report)
