@@ -380,13 +380,18 @@ class JobsApp(App[int]):
             if not path:
                 return
             try:
-                written = write_atomic(path, receipt_text(receipt, bout.guess))
+                written = write_atomic(
+                    path, receipt_text(receipt, bout.guess), create_folders=False
+                )
             except WhichtoolError as error:
                 self.fail("Not saved", error)
                 return
             self.notify(f"Receipt written to {redact_paths(str(written))}")
 
-        self.push_screen(PathPrompt("Save receipt to", bout.output or "receipt.json"), save)
+        prompt = PathPrompt(
+            "Save receipt to", bout.output or "receipt.json", save=True, replaces=bout.output
+        )
+        self.push_screen(prompt, save)
 
     @work(exclusive=True, group="generate", exit_on_error=False, description="draft a task set")
     async def generate_tasks(self, request: GenerateRequest) -> None:

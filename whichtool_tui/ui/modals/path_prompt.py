@@ -1,7 +1,14 @@
-"""Ask for a file path; dismisses with the path, or None on escape."""
+"""Ask for a file path; dismisses with the path, or None on escape.
+
+A prompt for a file to *save* (``save=True``) checks the path before it closes: a missing
+folder is refused with one line naming it (nothing is created), a folder or device that cannot
+hold the file is refused the same way, and an existing file is replaced only after a yes in
+a confirmation (the file being saved back, ``replaces``, is not asked about).
+"""
 
 from __future__ import annotations
 
+import os
 from typing import ClassVar
 
 from textual import on
@@ -9,28 +16,80 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label
+from textual.widgets import Input, Label, Static
+
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.redact import redact_paths
+from whichtool_tui.ui.modals.confirm import ConfirmModal
 
 
 class PathPrompt(ModalScreen[str | None]):
     """A one-field dialog: enter confirms, escape cancels."""
 
+    DEFAULT_CSS = """
+    PathPrompt #path-error {
+        color: $error;
+    }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, default: str) -> None:
+    def __init__(
+        self, title: str, default: str, *, save: bool = False, replaces: str | None = None
+    ) -> None:
         super().__init__()
         self._title = title
         self._default = default
+        self._save = save
+        self._replaces = replaces
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = self._title
             yield Input(value=self._default, id="path")
+            yield Static("", id="path-error", markup=False)
             yield Label("[dim]enter to confirm · esc to cancel[/]")
 
     @on(Input.Submitted, "#path")
     def submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        path = event.value.strip()
+        if not path or not self._save:
+            self.dismiss(path or None)
+            return
+        from whichtool_tui.files import check_output_path
+
+        try:
+            plan = check_output_path(path, create_folders=False)
+        except WhichtoolError as error:
+            self._refuse(error.message)
+            return
+        self._refuse("")
+        if plan.mode != "replace" or not plan.path.exists() or self._is_replaced_file(path):
+            self.dismiss(path)
+            return
+
+        def answered(replace: bool | None) -> None:
+            if replace:
+                self.dismiss(path)
+            else:
+                self.query_one("#path", Input).focus()  # keep the prompt: choose another name
+
+        shown = redact_paths(path)
+        self.app.push_screen(
+            ConfirmModal("Overwrite?", f"{shown} already exists. Replace it?", yes="Overwrite"),
+            answered,
+        )
+
+    def _is_replaced_file(self, path: str) -> bool:
+        """The file this content was opened from: saving back over it is what save means."""
+        if self._replaces is None:
+            return False
+        try:
+            return os.path.samefile(path, self._replaces)
+        except OSError:
+            return False
+
+    def _refuse(self, message: str) -> None:
+        self.query_one("#path-error", Static).update(message)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

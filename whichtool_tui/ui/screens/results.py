@@ -272,13 +272,13 @@ class ResultsScreen(SectionScreen):
             from whichtool_tui.files import write_atomic
 
             try:
-                written = write_atomic(path, dump_report_json(report))
+                written = write_atomic(path, dump_report_json(report), create_folders=False)
             except WhichtoolError as error:
                 self.notify(error.message, title="Not saved", severity="error")
                 return
             self.notify(f"Saved the run to {redact_paths(str(written))}")
 
-        self.app.push_screen(PathPrompt("Save run report to", "run.json"), save)
+        self.app.push_screen(PathPrompt("Save run report to", "run.json", save=True), save)
 
     def action_toggle_diff(self) -> None:
         if self.wapp.session.diff is None:

@@ -432,4 +432,4 @@ class SurfaceScreen(SectionScreen):
                 return
             self.notify(f"Saved {len(raw)} tools to {redact_paths(str(written))}")
 
-        self.app.push_screen(PathPrompt("Save snapshot to", "snapshot.json"), save)
+        self.app.push_screen(PathPrompt("Save snapshot to", "snapshot.json", save=True), save)

@@ -331,7 +331,8 @@ class TasksScreen(SectionScreen):
             self.notify(f"Saved {len(self.state.tasks)} tasks to {redact_paths(str(written))}")
             self.refresh_from_session()
 
-        self.app.push_screen(PathPrompt("Save task set to", state.path), save)
+        prompt = PathPrompt("Save task set to", state.path, save=True, replaces=state.path)
+        self.app.push_screen(prompt, save)
 
     def action_generate(self) -> None:
         surface = self.wapp.session.surface
