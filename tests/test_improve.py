@@ -97,6 +97,21 @@ def test_the_rule_that_names_the_sibling_is_measured_not_trusted(
     not_for = by_rule[("get_weather", "not-for")]
     assert not not_for["accepted"] and "over-trigger rose" in not_for["reason"]
     assert not_for["measurement"]["abstentionPaired"]["regressed"] == 1
+    assert "token cost grew by" in not_for["reason"]  # every failed gate is named
+
+
+def test_the_token_bound_rejects_a_rewrite_that_helps(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = improve(capsys, "--format", "json", "--max-token-growth", "0.05")
+    report = json.loads(out)
+    assert code == 0 and report["patch"] == [] and report["final"] is None
+    helped = next(c for c in report["candidates"] if c["rule"] == "example-requests")
+    assert helped["measurement"]["targetedPaired"]["meanDelta"] > 0
+    assert (
+        helped["reason"].startswith("token cost grew by")
+        and "above the allowed 5%" in (helped["reason"])
+    )
 
 
 def test_the_patch_applies_with_jsonpatch_to_the_accepted_surface(
@@ -284,3 +299,59 @@ def test_a_base_run_supplies_the_tuning_failures(
     assert with_run["patch"] == without
     held_out = set(with_run["split"]["heldOut"])
     assert not {f["taskId"] for f in with_run["tuningFailures"]} & held_out
+
+
+def test_mutated_variants_stay_on_their_originals_side(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    variants = tmp_path / "variants.yaml"
+    code = main(
+        ["--no-ui", "tasks", "mutate", "--tasks", str(IMPROVE_TASKS), "--out", str(variants),
+         "--seed", "0", "--mutations", "typo,polite"]
+    )  # fmt: skip
+    capsys.readouterr()
+    assert code == 0
+    loaded = load_task_set(str(variants)).task_set.tasks
+    roots = {t.id: t.derived_from.task_id for t in loaded if t.derived_from is not None}
+    assert roots
+    code = main(
+        ["--no-ui", "improve", str(LAB), "--tasks", str(variants), "--format", "json",
+         "--repeat", "1", "--max-trials", "200"]
+    )  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    held = set(report["split"]["heldOut"])
+    for variant, original in roots.items():
+        assert (variant in held) == (original in held), variant
+
+
+def test_rules_and_gates_on_their_own() -> None:
+    from whichtool_tui.evaluation.inputs import normalize_listing
+    from whichtool_tui.improve.briefs import gather_briefs
+    from whichtool_tui.improve.model import TuningFailure
+    from whichtool_tui.improve.rules import rule_proposals, sibling_clause
+
+    assert (
+        sibling_clause(
+            "List orders, newest first, that match a text query, with their status and total.",
+            "List a customer's orders, newest first, with their status and total.",
+        )
+        == "list orders that match a text query"
+    )
+    surface = normalize_listing(load_snapshot(LAB))
+    failure = TuningFailure(
+        task_id="t", prompt="Find the orders that mention a gift card.", expected="search_orders",
+        picked=["list_orders"],
+    )  # fmt: skip
+    briefs = {b.tool.name: b for b in gather_briefs(surface, [], [failure])}
+    # A confusion makes both tools siblings, each with its own target.
+    assert briefs["search_orders"].target.kind == "confusion"
+    assert briefs["list_orders"].confused_with == ["search_orders"]
+    rules = {p.rule: p for p in rule_proposals(briefs["search_orders"])}
+    assert set(rules) == {"prefer-sibling", "example-requests"}
+    assert rules["example-requests"].description.endswith(
+        'Typical requests: "Find the orders that mention a gift card."'
+    )
+    assert "Use `list_orders` instead to list a customer's orders." in (
+        rules["prefer-sibling"].description
+    )

@@ -21,6 +21,8 @@ from whichtool_tui.surface.naming import name_tokens
 from whichtool_tui.surface.rule_text import content_words
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+SUBJECT_CODES = frozenset(["names/subject-not-in-description", "descriptions/restates-name"])
+"""Findings whose fix is to say the tool's subject up front."""
 MAX_EXAMPLES = 1
 """Failing prompts quoted per rewrite, shortest first: each one costs tokens on every request."""
 
@@ -112,7 +114,8 @@ def not_for(brief: ToolBrief) -> list[Proposal]:
 def subject_first(brief: ToolBrief) -> list[Proposal]:
     """Move the first later sentence that holds the subject (or a failing prompt's word) first."""
     parts = sentences(brief.tool.description_text)
-    if len(parts) < 2:
+    asked = brief.missed or any(item.code in SUBJECT_CODES for item in brief.addressed)
+    if len(parts) < 2 or not asked:
         return []
     wanted = set(name_tokens(brief.tool.name))
     for failure in brief.missed:

@@ -4,12 +4,14 @@ The rewriter sees only tuning tasks; acceptance is measured only on held-out tas
 split within each expected tool (distractors are one group), so a tool with two or more tasks
 has at least one on each side; the order inside a group comes from a hash of the seed and the
 task id, so the split is the same on every machine and does not depend on file order.
+Variants made by ``tasks mutate`` (``derivedFrom``) stay on their original's side: a typo of a
+tuning prompt is not a held-out prompt.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from whichtool_tui.errors import WhichtoolError
@@ -37,16 +39,27 @@ def _held_out_count(size: int, share: float, draw: float) -> int:
     return min(size - 1, max(1, round(size * share)))
 
 
-def split_tasks(tasks: Sequence[TaskSpec], seed: int, holdout_share: float) -> TaskSplit:
-    """Split per expected tool by seeded hash order; refuse a split that leaves a side empty."""
-    groups: dict[str | None, list[TaskSpec]] = {}
+def split_tasks(
+    tasks: Sequence[TaskSpec],
+    seed: int,
+    holdout_share: float,
+    derived_from: Mapping[str, str] | None = None,
+) -> TaskSplit:
+    """Split per expected tool by seeded hash order, a task's variants with it; refuse a split
+    that leaves a side empty. ``derived_from`` maps a variant's id to its original's."""
+    roots = dict(derived_from or {})
+    groups: dict[str | None, list[str]] = {}
     for task in tasks:
-        groups.setdefault(task.expected, []).append(task)
-    held: set[str] = set()
+        root = roots.get(task.id, task.id)
+        members = groups.setdefault(task.expected, [])
+        if root not in members:
+            members.append(root)
+    held_roots: set[str] = set()
     for members in groups.values():
-        ordered = sorted(members, key=lambda task: (_draw(seed, task.id), task.id))
-        count = _held_out_count(len(ordered), holdout_share, _draw(seed, ordered[0].id))
-        held.update(task.id for task in ordered[:count])
+        ordered = sorted(members, key=lambda root: (_draw(seed, root), root))
+        count = _held_out_count(len(ordered), holdout_share, _draw(seed, ordered[0]))
+        held_roots.update(ordered[:count])
+    held = {task.id for task in tasks if roots.get(task.id, task.id) in held_roots}
     split = TaskSplit(
         tuning=tuple(task for task in tasks if task.id not in held),
         held_out=tuple(task for task in tasks if task.id in held),

@@ -123,7 +123,12 @@ def run_improve(
         )
     base_run = _base_run(request.base_run, surface) if request.base_run else None
     tasks = [TaskSpec(t.id, t.prompt, t.expected, tuple(t.tags)) for t in loaded.task_set.tasks]
-    split = split_tasks(tasks, request.options.seed, request.holdout_share)
+    variants = {
+        task.id: task.derived_from.task_id
+        for task in loaded.task_set.tasks
+        if task.derived_from is not None
+    }
+    split = split_tasks(tasks, request.options.seed, request.holdout_share, variants)
     review = inspect_normalized(
         surface,
         TargetInfo(transport=listing.transport, ref=listing.ref),
