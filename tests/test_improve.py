@@ -355,3 +355,27 @@ def test_rules_and_gates_on_their_own() -> None:
     assert "Use `list_orders` instead to list a customer's orders." in (
         rules["prefer-sibling"].description
     )
+
+
+def test_a_public_reference_surface_gets_measured_rewrites(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    git = ROOT / "snapshots" / "git.json"
+    tasks = ROOT / "snapshots" / "git.improve.tasks.yaml"
+    code = main(
+        ["--no-ui", "improve", str(git), "--tasks", str(tasks), "--max-tools", "12",
+         "--repeat", "1", "--format", "json"]
+    )  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    accepted = [c for c in report["candidates"] if c["accepted"]]
+    assert accepted and len(accepted) < len(report["candidates"])
+    final = report["final"]
+    assert final["accuracyPaired"]["meanDelta"] > 0
+    assert final["accuracyAfter"]["value"] > final["accuracyBefore"]["value"]
+    assert final["overTriggerAfter"]["value"] <= final["overTriggerBefore"]["value"]
+    assert [op["path"] for op in report["patch"]] == [
+        f"/tools/{index}/description"
+        for index, tool in enumerate(json.loads(git.read_text(encoding="utf-8"))["tools"])
+        if tool["name"] in report["acceptedTools"]
+    ]
