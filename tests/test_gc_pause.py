@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import gc
+from pathlib import Path
 
+import whichtool_tui
 from whichtool_tui.event_loop import run_coroutine
-from whichtool_tui.gc_phases import gc_paused, gc_settling
+from whichtool_tui.gc_phases import collect_in_child, gc_paused, gc_settling, warm_fork_parent
 
 
 def test_pause_nests_and_restores_the_collector() -> None:
@@ -58,3 +61,40 @@ def test_run_coroutine_returns_the_result() -> None:
         return {"trials": 3}
 
     assert run_coroutine(answer()) == {"trials": 3}
+
+
+def test_a_fork_parent_warms_with_the_collector_off_then_freezes_what_it_built() -> None:
+    built: list[list[int]] = []
+    seen_enabled: list[bool] = []
+
+    def warm() -> None:
+        seen_enabled.append(gc.isenabled())
+        built.extend([index] for index in range(100))
+
+    try:
+        warm_fork_parent(warm)
+        assert seen_enabled == [False]
+        assert not gc.isenabled()  # the parent only forks: it keeps the collector off
+        assert gc.get_freeze_count() > 0
+        collect_in_child()
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    assert len(built) == 100
+
+
+def test_only_gc_phases_calls_the_collector() -> None:
+    package = Path(whichtool_tui.__file__).parent
+    callers = []
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "gc_phases.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "gc"
+            ):
+                callers.append(f"{path.relative_to(package)}: gc.{node.attr}")
+    assert callers == []

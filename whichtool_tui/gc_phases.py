@@ -5,7 +5,8 @@ receipt allocates a few hundred thousand long-lived objects; the cyclic collecto
 rescanning them as they pile up, which measured 3-5x the cost of the work itself. Nothing built
 in these phases is garbage: ``paused_gc`` stops the scans, ``gc_paused`` also hands what the
 block built to the oldest generation, ``gc_settling`` does so in steps for a long run, and
-``keep_for_session`` takes what will live as long as the process out of the collector's sight.
+``keep_for_session`` takes what will live as long as the process out of the collector's sight;
+``warm_fork_parent`` / ``collect_in_child`` do the same for a parent that only forks.
 """
 
 from __future__ import annotations
@@ -78,3 +79,18 @@ def keep_for_session() -> None:
     Frozen objects are never scanned again; use it only for data kept until exit.
     """
     gc.freeze()
+
+
+def warm_fork_parent(warm: Callable[[], None]) -> None:
+    """Run ``warm`` (imports) with the collector off, then freeze what is alive: a parent that
+    only forks keeps the collector off, and its children share these pages instead of copying
+    them on their first collection. Each child calls ``collect_in_child``."""
+    gc.disable()  # the imports allocate only long-lived objects: no point scanning them
+    warm()
+    keep_for_session()
+
+
+def collect_in_child() -> None:
+    """A forked child of ``warm_fork_parent`` collects garbage again (the frozen pages stay
+    shared with the parent)."""
+    gc.enable()

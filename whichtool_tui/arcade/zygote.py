@@ -12,7 +12,6 @@ shared. POSIX only; the bout falls back to plain spawning elsewhere.
 from __future__ import annotations
 
 import contextlib
-import gc
 import json
 import os
 import signal
@@ -49,10 +48,9 @@ def _std_streams() -> None:
 def serve(control_fd: int) -> int:
     """The zygote loop: one fork per request until the control socket closes."""
     from whichtool_tui.arcade import fixture
+    from whichtool_tui.gc_phases import collect_in_child, warm_fork_parent
 
-    gc.disable()  # the imports allocate only long-lived objects: no point scanning them
-    warm_imports()
-    gc.freeze()  # children share these pages instead of copying them on the first collection
+    warm_fork_parent(warm_imports)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     control = socket.socket(fileno=control_fd)
     while True:
@@ -69,7 +67,7 @@ def serve(control_fd: int) -> int:
             code = 1
             try:
                 control.close()
-                gc.enable()
+                collect_in_child()
                 os.setsid()
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 for target, fd in zip((0, 1, 2), fds, strict=True):
