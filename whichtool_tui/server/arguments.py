@@ -1,4 +1,10 @@
-"""What an agent may pass to each tool, validated strictly before anything runs."""
+"""What an agent may pass to each tool, validated strictly before anything runs.
+
+These models are also the tools' published input schemas (``agent_input_schema``): field
+names, types, descriptions and bounds are written once, here, with the agent caps from
+``limits``. Repeat and concurrency publish their caps but are checked by the handler, so an
+agent over a cap gets the named ``mcp/limit-exceeded`` rather than a schema error.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,24 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import Field, StrictBool, StrictInt, ValidationError
 
+from whichtool_tui import limits
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.strict_model import StrictModel
 
 AgentTransport = Literal["snapshot", "http", "stdio"]
 Rate = float
+
+TRANSPORT_HELP = "How to reach the target; inferred from it when omitted."
+TARGET_HELP = (
+    "A snapshot .json inside the working directory, an http(s) URL, or a server "
+    "command line. Needs --allow-dynamic-targets; otherwise the configured target is used."
+)
+TASKS_HELP = "Task-set file inside the working directory (default: the configured one)."
+
+
+def _published_bounds(low: int, high: int) -> dict[str, Any]:
+    """Bounds shown in the schema but checked by the handler (a named error, not a schema one)."""
+    return {"json_schema_extra": {"minimum": low, "maximum": high}}
 
 
 _Arguments = StrictModel
@@ -22,30 +41,49 @@ ModelT = TypeVar("ModelT", bound=_Arguments)
 class InspectArguments(_Arguments):
     """``inspect_surface`` input."""
 
-    target: str | None = Field(default=None, min_length=1)
-    transport: AgentTransport | None = None
-    max_context_tokens: StrictInt | None = Field(default=None, alias="maxContextTokens", ge=0)
+    target: str | None = Field(default=None, min_length=1, description=TARGET_HELP)
+    transport: AgentTransport | None = Field(default=None, description=TRANSPORT_HELP)
+    max_context_tokens: StrictInt | None = Field(
+        default=None,
+        alias="maxContextTokens",
+        ge=0,
+        description="Fail when the estimated surface tokens exceed this.",
+    )
 
 
 class ValidateArguments(_Arguments):
     """``validate_task_file`` input."""
 
-    tasks: str | None = Field(default=None, min_length=1)
-    target: str | None = Field(default=None, min_length=1)
-    transport: AgentTransport | None = None
+    tasks: str | None = Field(default=None, min_length=1, description=TASKS_HELP)
+    target: str | None = Field(default=None, min_length=1, description=TARGET_HELP)
+    transport: AgentTransport | None = Field(default=None, description=TRANSPORT_HELP)
 
 
 class RunArguments(_Arguments):
     """``run_evaluation`` input; repeat and concurrency limits are checked later, by name."""
 
-    target: str | None = Field(default=None, min_length=1)
-    transport: AgentTransport | None = None
-    tasks: str | None = Field(default=None, min_length=1)
-    provider: str | None = Field(default=None, min_length=1)
-    model: str | None = Field(default=None, min_length=1)
-    repeat: StrictInt | None = None
-    concurrency: StrictInt | None = None
-    dry_run: StrictBool = Field(default=False, alias="dryRun")
+    target: str | None = Field(default=None, min_length=1, description=TARGET_HELP)
+    transport: AgentTransport | None = Field(default=None, description=TRANSPORT_HELP)
+    tasks: str | None = Field(default=None, min_length=1, description=TASKS_HELP)
+    provider: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Provider name; needs --allow-provider-overrides.",
+    )
+    model: str | None = Field(
+        default=None, min_length=1, description="Model name; needs --allow-provider-overrides."
+    )
+    repeat: StrictInt | None = Field(
+        default=None, **_published_bounds(limits.MIN_REPEAT, limits.AGENT_MAX_REPEAT)
+    )
+    concurrency: StrictInt | None = Field(
+        default=None, **_published_bounds(limits.MIN_CONCURRENCY, limits.AGENT_MAX_CONCURRENCY)
+    )
+    dry_run: StrictBool = Field(
+        default=False,
+        alias="dryRun",
+        description="Only plan and price the run; no model is called.",
+    )
     min_accuracy: Rate | None = Field(default=None, alias="minAccuracy", ge=0, le=1)
     max_over_trigger: Rate | None = Field(default=None, alias="maxOverTrigger", ge=0, le=1)
 
@@ -53,11 +91,42 @@ class RunArguments(_Arguments):
 class DiffArguments(_Arguments):
     """``diff_saved_results`` input."""
 
-    base: str = Field(min_length=1)
-    head: str = Field(min_length=1)
+    base: str = Field(min_length=1, description="Base run JSON.")
+    head: str = Field(min_length=1, description="Head run JSON.")
     max_accuracy_drop: Rate | None = Field(default=None, alias="maxAccuracyDrop", ge=0, le=1)
     # The paired test that gates: over tasks (default) or upstream's over trial pairs.
-    paired_unit: Literal["task", "trial"] = Field(default="task", alias="pairedUnit")
+    paired_unit: Literal["task", "trial"] = Field(
+        default="task",
+        alias="pairedUnit",
+        description="The paired test that gates: a sign-flip test over tasks (default), or "
+        "upstream's sign test over trial pairs.",
+    )
+
+
+def _published(schema: dict[str, Any]) -> dict[str, Any]:
+    """One property as agents read it: optional fields without their null branch, no titles
+    or defaults (an omitted argument means the operator's value)."""
+    branches = schema.pop("anyOf", None)
+    if branches is not None:
+        kept = [branch for branch in branches if branch != {"type": "null"}]
+        schema = {**kept[0], **schema} if len(kept) == 1 else {"anyOf": kept, **schema}
+    return {key: value for key, value in schema.items() if key not in ("title", "default")}
+
+
+def agent_input_schema(model: type[_Arguments]) -> dict[str, Any]:
+    """The JSON Schema a tool publishes for ``model``: camelCase names, bounds from the model
+    (and ``limits``), unknown arguments refused."""
+    generated = model.model_json_schema(by_alias=True)
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            name: _published(dict(value)) for name, value in generated["properties"].items()
+        },
+        "additionalProperties": False,
+    }
+    if generated.get("required"):
+        schema["required"] = list(generated["required"])
+    return schema
 
 
 def parse_arguments(model: type[ModelT], tool: str, raw: dict[str, Any] | None) -> ModelT:
