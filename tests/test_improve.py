@@ -379,3 +379,21 @@ def test_a_public_reference_surface_gets_measured_rewrites(
         for index, tool in enumerate(json.loads(git.read_text(encoding="utf-8"))["tools"])
         if tool["name"] in report["acceptedTools"]
     ]
+
+
+def test_tool_focus_and_the_event_stream(capsys: pytest.CaptureFixture[str]) -> None:
+    from whichtool_tui.config import Settings
+    from whichtool_tui.improve.events import CandidateMeasured, CandidateProposed, ImproveEvent
+    from whichtool_tui.usecases.improve import request_for, run_improve
+
+    heard: list[ImproveEvent] = []
+    request = request_for(str(LAB), str(IMPROVE_TASKS), ("search_orders",), Settings())
+    report = run_improve(request, Settings(), sink=heard.append)
+    assert {c.tool for c in report.candidates} == {"search_orders"}
+    proposed = [e for e in heard if isinstance(e, CandidateProposed)]
+    measured = [e for e in heard if isinstance(e, CandidateMeasured)]
+    assert len(proposed) == len(measured) == len(report.candidates)
+    assert [e.candidate.id for e in measured] == [c.id for c in report.candidates]
+    assert heard.index(proposed[0]) < heard.index(measured[0])
+    code, _, err = improve(capsys, "--tool", "no_such_tool")
+    assert code == 2 and "no_such_tool" in err

@@ -39,6 +39,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="a saved run of this snapshot: its tuning trials supply the failures and confusions",
     )
     add(
+        "--tool",
+        action="append",
+        metavar="NAME",
+        help="rewrite only this tool (repeatable; default: every tool a finding or failure names)",
+    )
+    add(
         "--seed",
         type=whole_number(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
         metavar="N",

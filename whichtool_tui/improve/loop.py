@@ -22,6 +22,12 @@ from whichtool_tui.evaluation.inputs import build_run_inputs, normalize_listing
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.evaluation.report_model import RunReport, ScoredTrial
 from whichtool_tui.improve.briefs import ToolBrief, gather_briefs, tuning_failures
+from whichtool_tui.improve.events import (
+    CandidateMeasured,
+    CandidateProposed,
+    ImproveSink,
+    discard_improve_event,
+)
 from whichtool_tui.improve.measure import decide, measure
 from whichtool_tui.improve.model import Candidate, ImproveReport, Measurement, SplitBlock, Target
 from whichtool_tui.improve.patch import changed_keys, patch_operations, rewritable, with_rewrite
@@ -59,6 +65,7 @@ class ImproveJob:
     base_run: RunReport | None = None
     base_run_source: str | None = None
     approximates: str | None = None
+    focus: frozenset[str] = frozenset()  # rewrite only these tools (empty: every involved one)
 
 
 async def _run(
@@ -156,7 +163,9 @@ async def _tuning_trials(
     return [trial for trial in job.base_run.trials if trial.task_id in wanted]
 
 
-async def improve_surface(job: ImproveJob, provider: Provider) -> ImproveReport:
+async def improve_surface(
+    job: ImproveJob, provider: Provider, sink: ImproveSink = discard_improve_event
+) -> ImproveReport:
     """Run the whole loop with one provider: it routes every trial and, when it can answer in
     a structured shape and is not a baseline, writes the candidates too."""
     base_tools = list(job.listing.raw_tools)
@@ -164,6 +173,8 @@ async def improve_surface(job: ImproveJob, provider: Provider) -> ImproveReport:
     tuning = {task.id: task for task in job.split.tuning}
     failures = tuning_failures(await _tuning_trials(job, base_tools, provider), tuning)
     briefs = gather_briefs(surface, job.findings, failures)
+    if job.focus:
+        briefs = [brief for brief in briefs if brief.tool.name in job.focus]
     use_model = can_structure(provider) and not provider.identity.is_baseline
     notes: list[str] = []
     base_report = await _run(job, base_tools, job.split.held_out, provider)
@@ -180,10 +191,19 @@ async def improve_surface(job: ImproveJob, provider: Provider) -> ImproveReport:
         passed: list[tuple[int, Measurement, list[Any], RunReport]] = []
         for number, proposal in enumerate(await _proposals(job, brief, provider, use_model), 1):
             before = current_tools[index]
+            sink(
+                CandidateProposed(
+                    proposal.tool,
+                    proposal.rule,
+                    str(before.get("description", "")),
+                    proposal.description,
+                )
+            )
             if proposal.refused is not None:
                 candidates.append(
                     _candidate(proposal, number, before, None, False, proposal.refused)
                 )
+                sink(CandidateMeasured(candidates[-1]))
                 continue
             trial_tools = with_rewrite(current_tools, index, proposal.description, proposal.title)
             stray = set(changed_keys(before, trial_tools[index])) - REWRITABLE_KEYS
@@ -197,6 +217,7 @@ async def improve_surface(job: ImproveJob, provider: Provider) -> ImproveReport:
             measured = measure(current, report, proposal.target, tokens)
             accepted, reason = decide(measured, proposal.target, job.max_token_growth)
             candidates.append(_candidate(proposal, number, before, measured, False, reason))
+            sink(CandidateMeasured(candidates[-1].model_copy(update={"accepted": accepted})))
             if accepted:
                 passed.append((len(candidates) - 1, measured, trial_tools, report))
         if passed:
@@ -227,7 +248,8 @@ async def improve_surface(job: ImproveJob, provider: Provider) -> ImproveReport:
         )
         final = measure(base_report, current, Target(kind="static", tools=accepted_tools), totals)
     if not briefs:
-        notes.append("no finding or tuning failure involves a tool description: nothing to rewrite")
+        about = "the chosen tools" if job.focus else "a tool description"
+        notes.append(f"no finding or tuning failure involves {about}: nothing to rewrite")
     recorded = base_report.reproducibility
     return ImproveReport(
         snapshot=job.listing.ref,

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from whichtool_tui.config import Settings
     from whichtool_tui.evaluation.engine import RunOptions
     from whichtool_tui.evaluation.report_model import RunReport
+    from whichtool_tui.improve.events import ImproveSink
     from whichtool_tui.improve.model import ImproveReport
     from whichtool_tui.surface.model import NormalizedSurface
     from whichtool_tui.usecases.options import ProviderChoice
@@ -42,6 +43,7 @@ class ImproveRequest:
     base_run: str | None
     holdout_share: float
     max_token_growth: float
+    tools: tuple[str, ...] = ()
 
 
 def _bad(message: str, hint: str = USAGE) -> WhichtoolError:
@@ -77,17 +79,52 @@ def build_request(args: argparse.Namespace, settings: Settings) -> ImproveReques
         base_run=args.base_run,
         holdout_share=share,
         max_token_growth=growth,
+        tools=tuple(args.tool or ()),
+    )
+
+
+def request_for(
+    snapshot: str,
+    tasks: str,
+    tools: tuple[str, ...],
+    settings: Settings,
+    provider: ProviderChoice | None = None,
+) -> ImproveRequest:
+    """A request with every option from the config or its default (the TUI's "propose a fix")."""
+    from whichtool_tui.improve.split import DEFAULT_HOLDOUT_SHARE
+    from whichtool_tui.usecases.options import (
+        ProviderOverrides,
+        RunOverrides,
+        merge_provider,
+        merge_run_options,
+    )
+    from whichtool_tui.usecases.surface_diff import rerun_options
+
+    chosen = provider or merge_provider(ProviderOverrides(), settings)
+    return ImproveRequest(
+        snapshot=snapshot,
+        tasks=tasks,
+        provider=chosen,
+        options=rerun_options(merge_run_options(RunOverrides(), settings)),
+        allow_http_provider=False,
+        base_run=None,
+        holdout_share=DEFAULT_HOLDOUT_SHARE,
+        max_token_growth=DEFAULT_MAX_TOKEN_GROWTH,
+        tools=tools,
     )
 
 
 def _base_run(path: str, surface: NormalizedSurface) -> RunReport:
     from whichtool_tui.evaluation.reader import load_run_report
 
-    report = load_run_report(path)
+    return _checked_run(load_run_report(path), f"The base run {os.path.basename(path)}", surface)
+
+
+def _checked_run(report: RunReport, shown: str, surface: NormalizedSurface) -> RunReport:
     if report.reproducibility.surface_hash != surface.hash:
         raise WhichtoolError(
             "improve/base-run-mismatch",
-            f"The base run {os.path.basename(path)} was made on another surface "
+            f"{shown} was made on another surface "
             f"({report.reproducibility.surface_hash[:19]}, the snapshot is {surface.hash[:19]})",
             "Pass a run of this snapshot, or leave --base-run out (improve runs the tuning "
             "tasks itself).",
@@ -96,9 +133,17 @@ def _base_run(path: str, surface: NormalizedSurface) -> RunReport:
 
 
 def run_improve(
-    request: ImproveRequest, settings: Settings, env: Mapping[str, str] | None = None
+    request: ImproveRequest,
+    settings: Settings,
+    env: Mapping[str, str] | None = None,
+    *,
+    base_report: RunReport | None = None,
+    sink: ImproveSink | None = None,
 ) -> ImproveReport:
-    """Load and review the snapshot, split the tasks, then propose, measure and decide."""
+    """Load and review the snapshot, split the tasks, then propose, measure and decide.
+
+    ``base_report`` is a run already in memory (the TUI's), used like ``--base-run``; ``sink``
+    hears each candidate as it is proposed and measured."""
     from whichtool_tui.evaluation.inputs import lint_for_run, normalize_listing
     from whichtool_tui.evaluation.plan import TaskSpec
     from whichtool_tui.event_loop import run_coroutine
@@ -121,7 +166,15 @@ def run_improve(
             f"{loaded.source} has {len(errors)} error(s) against this surface: {errors[0].message}",
             "Run `whichtool-tui tasks lint` on the snapshot and task set to see every finding.",
         )
+    unknown = sorted(set(request.tools) - {tool.name for tool in surface.tools})
+    if unknown:
+        raise _bad(
+            f"--tool {unknown[0]}: the snapshot serves no such tool",
+            "Name a tool of the snapshot (whichtool-tui inspect lists them).",
+        )
     base_run = _base_run(request.base_run, surface) if request.base_run else None
+    if base_report is not None:
+        base_run = _checked_run(base_report, "the open run", surface)
     tasks = [TaskSpec(t.id, t.prompt, t.expected, tuple(t.tags)) for t in loaded.task_set.tasks]
     variants = {
         task.id: task.derived_from.task_id
@@ -146,8 +199,15 @@ def run_improve(
         max_token_growth=request.max_token_growth,
         findings=tuple(review.diagnostics),
         base_run=base_run,
-        base_run_source=os.path.basename(request.base_run) if request.base_run else None,
+        base_run_source=(
+            "the open run"
+            if base_report is not None
+            else os.path.basename(request.base_run)
+            if request.base_run
+            else None
+        ),
         approximates=name,
+        focus=frozenset(request.tools),
     )
     provider = build_flagged_provider(
         name,
@@ -162,7 +222,9 @@ def run_improve(
 
     async def work() -> ImproveReport:
         try:
-            return await improve_surface(job, provider)
+            if sink is None:
+                return await improve_surface(job, provider)
+            return await improve_surface(job, provider, sink)
         finally:
             await provider.aclose()
 
