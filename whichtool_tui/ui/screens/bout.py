@@ -4,7 +4,6 @@ and the verdicts only after the operator's guess (followed / held / unclear)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.syntax import Syntax
@@ -22,6 +21,7 @@ from whichtool_tui.ui.bout_model import BoutView
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.timeline import RpcTimeline, columns_header
 from whichtool_tui.ui.widgets.tool_detail import safe_multiline
+from whichtool_tui.ui.wire_search import WireSearch
 
 ALL = "all"
 LIVE_REDRAW_SECONDS = 0.25
@@ -92,7 +92,8 @@ class BoutScreen(SectionScreen):
         super().__init__()
         self._shown: BoutView | None = None
         self._message_timer: Timer | None = None
-        self._last_filter: tuple[object, ...] | None = None  # (others..., search) last applied
+        self._search = WireSearch()
+        self._message_shown: tuple[int, int | None] | None = None
         self._drawn_verdict: tuple[object, ...] | None = None
         self._current_timeline: RpcTimeline | None = None
 
@@ -205,7 +206,8 @@ class BoutScreen(SectionScreen):
             title += f", {len(timeline.rows):,} read so far"
         if shown != len(timeline.rows):
             title += f", {shown:,} shown"
-        pane.border_title = title + ")"
+        if pane.border_title != title + ")":  # each keystroke of a search lands here
+            pane.border_title = title + ")"
 
     def rows_grew(self) -> None:
         """More rows of a big receipt were read: extend the timeline, keep the filters."""
@@ -309,21 +311,18 @@ class BoutScreen(SectionScreen):
             self.notify("Record your call first (f, h or u): this filter gives the answer away.")
             self.query_one("#f-kind", Select).value = ALL
             return
-        others = (id(bout), atom, direction, kind, method)
-        previous = self._last_filter
-        self._last_filter = (*others, search)
         if atom == ALL and direction == ALL and kind == ALL and not method and not search:
             timeline.set_filter(None)
             self._set_wire_title(timeline)
             return
         rows = bout.rows
-        texts = bout.search_texts() if search else []
         kind_test = {
             "calls": lambda i: rows[i].method == "tools/call",
             "errors": bout.is_error,
             "unanswered": lambda i: "[no response]" in rows[i].note,
             "unauthorized": bout.is_unauthorized,
         }.get(str(kind))
+        plain = atom == ALL and direction == ALL and kind == ALL and not method
 
         def others_keep(i: int) -> bool:
             row = rows[i]
@@ -334,25 +333,16 @@ class BoutScreen(SectionScreen):
                 and (kind_test is None or kind_test(i))
             )
 
-        def keep(i: int) -> bool:
+        def candidates() -> list[int]:
+            everything = range(len(rows))
+            return list(everything) if plain else [i for i in everything if others_keep(i)]
+
+        def keep(i: int) -> bool:  # rows that arrive later (a receipt still loading)
             return others_keep(i) and (not search or search in bout.search_texts()[i])
 
-        narrowing = (
-            previous is not None
-            and previous[:-1] == others
-            and isinstance(previous[-1], str)
-            and search.startswith(previous[-1])
-        )
-        if narrowing:
-            # Typing one more letter: only the rows the last search kept can still match.
-            candidates: Iterable[int] = timeline.shown_rows
-        else:
-            plain = atom == ALL and direction == ALL and kind == ALL and not method
-            candidates = (
-                range(len(rows)) if plain else [i for i in range(len(rows)) if others_keep(i)]
-            )
-        shown = [i for i in candidates if search in texts[i]] if search else list(candidates)
-        timeline.set_filter(keep, shown)
+        scope = (id(bout), atom, direction, kind, method, len(rows))
+        shown = self._search.find(search, scope, bout.search_texts, candidates)
+        timeline.set_filter(keep, list(shown))  # a copy: the timeline extends it as rows arrive
         self._set_wire_title(timeline)
 
     def action_next_mark(self, direction: int) -> None:
@@ -420,6 +410,9 @@ class BoutScreen(SectionScreen):
         """Show the full JSON-RPC message behind a timeline row."""
         self._message_timer = None
         bout = self.bout
+        if (id(bout), index) == self._message_shown:
+            return  # a search that kept the same first row: the pane already shows it
+        self._message_shown = (id(bout), index)
         pane = self.query_one("#message", Static)
         if bout is None or index is None:
             pane.update("")

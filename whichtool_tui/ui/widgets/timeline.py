@@ -169,10 +169,29 @@ class RpcTimeline(ScrollView, can_focus=True):
             self.shown_rows = list(range(self._scanned))
         else:
             self.shown_rows = [i for i in range(self._scanned) if keep(i)]
-        self.virtual_size = Size(self._width, len(self.shown_rows))
+        self._resize_rows()
         self.scroll_to(0, 0, animate=False)
         self.cursor = 0
         self.refresh()
+
+    def _resize_rows(self) -> None:
+        """Take the new row count, repainting only this widget when the scrollbars stay put.
+
+        Setting ``virtual_size`` makes Textual lay out the whole screen again, which was half
+        of each search keystroke's time; a different row count alone changes nothing outside
+        this widget unless a scrollbar appears or goes, which still takes the full route.
+        """
+        size = Size(self._width, len(self.shown_rows))
+        if size == self.virtual_size:
+            return
+        view = self.scrollable_content_region.size
+        before = (self.virtual_size.width > view.width, self.virtual_size.height > view.height)
+        after = (size.width > view.width, size.height > view.height)
+        if before != after or not self.is_mounted:
+            self.virtual_size = size
+            return
+        self.set_reactive(ScrollView.virtual_size, size)
+        self._scroll_update(size)  # the scrollbars' thumbs follow the new height
 
     def grow(self) -> None:
         """Take in rows appended to ``rows`` since the last look (a big receipt loads in chunks)."""
@@ -183,7 +202,7 @@ class RpcTimeline(ScrollView, can_focus=True):
         if seq_width(self.rows) != self.seq_width:
             self.seq_width = seq_width(self.rows)
             self._refit()
-        self.virtual_size = Size(self._width, len(self.shown_rows))
+        self._resize_rows()
         self.refresh()
 
     @property
