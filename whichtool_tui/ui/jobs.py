@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
-from textual.app import App
 from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
@@ -21,6 +20,7 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import keep_for_session, paused_gc
 from whichtool_tui.redact import redact_message, redact_paths
 from whichtool_tui.ui.bout_model import BoutView, view_of_receipt
+from whichtool_tui.ui.improve_jobs import ImproveJobs
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.session import (
@@ -66,7 +66,7 @@ class DiffComputed(Message):
         self.diff = diff
 
 
-class JobsApp(App[int]):
+class JobsApp(ImproveJobs):
     """The session and the workers that fill it; WhichtoolApp adds screens and keys."""
 
     def __init__(self, settings: Settings | None = None) -> None:

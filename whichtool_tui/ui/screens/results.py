@@ -61,12 +61,20 @@ class ResultsScreen(SectionScreen):
         Binding("s", "save_report", "Save run"),
         Binding("m", "focus_heatmap", "Heatmap"),
         Binding("o", "overlap", "Side by side"),
+        Binding("p", "propose_fix", "Propose fix"),
     ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only the keys that do something now show in the footer."""
         session = self.wapp.session
-        if action in ("trials", "focus_heatmap", "save_report", "diff_base", "overlap"):
+        if action in (
+            "trials",
+            "focus_heatmap",
+            "save_report",
+            "diff_base",
+            "overlap",
+            "propose_fix",
+        ):
             return session.run is not None and not self._showing_diff
         if action == "toggle_diff":
             return session.diff is not None and session.run is not None
@@ -211,6 +219,25 @@ class ResultsScreen(SectionScreen):
     def action_focus_heatmap(self) -> None:
         for heatmap in self.query(ConfusionHeatmap):
             heatmap.focus()
+
+    def action_propose_fix(self) -> None:
+        """``p``: rewrites for the cell's expected and picked tools, measured on held-out tasks;
+        the open run supplies the tuning failures when it was made on this surface."""
+        heatmap = self.query(ConfusionHeatmap).first() if self.query(ConfusionHeatmap) else None
+        report = self.report
+        if heatmap is None or not heatmap.rows or report is None:
+            return
+        row, column = heatmap.cursor
+        expected, picked = heatmap.rows[row], heatmap.columns[column]
+        tools = tuple(
+            name for name in dict.fromkeys((expected, picked)) if name not in SPECIAL_NAMES
+        )
+        if not tools:
+            self.notify("Put the cursor on a cell of a tool's row.")
+            return
+        surface = self.wapp.session.surface
+        same = surface is not None and surface.surface_hash == report.reproducibility.surface_hash
+        self.wapp.propose_fix(tools, report if same else None)
 
     def action_overlap(self) -> None:
         """The two descriptions behind the heatmap cell, side by side (the Surface pair view)."""

@@ -93,6 +93,7 @@ class SurfaceScreen(SectionScreen):
         Binding("e", "cycle_severity", "Severity"),
         Binding("o", "cycle_order", "Sort tools"),
         Binding("j", "toggle_raw", "Raw JSON"),
+        Binding("p", "propose_fix", "Propose fix"),
     ]
 
     _shown: SurfaceView | None = None
@@ -335,6 +336,14 @@ class SurfaceScreen(SectionScreen):
             self.notify("Select a finding about two tools (overlap, identical, look-alike).")
             return
         self.app.push_screen(OverlapModal(view, finding))
+
+    def action_propose_fix(self) -> None:
+        """``p``: rewrites for the selected finding's tools, measured on held-out tasks."""
+        finding = self.selected_finding()
+        if finding is None or not finding.tools:
+            self.notify("Select a finding about one or more tools.")
+            return
+        self.wapp.propose_fix(tuple(finding.tools))
 
     def action_search(self) -> None:
         """``/``: filter the focused table (tools by name; findings by code, tool or text)."""
