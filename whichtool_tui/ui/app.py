@@ -49,6 +49,7 @@ WORK_LOST_ON_QUIT = {
     "run": "a routing run in progress",
     "bout": "a bout in progress",
     "generate": "drafting a task set with a model",
+    "improve": "measuring a proposed fix",
 }
 QUIT_GRACE_SECONDS = 5.0  # cancelled work gets this long to stop its servers before we exit
 FIRST_ROWS = 2_000  # timeline rows built before the first frame; the rest load in a thread

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
+from textual.worker import get_current_worker
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths
@@ -65,7 +66,11 @@ class ImproveJobs(App[int]):
             ProviderChoice(form.provider, form.model, form.base_url) if form is not None else None
         )
 
+        worker = get_current_worker()
+
         def forward(event: ImproveEvent) -> None:
+            if worker.is_cancelled:  # quitting: stop at the next candidate, keep nothing
+                raise WhichtoolError("improve/cancelled", "the measurement was cancelled")
             if modal.is_attached:
                 self.call_from_thread(modal.add_event, event)
 
