@@ -9,11 +9,12 @@ from importlib import resources
 from string import Template
 from typing import Any
 
+from whichtool_tui.evaluation.confusion import column_word, confusion_axes, row_label
 from whichtool_tui.evaluation.report_model import ClusteredRate, RunReport
 from whichtool_tui.evaluation.stats import Proportion
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.rates import clustered_interval, interval, percent
-from whichtool_tui.reports.run_rows import COLUMN_LABELS, reproducibility_rows
+from whichtool_tui.reports.run_rows import reproducibility_rows
 from whichtool_tui.reports.run_statistics import (
     clustered_by_tool,
     clustered_headline,
@@ -89,28 +90,25 @@ def _cards(report: RunReport) -> str:
 
 def _heatmap(report: RunReport) -> str:
     matrix = report.metrics.confusion_matrix
-    tools = sorted(row.tool for row in report.metrics.by_tool)
-    rows = [*tools, "(none)"]
-    columns = [*tools, "(none)", "(phantom)", "(multiple calls)"]
-    if len(tools) > FULL_GRID_MAX_TOOLS:
+    axes = confusion_axes(row.tool for row in report.metrics.by_tool)
+    rows, columns = axes.rows, axes.columns
+    if len(report.metrics.by_tool) > FULL_GRID_MAX_TOOLS:
         # A big surface would make a grid of mostly empty cells: keep what was measured.
         used = {column for cells in matrix.values() for column in cells}
         rows = [row for row in rows if row in matrix]
         columns = [column for column in columns if column in used]
     peak = max((count for cells in matrix.values() for count in cells.values()), default=0)
-    head = "".join(
-        f'<th scope="col" class="col">{_text(COLUMN_LABELS.get(c, c))}</th>' for c in columns
-    )
+    head = "".join(f'<th scope="col" class="col">{_text(column_word(c))}</th>' for c in columns)
     body: list[str] = []
     first = True
     for r, row in enumerate(rows):
-        label = "(distractor)" if row == "(none)" else row
+        label = row_label(row)
         cells: list[str] = []
         for c, col in enumerate(columns):
             count = matrix.get(row, {}).get(col, 0)
             alpha = 0.0 if peak == 0 else 0.12 + 0.78 * count / peak if count else 0.0
             classes = [name for name, on in (("diag", row == col), ("zero", not count)) if on]
-            col_label = COLUMN_LABELS.get(col, col)
+            col_label = column_word(col)
             aria = f"expected {label}, picked {col_label}: {count} trials"
             cells.append(
                 f'<td><button type="button" class="{" ".join(classes)}" '

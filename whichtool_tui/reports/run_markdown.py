@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from whichtool_tui.evaluation.confusion import column_word, confusion_axes, row_label
 from whichtool_tui.evaluation.report_model import ClusteredRate, RunReport
 from whichtool_tui.evaluation.stats import Proportion
 from whichtool_tui.reports.escape import markdown_cell, markdown_code
 from whichtool_tui.reports.rates import clustered_interval, interval, percent
-from whichtool_tui.reports.run_rows import COLUMN_LABELS, reproducibility_rows
+from whichtool_tui.reports.run_rows import reproducibility_rows
 from whichtool_tui.reports.run_statistics import (
     clustered_by_tool,
     clustered_headline,
@@ -100,11 +101,10 @@ def _matrix(report: RunReport) -> list[str]:
     matrix = report.metrics.confusion_matrix
     if not matrix:
         return ["No scored trials."]
-    tools = [row.tool for row in sorted(report.metrics.by_tool, key=lambda r: r.tool)]
-    rows = [*tools, "(none)"]
-    columns = [*tools, "(none)", "(phantom)", "(multiple calls)"]
-    used_columns = [c for c in columns if any(c in matrix.get(r, {}) for r in rows)]
-    header = " | ".join(markdown_cell(COLUMN_LABELS.get(c, c)) for c in used_columns)
+    axes = confusion_axes(row.tool for row in report.metrics.by_tool)
+    rows = axes.rows
+    used_columns = [c for c in axes.columns if any(c in matrix.get(r, {}) for r in rows)]
+    header = " | ".join(markdown_cell(column_word(c)) for c in used_columns)
     lines = [
         f"| expected ↓ / picked → | {header} |",
         "|---|" + "---|" * len(used_columns),
@@ -112,7 +112,7 @@ def _matrix(report: RunReport) -> list[str]:
     for row in rows:
         if row not in matrix:
             continue
-        label = "(distractor)" if row == "(none)" else row
+        label = row_label(row)
         cells = " | ".join(str(matrix[row].get(c, 0) or "") for c in used_columns)
         lines.append(f"| {markdown_cell(label)} | {cells} |")
     return lines

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from whichtool_tui.evaluation.metrics import MULTIPLE_KEY, NONE_KEY, PHANTOM_KEY
 from whichtool_tui.evaluation.report_model import RunReport
-
-# Confusion-matrix columns that are not tools, as a reader should see them.
-COLUMN_LABELS = {NONE_KEY: "no call", PHANTOM_KEY: "phantom", MULTIPLE_KEY: "multiple"}
 
 
 def reproducibility_rows(report: RunReport) -> list[tuple[str, str]]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
+from whichtool_tui.evaluation.confusion import DISTRACTOR_ROW, GRID_LEGEND, OUTCOME_COLUMNS
 from whichtool_tui.evaluation.engine import PreparedRun
-from whichtool_tui.evaluation.metrics import MULTIPLE_KEY, NONE_KEY, PHANTOM_KEY
 from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TRIALS
 from whichtool_tui.evaluation.power import PowerPlan, power_lines
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport
@@ -23,7 +23,7 @@ from whichtool_tui.surface.model import short_hash
 MAX_TOOL_ROWS = 20
 MAX_MATRIX_COLUMNS = 12
 WORST_FIRST = 3
-_SPECIAL_COLUMNS = ((NONE_KEY, "-"), (PHANTOM_KEY, "?"), (MULTIPLE_KEY, "+"))
+_SPECIAL_COLUMNS = tuple((column.key, column.mark) for column in OUTCOME_COLUMNS)
 
 
 def _status(report: RunReport, style: Styler) -> str:
@@ -123,10 +123,11 @@ def _matrix(report: RunReport) -> list[str]:
     tools = sorted(tools)[:MAX_MATRIX_COLUMNS]
     columns = [(name, str(index + 1)) for index, name in enumerate(tools)]
     columns += list(_SPECIAL_COLUMNS)
-    rows = sorted(k for k in matrix if k != NONE_KEY) + ([NONE_KEY] if NONE_KEY in matrix else [])
+    rows = sorted(k for k in matrix if k != DISTRACTOR_ROW)
+    rows += [DISTRACTOR_ROW] if DISTRACTOR_ROW in matrix else []
     lines = ["Confusion matrix (rows: expected, columns: picked)"]
     lines += [f"  {label:>3} = {ascii_safe(name)}" for name, label in columns[: len(tools)]]
-    lines.append("    - = no call, ? = phantom, + = multiple calls")
+    lines.append(f"    {GRID_LEGEND}")
     width = max(4, *(len(str(v)) + 1 for row in matrix.values() for v in row.values()))
     row_width = min(28, max(len(ascii_safe(r)) for r in rows) + 2)
     header = " " * (row_width + 2) + "".join(label.rjust(width) for _, label in columns)

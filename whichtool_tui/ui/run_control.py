@@ -9,8 +9,9 @@ from pathlib import Path
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.evaluation.confusion import DISTRACTOR_ROW
 from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions
-from whichtool_tui.evaluation.metrics import NONE_KEY, picked_column
+from whichtool_tui.evaluation.metrics import picked_column
 from whichtool_tui.evaluation.report_model import ScoredTrial
 from whichtool_tui.evaluation.stats import wilson_interval
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
@@ -151,7 +152,7 @@ class RunProgress:
         if trial.error is not None:
             self.errors += 1
             return
-        expected = trial.expected or NONE_KEY
+        expected = trial.expected or DISTRACTOR_ROW
         row = self.confusion.setdefault(expected, {})
         column = picked_column(trial, set(self.tools))
         row[column] = row.get(column, 0) + 1

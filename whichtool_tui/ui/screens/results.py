@@ -12,7 +12,8 @@ from textual.containers import Horizontal, HorizontalScroll, Vertical, VerticalS
 from textual.widgets import Static
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.evaluation.metrics import MULTIPLE_KEY, NONE_KEY, PHANTOM_KEY, picked_column
+from whichtool_tui.evaluation.confusion import DISTRACTOR_ROW, confusion_axes
+from whichtool_tui.evaluation.metrics import picked_column
 from whichtool_tui.evaluation.report_model import RunReport, ScoredTrial
 from whichtool_tui.redact import redact_paths, sanitize_text
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
@@ -34,8 +35,8 @@ HEATMAP_MIN_WIDTH = 44  # accuracy with its interval and counts, a few confusion
 
 def matrix_axes(report: RunReport) -> tuple[list[str], list[str]]:
     """Rows (expected tools, then distractors) and columns (tools, then the three outcomes)."""
-    tools = sorted(tool.tool for tool in report.metrics.by_tool)
-    return [*tools, NONE_KEY], [*tools, NONE_KEY, PHANTOM_KEY, MULTIPLE_KEY]
+    axes = confusion_axes(tool.tool for tool in report.metrics.by_tool)
+    return axes.rows, axes.columns
 
 
 def cell_trials(report: RunReport, expected: str, picked: str) -> list[ScoredTrial]:
@@ -45,7 +46,7 @@ def cell_trials(report: RunReport, expected: str, picked: str) -> list[ScoredTri
         trial
         for trial in report.trials
         if trial.error is None
-        and (trial.expected or NONE_KEY) == expected
+        and (trial.expected or DISTRACTOR_ROW) == expected
         and picked_column(trial, surface) == picked
     ]
 

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, ProgressBar, Select, Static
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.evaluation.metrics import MULTIPLE_KEY, NONE_KEY, PHANTOM_KEY
+from whichtool_tui.evaluation.confusion import confusion_axes
 from whichtool_tui.evaluation.power import power_for_run
 from whichtool_tui.providers.presets import PROVIDER_NAMES
 from whichtool_tui.redact import sanitize_text
@@ -267,9 +267,8 @@ class RunScreen(SectionScreen):
 
     def _draw_live(self, progress: RunProgress) -> None:
         """The confusion heatmap and per-tool rates, as far as the run has got."""
-        tools = sorted(progress.tools)
-        rows = [*tools, NONE_KEY]
-        columns = [*tools, NONE_KEY, PHANTOM_KEY, MULTIPLE_KEY]
+        axes = confusion_axes(progress.tools)
+        rows, columns = axes.rows, axes.columns
         holder = self.query_one("#run-heatmap-holder", Vertical)
         found = holder.query(ConfusionHeatmap)
         if found and found.first().columns == columns:

@@ -22,13 +22,11 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-SPECIAL_COLUMNS = {"(none)": "none", "(phantom)": "?", "(multiple calls)": "+"}
-SPECIAL_NAMES = {
-    "(none)": "none (no call)",
-    "(phantom)": "? (phantom)",
-    "(multiple calls)": "+ (multiple calls)",
-}
-SPECIAL_LEGEND = "none = no call · ? = phantom (not on the surface) · + = multiple calls"
+from whichtool_tui.evaluation.confusion import HEATMAP_LEGEND, OUTCOME_COLUMNS
+
+SPECIAL_COLUMNS = {column.key: column.cell for column in OUTCOME_COLUMNS}
+SPECIAL_NAMES = {column.key: column.name for column in OUTCOME_COLUMNS}
+SPECIAL_LEGEND = HEATMAP_LEGEND
 CELL_WIDTH = 5
 ROW_LABEL_WIDTH = 16
 LEVELS = 5  # intensity steps for off-diagonal cells
