@@ -2,19 +2,27 @@
 
 Detection is by declared schema first (``schemaVersion`` / ``schema_id``), then by shape for the
 files that declare none (task sets, ``tools/list`` snapshots), so a renamed file still opens. The
-summary is a few plain lines read straight from the data: no engine is needed to describe a file.
+summary is a few plain lines; reports (inspect, run, diff) are read through their typed models,
+the bout files straight from the data.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel
 
 from whichtool_tui.bounded_read import parse_json_text, read_input_text
+from whichtool_tui.diagnostics import HasSeverity, count_by_severity
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import paused_gc
 from whichtool_tui.redact import redact_paths, sanitize_text
+from whichtool_tui.reports.rates import format_proportion_compact
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 ArtefactKind = Literal[
     "inspect-report",
@@ -205,87 +213,85 @@ def _text(value: Any, limit: int = 80) -> str:
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
-def format_proportion(value: Any) -> str:
-    """``0.82 [0.70–0.90]`` from a report Proportion, or ``n/a`` when it has no denominator."""
-    if not isinstance(value, dict) or value.get("value") is None:
-        return "n/a"
-    text = f"{float(value['value']):.2f}"
-    interval = value.get("ci95")
-    if isinstance(interval, list | tuple) and len(interval) == 2 and None not in interval:
-        text += f" [{float(interval[0]):.2f}–{float(interval[1]):.2f}]"
-    numerator, denominator = value.get("numerator"), value.get("denominator")
-    if numerator is not None and denominator is not None:
-        text += f" ({numerator}/{denominator})"
-    return text
-
-
-def severity_counts(diagnostics: Any) -> dict[str, int]:
-    """Count findings per severity, tolerating malformed entries."""
-    counts = {"error": 0, "warning": 0, "info": 0}
-    for item in diagnostics if isinstance(diagnostics, list) else []:
-        severity = item.get("severity") if isinstance(item, dict) else None
-        if severity in counts:
-            counts[severity] += 1
-    return counts
-
-
-def _counts_line(diagnostics: Any) -> str:
-    counts = severity_counts(diagnostics)
+def _counts_line(diagnostics: Sequence[HasSeverity]) -> str:
+    counts = count_by_severity(diagnostics)
     return f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"
 
 
-def _summary_inspect(data: dict[str, Any]) -> list[tuple[str, str]]:
-    surface = _get(data, "surface") or {}
-    hash_value = str(surface.get("hash") or "")
+def _validated(model: type[ModelT], data: dict[str, Any], shown: str, what: str) -> ModelT:
+    """``data`` as its typed report model; a file the model refuses is a one-line error."""
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        raise WhichtoolError(
+            "open/invalid-report",
+            f"{shown} is not a valid {what}: `{where}`: {first['msg']}",
+            "Only files this build writes (or their documented versions) can be described.",
+        ) from None
+
+
+def _summary_inspect(data: dict[str, Any], shown: str) -> list[tuple[str, str]]:
+    from whichtool_tui.surface.report_model import InspectReport
+
+    report = _validated(InspectReport, data, shown, "inspect report")
+    surface = report.surface
     return [
-        ("target", _text(_get(data, "target", "ref"))),
-        ("surface", f"{_text(hash_value.removeprefix('sha256:')[:12])}"),
-        ("tools", _text(surface.get("toolCount"))),
-        ("tokens", f"~{_text(_get(data, 'tokens', 'total'))} (estimate)"),
-        ("findings", _counts_line(data.get("diagnostics"))),
-        ("ok", _text(data.get("ok"))),
+        ("target", _text(report.target.ref)),
+        ("surface", f"{_text(surface.hash.removeprefix('sha256:')[:12])}"),
+        ("tools", _text(surface.tool_count)),
+        ("tokens", f"~{_text(report.tokens.total)} (estimate)"),
+        ("findings", _counts_line(report.diagnostics)),
+        ("ok", _text(report.ok)),
     ]
 
 
-def _summary_run(data: dict[str, Any]) -> list[tuple[str, str]]:
-    repro = data.get("reproducibility") or {}
-    metrics = data.get("metrics") or {}
-    trials = metrics.get("trials") or {}
+def _summary_run(data: dict[str, Any], source: str) -> list[tuple[str, str]]:
+    from whichtool_tui.evaluation.reader import parse_run_report
+
+    report = parse_run_report(data, source)
+    repro = report.reproducibility
+    trials = report.metrics.trials
     return [
-        ("target", _text(_get(data, "target", "ref"))),
-        ("provider", f"{_text(repro.get('provider'))} · model {_text(repro.get('model'))}"),
+        ("target", _text(report.target.ref)),
+        ("provider", f"{_text(repro.provider)} · model {_text(repro.model)}"),
         (
             "tasks",
-            f"{_text(_get(data, 'tasks', 'selected'))} selected, "
-            f"{_text(_get(data, 'tasks', 'distractors'))} distractors, "
-            f"repeat {_text(repro.get('repeat'))}",
+            f"{_text(report.tasks.selected)} selected, "
+            f"{_text(report.tasks.distractors)} distractors, "
+            f"repeat {_text(repro.repeat)}",
         ),
         (
             "trials",
-            f"{_text(trials.get('planned'))} planned, {_text(trials.get('scored'))} scored, "
-            f"{_text(trials.get('errored'))} errored",
+            f"{_text(trials.planned)} planned, {_text(trials.scored)} scored, "
+            f"{_text(trials.errored)} errored",
         ),
-        ("accuracy", format_proportion(metrics.get("accuracy"))),
-        ("over-trigger", format_proportion(metrics.get("overTrigger"))),
-        ("ok", _text(data.get("ok"))),
+        ("accuracy", format_proportion_compact(report.metrics.accuracy)),
+        ("over-trigger", format_proportion_compact(report.metrics.over_trigger)),
+        ("ok", _text(report.ok)),
     ]
 
 
-def _summary_diff(data: dict[str, Any]) -> list[tuple[str, str]]:
-    def side(name: str) -> str:
-        block = data.get(name) or {}
-        return f"{_text(block.get('source'))} ({_text(block.get('provider'))})"
+def _summary_diff(data: dict[str, Any], shown: str) -> list[tuple[str, str]]:
+    from whichtool_tui.evaluation.diff_model import DiffReport
 
-    accuracy = data.get("accuracy") or {}
-    delta = accuracy.get("delta")
-    delta_text = f"{float(delta):+.3f}" if isinstance(delta, int | float) else "n/a"
+    report = _validated(DiffReport, data, shown, "diff report")
+
+    def side(name: Literal["base", "head"]) -> str:
+        block = getattr(report, name)
+        return f"{_text(block.source)} ({_text(block.provider)})"
+
+    delta = report.accuracy.delta
     return [
         ("base", side("base")),
         ("head", side("head")),
-        ("comparable", _text(data.get("comparable"))),
-        ("accuracy delta", delta_text),
-        ("new confusions", str(len(data.get("newConfusions") or []))),
-        ("ok", _text(data.get("ok"))),
+        ("comparable", _text(report.comparable)),
+        ("accuracy delta", "n/a" if delta is None else f"{delta:+.3f}"),
+        ("new confusions", str(len(report.new_confusions))),
+        ("ok", _text(report.ok)),
     ]
 
 
@@ -364,10 +370,15 @@ def summarize(artefact: Artefact) -> list[tuple[str, str]]:
     if artefact.kind == "snapshot":
         return _summary_snapshot(snapshot_tools(artefact))
     assert isinstance(data, dict)
-    builders = {
+    shown = redact_paths(artefact.path)
+    reports: dict[str, Callable[[dict[str, Any], str], list[tuple[str, str]]]] = {
         "inspect-report": _summary_inspect,
         "run-report": _summary_run,
         "diff-report": _summary_diff,
+    }
+    if artefact.kind in reports:
+        return reports[artefact.kind](data, shown)
+    builders = {
         "receipt": _summary_receipt,
         "tape": _summary_tape,
         "task-set": _summary_tasks,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import model_validator
 
@@ -69,7 +69,14 @@ def sort_diagnostics(items: Iterable[Diagnostic]) -> list[Diagnostic]:
     )
 
 
-def count_by_severity(items: Iterable[Diagnostic]) -> dict[str, int]:
+class HasSeverity(Protocol):
+    """Anything with a finding's severity (a Diagnostic, a run report's diagnostic)."""
+
+    @property
+    def severity(self) -> str: ...
+
+
+def count_by_severity(items: Iterable[HasSeverity]) -> dict[str, int]:
     """How many findings of each severity, every severity present (zero when none)."""
     counts = dict.fromkeys(SEVERITY_RANK, 0)
     for item in items:

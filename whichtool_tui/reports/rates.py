@@ -28,6 +28,18 @@ def format_proportion(rate: Proportion) -> str:
     return f"{rate.numerator}/{rate.denominator}  {percent(rate.value)}  [{interval(rate)}]"
 
 
+def format_proportion_compact(rate: Proportion) -> str:
+    """``0.82 [0.70–0.90] (9/11)``, or ``n/a`` when nothing was measured: the narrow form the
+    TUI's tables and ``open --no-ui`` use."""
+    if rate.value is None:
+        return "n/a"
+    text = f"{rate.value:.2f}"
+    if rate.ci95 is not None:
+        low, high = rate.ci95
+        text += f" [{low:.2f}–{high:.2f}]"
+    return text + f" ({rate.numerator}/{rate.denominator})"
+
+
 def clustered_interval(rate: ClusteredRate | None) -> str:
     """The task-clustered interval as ``lo%-hi%``, or an empty string when unmeasured."""
     if rate is None or rate.ci95 is None:

@@ -6,13 +6,17 @@ per list, each with an ``…Omitted`` count so the agent knows something was lef
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
+from whichtool_tui.diagnostics import HasSeverity, count_by_severity
+from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
 from whichtool_tui.reports.rates import percent
 from whichtool_tui.server.envelope import MAX_DIAGNOSTICS, MAX_ITEMS, capped
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from whichtool_tui.diagnostics import Diagnostic
     from whichtool_tui.evaluation.diff_model import DiffReport
     from whichtool_tui.evaluation.engine import PreparedRun
@@ -24,7 +28,15 @@ INSPECT_SUMMARY = "whichtool.mcp-inspect-summary/1"
 VALIDATION_SUMMARY = "whichtool.mcp-task-validation-summary/1"
 RUN_SUMMARY = "whichtool.mcp-run-summary/1"
 DIFF_SUMMARY = "whichtool.mcp-diff-summary/1"
-RATE_NAMES = ("accuracy", "abstention", "overTrigger", "phantom", "multiCallRate", "clarification")
+# The headline rates an agent gets: wire name -> RunReport.metrics field.
+RATES = {
+    "accuracy": "accuracy",
+    "abstention": "abstention",
+    "overTrigger": "over_trigger",
+    "phantom": "phantom",
+    "multiCallRate": "multi_call_rate",
+    "clarification": "clarification",
+}
 
 
 def _put_list(data: dict[str, Any], key: str, items: list[Any], limit: int = MAX_ITEMS) -> None:
@@ -33,47 +45,49 @@ def _put_list(data: dict[str, Any], key: str, items: list[Any], limit: int = MAX
     data[f"{key}Omitted"] = omitted
 
 
-def _counts(severities: list[str]) -> dict[str, int]:
-    return {level: severities.count(level) for level in ("error", "warning", "info")}
+def _put_findings(
+    data: dict[str, Any], diagnostics: Sequence[HasSeverity], as_json: list[dict[str, Any]]
+) -> None:
+    """The counts per severity (of every finding) and at most 50 findings as JSON."""
+    data["findings"] = count_by_severity(diagnostics)
+    _put_list(data, "diagnostics", as_json, MAX_DIAGNOSTICS)
 
 
-def _put_diagnostics(data: dict[str, Any], diagnostics: list[dict[str, Any]]) -> None:
-    data["findings"] = _counts([str(d["severity"]) for d in diagnostics])
-    _put_list(data, "diagnostics", diagnostics, MAX_DIAGNOSTICS)
+def _plain(model: BaseModel) -> dict[str, Any]:
+    """A part of an inspect report as its full JSON has it (absent optional fields left out)."""
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 def inspect_summary(report: InspectReport) -> tuple[str, dict[str, Any]]:
     """Headline line and compact data of a static review."""
-    full = report.to_json_data()
+    surface = report.surface
     data: dict[str, Any] = {
         "schemaVersion": INSPECT_SUMMARY,
-        "target": full["target"],
-        "ok": full["ok"],
-        "analysisOk": full["analysisOk"],
-        "thresholdsOk": full["thresholdsOk"],
-        "surface": {"hash": full["surface"]["hash"], "toolCount": full["surface"]["toolCount"]},
+        "target": _plain(report.target),
+        "ok": report.ok,
+        "analysisOk": report.analysis_ok,
+        "thresholdsOk": report.thresholds_ok,
+        "surface": {"hash": surface.hash, "toolCount": surface.tool_count},
         "tokens": {
-            "total": full["tokens"]["total"],
+            "total": report.tokens.total,
             "estimate": True,
-            "tokenizer": full["tokens"]["tokenizer"]["id"],
+            "tokenizer": report.tokens.tokenizer.id,
         },
-        "thresholds": full["thresholds"],
+        "thresholds": [_plain(check) for check in report.thresholds],
     }
-    tools = sorted(full["surface"]["tools"], key=lambda tool: -int(tool["tokens"]["total"]))
+    tools = sorted(surface.tools, key=lambda tool: -tool.tokens.total)
     _put_list(
         data,
         "tools",
-        [
-            {"name": t["name"], "tokens": t["tokens"]["total"], "semantics": t["semantics"]}
-            for t in tools
-        ],
+        [{"name": t.name, "tokens": t.tokens.total, "semantics": t.semantics} for t in tools],
     )
-    _put_list(data, "overlapPairs", full["overlap"]["pairs"])
-    _put_diagnostics(data, full["diagnostics"])
+    _put_list(data, "overlapPairs", [_plain(pair) for pair in report.overlap.pairs])
+    findings = report.diagnostics
+    _put_findings(data, findings, [item.to_upstream_json() for item in findings])
     counts = data["findings"]
     text = (
-        f"{'ok' if report.ok else 'FAILED'}: {data['surface']['toolCount']} tools, "
-        f"~{data['tokens']['total']:,} tokens (estimate); {counts['error']} errors, "
+        f"{'ok' if report.ok else 'FAILED'}: {surface.tool_count} tools, "
+        f"~{report.tokens.total:,} tokens (estimate); {counts['error']} errors, "
         f"{counts['warning']} warnings, {counts['info']} info. No tool was executed."
     )
     return text, data
@@ -97,7 +111,7 @@ def validation_summary(
         "ok": ok,
         "coverage": coverage_data,
     }
-    _put_diagnostics(data, [d.to_json() for d in diagnostics])
+    _put_findings(data, diagnostics, [d.to_json() for d in diagnostics])
     counts = data["findings"]
     checked = "against the surface" if surface_hash else "surface not checked"
     text = (
@@ -164,95 +178,91 @@ def run_summary(
     report: RunReport, artifact: dict[str, Any] | None = None
 ) -> tuple[str, dict[str, Any]]:
     """Headline line and compact data of a finished run."""
-    from whichtool_tui.evaluation.report_model import report_to_dict
+    from whichtool_tui.evaluation.report_model import js_numbers, wire_dict
 
-    full = report_to_dict(report)
-    metrics = full["metrics"]
-    reproducibility = full["reproducibility"]
+    metrics = report.metrics
+    reproducibility = report.reproducibility
     data: dict[str, Any] = {
         "schemaVersion": RUN_SUMMARY,
         "dryRun": False,
-        "ok": full["ok"],
-        "thresholdsOk": full["thresholdsOk"],
-        "execution": full["execution"],
-        "target": full["target"],
+        "ok": report.ok,
+        "thresholdsOk": report.thresholds_ok,
+        "execution": wire_dict(report.execution),
+        "target": wire_dict(report.target),
         "provider": {
-            "name": reproducibility["provider"],
-            "model": reproducibility["model"],
-            "endpoint": reproducibility["endpoint"],
+            "name": reproducibility.provider,
+            "model": reproducibility.model,
+            "endpoint": reproducibility.endpoint,
         },
-        "surfaceHash": reproducibility["surfaceHash"],
-        "repeat": reproducibility["repeat"],
-        "tasks": {
-            "selected": full["tasks"]["selected"],
-            "distractors": full["tasks"]["distractors"],
-        },
-        "rates": {name: metrics[name] for name in RATE_NAMES},
-        "thresholds": full["thresholds"],
-        "durationMs": full["durationMs"],
+        "surfaceHash": reproducibility.surface_hash,
+        "repeat": reproducibility.repeat,
+        "tasks": {"selected": report.tasks.selected, "distractors": report.tasks.distractors},
+        "rates": {name: wire_dict(getattr(metrics, field)) for name, field in RATES.items()},
+        "thresholds": [wire_dict(item) for item in report.thresholds],
+        "durationMs": js_numbers(report.duration_ms),
     }
     by_tool = sorted(
-        metrics["byTool"],
-        key=lambda row: (row["accuracy"]["value"] is None, row["accuracy"]["value"] or 0.0),
+        metrics.by_tool,
+        key=lambda row: (row.accuracy.value is None, row.accuracy.value or 0.0),
     )
     _put_list(
         data,
         "byTool",
         [
             {
-                "tool": row["tool"],
-                "accuracy": row["accuracy"],
-                "confusedWith": row["confusedWith"][:3],
-                "contextTokens": row["contextTokens"],
+                "tool": row.tool,
+                "accuracy": wire_dict(row.accuracy),
+                "confusedWith": [wire_dict(item) for item in row.confused_with[:3]],
+                "contextTokens": row.context_tokens,
             }
             for row in by_tool
         ],
     )
-    _put_list(data, "confusionPairs", metrics["confusionPairs"])
-    _put_diagnostics(data, full["diagnostics"])
+    _put_list(data, "confusionPairs", [wire_dict(pair) for pair in metrics.confusion_pairs])
+    findings = report.diagnostics
+    _put_findings(data, findings, [wire_dict(item) for item in findings])
     if artifact is not None:
         data["artifact"] = artifact
-    accuracy = metrics["accuracy"]
-    over = metrics["overTrigger"]
+    accuracy = metrics.accuracy
     verdict = "ok" if report.ok else ("INVALID" if not report.execution.ok else "FAILED")
     text = (
-        f"{verdict}: {reproducibility['provider']}/{reproducibility['model']}, "
+        f"{verdict}: {reproducibility.provider}/{reproducibility.model}, "
         f"{report.execution.scored}/{report.execution.planned} trials scored; accuracy "
-        f"{accuracy['numerator']}/{accuracy['denominator']} ({percent(accuracy['value'], 1)}), "
-        f"over-trigger {percent(over['value'], 1)}. Proposed calls were recorded, never executed."
+        f"{accuracy.numerator}/{accuracy.denominator} ({percent(accuracy.value, 1)}), "
+        f"over-trigger {percent(metrics.over_trigger.value, 1)}. Proposed calls were recorded, "
+        "never executed."
     )
     return text, data
 
 
 def diff_summary(report: DiffReport) -> tuple[str, dict[str, Any]]:
     """Headline line and compact data of a paired diff."""
-    from whichtool_tui.evaluation.diff_model import diff_to_dict
+    from whichtool_tui.evaluation.report_model import wire_dict
 
-    full = diff_to_dict(report)
     data: dict[str, Any] = {
         "schemaVersion": DIFF_SUMMARY,
-        "ok": full["ok"],
-        "comparable": full["comparable"],
-        "incomparable": full["incomparable"],
-        "base": full["base"],
-        "head": full["head"],
-        "accuracy": full["accuracy"],
-        "overTrigger": full["overTrigger"],
-        "multiCall": full["multiCall"],
-        "contextTokens": full["contextTokens"],
-        "pairedUnit": full.get("pairedUnit"),
+        "ok": report.ok,
+        "comparable": report.comparable,
+        "incomparable": list(report.incomparable),
+        "base": wire_dict(report.base),
+        "head": wire_dict(report.head),
+        "accuracy": wire_dict(report.accuracy),
+        "overTrigger": wire_dict(report.over_trigger),
+        "multiCall": wire_dict(report.multi_call),
+        "contextTokens": wire_dict(report.context_tokens),
+        "pairedUnit": report.paired_unit,
     }
-    _put_list(data, "byTool", full["byTool"])
-    _put_list(data, "newConfusions", full["newConfusions"])
-    _put_list(data, "resolvedConfusions", full["resolvedConfusions"])
-    _put_diagnostics(data, full["diagnostics"])
-    accuracy = full["accuracy"]
-    delta = accuracy["delta"]
+    _put_list(data, "byTool", [wire_dict(item) for item in report.by_tool])
+    _put_list(data, "newConfusions", [wire_dict(item) for item in report.new_confusions])
+    _put_list(data, "resolvedConfusions", [wire_dict(item) for item in report.resolved_confusions])
+    findings = report.diagnostics
+    _put_findings(data, findings, [wire_dict(item) for item in findings])
+    delta = report.accuracy.delta
     change = "n/a" if delta is None else f"{delta * 100:+.1f} points"
-    paired = accuracy["paired"]
+    paired = report.accuracy.paired
     text = (
         f"{'ok' if report.ok else 'REGRESSION'}: accuracy {change} "
-        f"({paired['improved']} improved, {paired['regressed']} regressed, "
-        f"p={paired['pValue']:.3g}); {len(full['newConfusions'])} new confusions."
+        f"({paired.improved} improved, {paired.regressed} regressed, "
+        f"p={paired.p_value:.3g}); {len(report.new_confusions)} new confusions."
     )
     return text, data

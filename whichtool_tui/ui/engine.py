@@ -51,7 +51,7 @@ def inspect_listing(
     settings = settings or Settings()
     options = options or ReviewOptions()
     flags = InspectOverrides(options.max_tools, options.max_context_tokens, options.provider)
-    report = inspect_case.review_listing(listing, flags, settings).to_json_data()
+    report = inspect_case.review_listing(listing, flags, settings)
     view = build_surface_view(report, listing.raw_tools)
     view.rules = dict(settings.inspect.rules)  # the rules the merge reviews under
     view.rules_known = True

@@ -1,4 +1,5 @@
-"""What the Surface screen shows, read from a ``whichtool.inspect/1`` report and the raw listing.
+"""What the Surface screen shows, read from a typed ``whichtool.inspect/1`` report and the raw
+listing.
 
 The screen renders only this view: the report gives costs, semantics and findings; the raw
 ``tools/list`` entries (when we have them, i.e. not for a report opened from disk) give the
@@ -8,13 +9,16 @@ description and schema text.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from whichtool_tui.diagnostics import SEVERITY_RANK
+from whichtool_tui.diagnostics import SEVERITY_RANK, Diagnostic
+from whichtool_tui.errors import WhichtoolError
 
 if TYPE_CHECKING:
     from whichtool_tui.surface.model import NormalizedSurface
+    from whichtool_tui.surface.report_model import InspectReport
 
 OVERLAP_CODES = ("descriptions/identical", "overlap/high", "overlap/notable")
 # Findings about two tools (or a family of them) that the side-by-side view explains.
@@ -175,88 +179,99 @@ def visible_findings(
     ]
 
 
-def _int(value: Any) -> int:
-    return int(value) if isinstance(value, int | float) else 0
-
-
-def _fix_hint(item: dict[str, Any]) -> str | None:
+def _fix_hint(finding: Diagnostic) -> str | None:
     """The finding's own hint, else its rule's fix from the catalog (older saved reports)."""
     from whichtool_tui.surface.rule_catalog import rule_for
 
-    detail = item.get("detail")
-    hint = item.get("hint") or (detail.get("hint") if isinstance(detail, dict) else None)
-    if isinstance(hint, str) and hint:
-        return hint
-    rule = rule_for(str(item.get("code", "")))
+    if finding.hint:
+        return finding.hint
+    rule = rule_for(finding.code)
     return rule.help if rule is not None else None
 
 
-def _finding(item: dict[str, Any]) -> Finding:
+def _finding(item: Diagnostic) -> Finding:
     tools: tuple[str, ...] = ()
-    if isinstance(item.get("tools"), list):
-        tools = tuple(str(name) for name in item["tools"])
-    elif isinstance(item.get("tool"), str):
-        tools = (item["tool"],)
+    if item.tools is not None:
+        tools = tuple(item.tools)
+    elif item.tool is not None:
+        tools = (item.tool,)
     return Finding(
-        code=str(item.get("code", "?")),
-        severity=str(item.get("severity", "info")),
-        message=str(item.get("message", "")),
+        code=item.code,
+        severity=item.severity,
+        message=item.message,
         tools=tools,
         hint=_fix_hint(item),
-        detail=item.get("detail"),
+        detail=item.detail,
     )
 
 
-def build_surface_view(report: dict[str, Any], raw_tools: list[Any] | None = None) -> SurfaceView:
-    """Map an inspect report (JSON form) plus optional raw tool entries to the screen's view."""
-    surface = report.get("surface") or {}
+def typed_report(report: InspectReport | Mapping[str, Any]) -> InspectReport:
+    """An inspect report as its model: a saved file's JSON is validated (one-line error)."""
+    from pydantic import ValidationError
+
+    from whichtool_tui.surface.report_model import InspectReport
+
+    if isinstance(report, InspectReport):
+        return report
+    try:
+        return InspectReport.model_validate(report)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        raise WhichtoolError(
+            "open/invalid-report",
+            f"not a valid inspect report: `{where}`: {first['msg']}",
+            "Only files written by `inspect --format json` can be opened.",
+        ) from None
+
+
+def build_surface_view(
+    report: InspectReport | Mapping[str, Any], raw_tools: list[Any] | None = None
+) -> SurfaceView:
+    """Map an inspect report (its model, or a saved file's JSON) plus optional raw tool entries
+    to the screen's view."""
+    review = typed_report(report)
+    surface = review.surface
     tools = [
         ToolRow(
-            name=str(tool.get("name")),
-            semantics=str(tool.get("semantics", "unknown")),
-            tokens=_int((tool.get("tokens") or {}).get("total")),
-            share=float(tool.get("tokenShare") or 0.0),
-            parameters=_int(tool.get("parameterCount")),
-            required=_int(tool.get("requiredParameterCount")),
-            annotations=dict(tool.get("annotations") or {}),
-            title=tool.get("title") if isinstance(tool.get("title"), str) else None,
+            name=tool.name,
+            semantics=tool.semantics,
+            tokens=tool.tokens.total,
+            share=tool.token_share,
+            parameters=tool.parameter_count,
+            required=tool.required_parameter_count,
+            annotations=dict(tool.annotations or {}),
+            title=tool.title,
         )
-        for tool in surface.get("tools") or []
-        if isinstance(tool, dict)
+        for tool in surface.tools
     ]
-    findings = [
-        _finding(item) for item in report.get("diagnostics") or [] if isinstance(item, dict)
-    ]
+    findings = [_finding(item) for item in review.diagnostics]
     findings.sort(key=lambda f: (SEVERITY_RANK.get(f.severity, 3), f.code, ",".join(f.tools)))
-    pairs = []
-    for pair in (report.get("overlap") or {}).get("pairs") or []:
-        names = pair.get("tools") if isinstance(pair, dict) else None
-        if isinstance(names, list) and len(names) == 2:
-            pairs.append(
-                OverlapPair(
-                    tools=(str(names[0]), str(names[1])),
-                    score=float(pair.get("score") or 0.0),
-                    shared_terms=tuple(pair.get("distinctiveSharedTerms") or ()),
-                    identical=bool(pair.get("identicalDescription")),
-                )
-            )
+    pairs = [
+        OverlapPair(
+            tools=pair.tools,
+            score=pair.score,
+            shared_terms=tuple(pair.distinctive_shared_terms),
+            identical=pair.identical_description,
+        )
+        for pair in review.overlap.pairs
+    ]
     by_name = {
         str(entry["name"]): entry
         for entry in raw_tools or []
         if isinstance(entry, dict) and isinstance(entry.get("name"), str)
     }
-    target = report.get("target") or {}
     return SurfaceView(
-        target=str(target.get("ref", "")),
-        transport=str(target.get("transport", "")),
-        surface_hash=str(surface.get("hash", "")),
-        total_tokens=_int((report.get("tokens") or {}).get("total")),
+        target=review.target.ref,
+        transport=review.target.transport,
+        surface_hash=surface.hash,
+        total_tokens=review.tokens.total,
         tools=tools,
         findings=findings,
         pairs=pairs,
         raw_tools=by_name,
         raw_list=list(raw_tools) if raw_tools is not None else None,
-        ok=report.get("ok") if isinstance(report.get("ok"), bool) else None,
+        ok=review.ok,
     )
 
 

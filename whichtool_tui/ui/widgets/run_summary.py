@@ -8,15 +8,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from whichtool_tui.artefacts import format_proportion
 from whichtool_tui.evaluation.report_model import RunReport
-from whichtool_tui.evaluation.stats import Proportion
 from whichtool_tui.redact import sanitize_text
-
-
-def proportion(value: Proportion) -> str:
-    """``0.82 [0.70–0.90]`` or ``n/a``."""
-    return format_proportion(value.model_dump(mode="json"))
+from whichtool_tui.reports.rates import format_proportion_compact as proportion
 
 
 def headline(report: RunReport) -> Text:
