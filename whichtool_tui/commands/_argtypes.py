@@ -67,3 +67,55 @@ def add_allow_http_provider(parser: argparse.ArgumentParser) -> None:
         help="allow sending a provider key over plain HTTP to a private-network host "
         "(10.x, 192.168.x, *.lan, ...); HTTPS and loopback need no flag",
     )
+
+
+def add_rerun_flags(parser: argparse.ArgumentParser, seed_help: str | None = None) -> None:
+    """The flags of a run that compares two or more surfaces on one plan: repeat, seed,
+    permutation, budgets, concurrency and request timeout (surface-diff, improve)."""
+    from whichtool_tui import limits
+
+    add = parser.add_argument
+    add(
+        "--repeat",
+        type=whole_number(limits.MIN_REPEAT, limits.MAX_REPEAT),
+        metavar="N",
+        help=f"trials per task on each side (default {limits.DEFAULT_REPEAT})",
+    )
+    add(
+        "--seed",
+        type=whole_number(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
+        metavar="N",
+        help=seed_help or f"run seed shared by both sides (default {limits.DEFAULT_SEED})",
+    )
+    add(
+        "--permute",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="shuffle the tool order per trial (default on)",
+    )
+    add(
+        "--max-trials",
+        metavar="N",
+        type=whole_number(1, limits.ABSOLUTE_MAX_TRIALS),
+        help=f"refuse a re-run above this many trials per side (default "
+        f"{limits.DEFAULT_MAX_TRIALS}, at most {limits.ABSOLUTE_MAX_TRIALS})",
+    )
+    add(
+        "--max-tools",
+        metavar="N",
+        type=whole_number(1, limits.ABSOLUTE_MAX_TOOLS),
+        help=f"refuse a re-run on more tools than this (default {limits.DEFAULT_MAX_TOOLS}, "
+        f"at most {limits.ABSOLUTE_MAX_TOOLS})",
+    )
+    add(
+        "--concurrency",
+        metavar="N",
+        type=whole_number(limits.MIN_CONCURRENCY, limits.MAX_CONCURRENCY),
+        help=f"requests in flight (default {limits.DEFAULT_CONCURRENCY})",
+    )
+    add(
+        "--timeout",
+        metavar="SECONDS",
+        type=number_between(0.001, limits.MAX_REQUEST_TIMEOUT_SECONDS),
+        help=f"seconds per model request (default {limits.DEFAULT_REQUEST_TIMEOUT_SECONDS:g})",
+    )

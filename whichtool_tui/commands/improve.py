@@ -11,10 +11,9 @@ import argparse
 
 from whichtool_tui import limits
 from whichtool_tui.commands._argtypes import (
-    MAX_SAFE_INTEGER,
     add_allow_http_provider,
+    add_rerun_flags,
     number_between,
-    whole_number,
 )
 
 IMPROVE_FORMATS = ("terminal", "markdown", "html", "json")
@@ -44,23 +43,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="rewrite only this tool (repeatable; default: every tool a finding or failure names)",
     )
-    add(
-        "--seed",
-        type=whole_number(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
-        metavar="N",
-        help=f"split and run seed (default {limits.DEFAULT_SEED})",
-    )
-    add(
-        "--repeat",
-        type=whole_number(limits.MIN_REPEAT, limits.MAX_REPEAT),
-        metavar="N",
-        help=f"trials per task (default {limits.DEFAULT_REPEAT})",
-    )
-    add(
-        "--permute",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="shuffle the tool order per trial (default on)",
+    add_rerun_flags(
+        parser,
+        seed_help=f"seed of the split and of every run (default {limits.DEFAULT_SEED})",
     )
     add(
         "--holdout-share",
@@ -73,30 +58,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=number_between(0, 10),
         metavar="X",
         help="largest accepted growth of a tool's token estimate (default 0.25)",
-    )
-    add(
-        "--max-trials",
-        metavar="N",
-        type=whole_number(1, limits.ABSOLUTE_MAX_TRIALS),
-        help=f"refuse a run above this many trials (default {limits.DEFAULT_MAX_TRIALS})",
-    )
-    add(
-        "--max-tools",
-        metavar="N",
-        type=whole_number(1, limits.ABSOLUTE_MAX_TOOLS),
-        help=f"refuse a surface with more tools (default {limits.DEFAULT_MAX_TOOLS})",
-    )
-    add(
-        "--concurrency",
-        metavar="N",
-        type=whole_number(limits.MIN_CONCURRENCY, limits.MAX_CONCURRENCY),
-        help=f"requests in flight (default {limits.DEFAULT_CONCURRENCY})",
-    )
-    add(
-        "--timeout",
-        metavar="SECONDS",
-        type=number_between(0.001, limits.MAX_REQUEST_TIMEOUT_SECONDS),
-        help=f"seconds per model request (default {limits.DEFAULT_REQUEST_TIMEOUT_SECONDS:g})",
     )
     add("--patch-out", metavar="FILE", help="write the RFC 6902 JSON Patch of accepted rewrites")
     add("--format", choices=IMPROVE_FORMATS, default="terminal", help="report format")

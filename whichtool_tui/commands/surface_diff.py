@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import argparse
 
-from whichtool_tui import limits
 from whichtool_tui.commands._argtypes import (
-    MAX_SAFE_INTEGER,
     add_allow_http_provider,
+    add_rerun_flags,
     number_between,
-    whole_number,
 )
 
 SURFACE_DIFF_FORMATS = ("terminal", "json", "markdown")
@@ -28,50 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--model", metavar="NAME", help="model for the provider")
     add("--base-url", metavar="URL", help="provider base URL")
     add_allow_http_provider(parser)
-    add(
-        "--repeat",
-        type=whole_number(limits.MIN_REPEAT, limits.MAX_REPEAT),
-        metavar="N",
-        help=f"trials per task on each side (default {limits.DEFAULT_REPEAT})",
-    )
-    add(
-        "--seed",
-        type=whole_number(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
-        metavar="N",
-        help=f"run seed shared by both sides (default {limits.DEFAULT_SEED})",
-    )
-    add(
-        "--permute",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="shuffle the tool order per trial (default on)",
-    )
-    add(
-        "--max-trials",
-        metavar="N",
-        type=whole_number(1, limits.ABSOLUTE_MAX_TRIALS),
-        help=f"refuse a re-run above this many trials per side (default "
-        f"{limits.DEFAULT_MAX_TRIALS}, at most {limits.ABSOLUTE_MAX_TRIALS})",
-    )
-    add(
-        "--max-tools",
-        metavar="N",
-        type=whole_number(1, limits.ABSOLUTE_MAX_TOOLS),
-        help=f"refuse a re-run on more tools than this (default {limits.DEFAULT_MAX_TOOLS}, "
-        f"at most {limits.ABSOLUTE_MAX_TOOLS})",
-    )
-    add(
-        "--concurrency",
-        metavar="N",
-        type=whole_number(limits.MIN_CONCURRENCY, limits.MAX_CONCURRENCY),
-        help=f"requests in flight (default {limits.DEFAULT_CONCURRENCY})",
-    )
-    add(
-        "--timeout",
-        metavar="SECONDS",
-        type=number_between(0.001, limits.MAX_REQUEST_TIMEOUT_SECONDS),
-        help=f"seconds per model request (default {limits.DEFAULT_REQUEST_TIMEOUT_SECONDS:g})",
-    )
+    add_rerun_flags(parser)
     add(
         "--fail-on-regression",
         action="store_true",

@@ -11,6 +11,7 @@ from whichtool_tui.improve.briefs import picks_text
 from whichtool_tui.improve.model import Candidate, HeldOutRate, ImproveReport, Measurement
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.escape import markdown_cell
+from whichtool_tui.reports.rates import paired_summary
 
 SIDE_WIDTH = 46
 
@@ -26,17 +27,8 @@ def rate_text(rate: HeldOutRate) -> str:
 
 
 def paired_text(paired: TaskPairedComparison) -> str:
-    """The task-level paired comparison in one line."""
-    if paired.tasks == 0:
-        return "no task to pair"
-    mean = paired.mean_delta or 0.0
-    interval = f", 95% CI [{paired.ci95[0]:+.1%}, {paired.ci95[1]:+.1%}]" if paired.ci95 else ""
-    verdict = "distinguishable" if paired.distinguishable else "not distinguishable"
-    return (
-        f"{paired.tasks} tasks: {paired.improved} improved, {paired.regressed} regressed, "
-        f"{paired.unchanged} unchanged; mean {mean:+.1%}{interval}; p = {paired.p_value:.3g} "
-        f"({verdict})"
-    )
+    """The task-level paired comparison in one line, or that no task could be paired."""
+    return "no task to pair" if paired.tasks == 0 else paired_summary(paired)
 
 
 def measurement_lines(measured: Measurement) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from whichtool_tui.evaluation.diff_model import TaskPairedComparison
 from whichtool_tui.evaluation.report_model import ClusteredRate
 from whichtool_tui.evaluation.stats import Proportion
 
@@ -54,3 +55,15 @@ def format_clustered(rate: ClusteredRate | None) -> str:
         return ""
     noun = "task" if rate.tasks == 1 else "tasks"
     return f"by task [{clustered_interval(rate)}] over {rate.tasks} {noun}"
+
+
+def paired_summary(paired: TaskPairedComparison) -> str:
+    """A task-level paired comparison in one line: counts, mean change, interval, p, verdict."""
+    mean = "n/a" if paired.mean_delta is None else f"{paired.mean_delta:+.1%}"
+    interval = f", 95% CI [{paired.ci95[0]:+.1%}, {paired.ci95[1]:+.1%}]" if paired.ci95 else ""
+    verdict = "distinguishable" if paired.distinguishable else "not distinguishable"
+    return (
+        f"{paired.tasks} tasks: {paired.improved} improved, {paired.regressed} regressed, "
+        f"{paired.unchanged} unchanged; mean change {mean}{interval}; p = {paired.p_value:.3g} "
+        f"({verdict})"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from whichtool_tui.redact import sanitize_text
+from whichtool_tui.reports.rates import paired_summary
 from whichtool_tui.surface.behaviour_diff_model import (
     SurfaceDiffReport,
     SurfaceRerun,
@@ -29,14 +30,7 @@ def _percent(value: float | None) -> str:
 
 
 def _paired_line(rerun: SurfaceRerun) -> str:
-    paired = rerun.paired
-    interval = f", 95% CI [{paired.ci95[0]:+.1%}, {paired.ci95[1]:+.1%}]" if paired.ci95 else ""
-    verdict = "distinguishable" if paired.distinguishable else "not distinguishable"
-    return (
-        f"paired over {paired.tasks} tasks: {paired.improved} improved, {paired.regressed} "
-        f"regressed, {paired.unchanged} unchanged; mean change {_percent(paired.mean_delta)}"
-        f"{interval}; p = {paired.p_value:.3g} ({verdict})"
-    )
+    return "paired over " + paired_summary(rerun.paired)
 
 
 def _lines(report: SurfaceDiffReport, bullet: str) -> list[str]:
