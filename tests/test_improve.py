@@ -34,6 +34,12 @@ def demo_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> tuple[dic
     patch_file = tmp_path / "patch.json"
     code, out, err = improve(capsys, "--format", "json", "--patch-out", str(patch_file))
     assert code == 0, err
+    # Progress: one stderr line per candidate as its measurement ends, then the patch line.
+    lines = err.splitlines()
+    assert len([line for line in lines if line.startswith("candidate ")]) == len(
+        json.loads(out)["candidates"]
+    )
+    assert "candidate search_orders#2 (example-requests): passes the held-out gates" in err
     return json.loads(out), json.loads(patch_file.read_text(encoding="utf-8"))
 
 
@@ -215,7 +221,8 @@ def test_no_finding_and_no_failure_means_nothing_to_rewrite(
         (["--max-token-growth", "-1"], "--max-token-growth"),
         (["--base-run", "missing.json"], "missing.json"),
         (["--out", "same.json", "--patch-out", "same.json"], "same file"),
-        (["--patch-out", "/proc/nope/p.json"], "p.json"),
+        (["--patch-out", "a-file/p.json"], "a-file"),
+        (["--out", "a-file/r.json"], "a-file"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
@@ -226,9 +233,12 @@ def test_bad_input_is_one_line_and_exit_2(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
     code, out, err = improve(capsys, *extra)
     assert code == 2
+    # One line and its hint, before any trial: no candidate was measured.
     assert err.startswith("whichtool-tui: ") and message in err
+    assert "candidate " not in err
     assert "Traceback" not in err and out == ""
     assert not (tmp_path / "same.json").exists()
 

@@ -71,6 +71,7 @@ def execute(args: argparse.Namespace) -> int:
     from whichtool_tui.config import load_settings
     from whichtool_tui.errors import WhichtoolError
     from whichtool_tui.files import check_output_path, write_atomic
+    from whichtool_tui.headless.improve import ImproveProgress
     from whichtool_tui.headless.output import deliver
     from whichtool_tui.improve.model import dump_patch_json
     from whichtool_tui.redact import redact_paths
@@ -88,7 +89,7 @@ def execute(args: argparse.Namespace) -> int:
     for path in (args.out, args.patch_out):
         if path:
             check_output_path(path)
-    report = run_improve(request, settings)
+    report = run_improve(request, settings, sink=ImproveProgress())
     if args.patch_out:
         import sys
 

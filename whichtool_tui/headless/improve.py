@@ -1,0 +1,28 @@
+"""Improve progress on stderr: one line per candidate as its held-out measurement ends."""
+
+from __future__ import annotations
+
+import sys
+from typing import IO
+
+from whichtool_tui.improve.events import CandidateMeasured, ImproveEvent
+from whichtool_tui.redact import sanitize_text
+
+
+class ImproveProgress:
+    """An improve sink: ``candidate search_orders#2 (example-requests): passes | rejected``."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.stream = stream or sys.stderr
+
+    def __call__(self, event: ImproveEvent) -> None:
+        """Write a line for each measured (or refused) candidate."""
+        if not isinstance(event, CandidateMeasured):
+            return
+        candidate = event.candidate
+        how = candidate.rule or "model rewrite"
+        state = "passes the held-out gates" if candidate.accepted else "rejected"
+        self.stream.write(
+            f"candidate {candidate.id} ({how}): {state}: {sanitize_text(candidate.reason)}\n"
+        )
+        self.stream.flush()
