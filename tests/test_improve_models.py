@@ -233,3 +233,28 @@ def test_a_failing_rewrite_request_is_kept_as_a_refused_candidate(
     assert code == 0
     assert report["candidates"] and all(not c["accepted"] for c in report["candidates"])
     assert all("not JSON" in c["reason"] for c in report["candidates"])
+
+
+def test_a_title_rewrite_is_a_replace_on_title_and_applies(
+    api: FakeApi,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    import jsonpatch
+
+    titled = {"search_orders": {**HELPFUL["search_orders"], "title": "Search orders by their text"}}
+    report, patch = run_improve(api, "responses", titled, capsys, monkeypatch, tmp_path)
+    assert [op["path"] for op in patch] == ["/tools/1/title", "/tools/1/description"]
+    candidate = next(c for c in report["candidates"] if c["accepted"])
+    assert candidate["titleBefore"] == "Search orders"
+    assert candidate["titleAfter"] == "Search orders by their text"
+    original = json.loads(LAB.read_text(encoding="utf-8"))
+    patched = jsonpatch.apply_patch(original, patch)
+    assert patched["tools"][1]["title"] == "Search orders by their text"
+    rest = [
+        {k: v for k, v in t.items() if k not in ("title", "description")} for t in patched["tools"]
+    ]
+    assert rest == [
+        {k: v for k, v in t.items() if k not in ("title", "description")} for t in original["tools"]
+    ]
