@@ -106,3 +106,24 @@ def test_a_bout_without_sandbox_uses_the_state_folder(
     argv = [*argv[:-2], "--sandbox", str(named), "-o", str(tmp_path / "r2.json")]
     assert main(argv) == 0
     assert not (named / "CACHEDIR.TAG").exists() and (named / "inspect").is_dir()
+
+
+@pytest.mark.slow  # a refused bout must start no server; the check walks our processes
+def test_a_sandbox_another_bout_holds_is_refused_before_any_server(
+    platform_dirs: PlatformDirs,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tests.support.processes import processes_matching
+    from whichtool_tui.arcade.sandbox import lock_sandbox
+
+    receipt = tmp_path / "r.json"
+    argv = ["--no-ui", "bout", "--target", "fixture", "--no-prompt", "-o", str(receipt)]
+    with lock_sandbox(platform_dirs.sandbox):  # as a bout running in another terminal does
+        code = main(argv)
+        err = capsys.readouterr().err
+        assert processes_matching("whichtool_tui.arcade.fixture") == []
+    assert code == 2
+    assert err.startswith("whichtool-tui: the sandbox ") and "in use by another bout" in err
+    assert not receipt.exists()
+    assert main(argv) == 0  # released: the next bout runs

@@ -30,8 +30,9 @@ from whichtool_tui.arcade.receipt import (
     TaskSpec,
     WireEventModel,
 )
-from whichtool_tui.arcade.sandbox import prepare_atom_dir
+from whichtool_tui.arcade.sandbox import lock_sandbox, prepare_atom_dir
 from whichtool_tui.arcade.scores import contrastive, score_atoms
+from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_command_args, redact_url
 
 __all__ = ["FIXTURE_MODULE", "FIXTURE_SECRET", "BoutPlan", "fixture_argv", "run_atom", "run_bout"]
@@ -96,7 +97,26 @@ async def run_bout(
     sink: events.EventSink = events.ignore_events,
     bout_id: str | None = None,
 ) -> BoutReceipt:
-    """Run every planned atom in order and assemble the receipt (no operator guess yet)."""
+    """Run every planned atom in order and assemble the receipt (no operator guess yet).
+
+    The sandbox folder is held for the whole bout; one another bout holds is refused before
+    any server starts (``bout/sandbox-busy``).
+    """
+    try:
+        held = lock_sandbox(plan.sandbox)
+    except WhichtoolError:
+        if plan.zygote is not None:  # a warm parent the caller started early
+            plan.zygote.close()
+            plan.zygote = None
+        raise
+    with held:
+        return await _run_bout_held(plan, sink, bout_id)
+
+
+async def _run_bout_held(
+    plan: BoutPlan, sink: events.EventSink, bout_id: str | None
+) -> BoutReceipt:
+    """``run_bout`` once the sandbox is ours."""
     bout_id = bout_id or new_bout_id()
     started = _now()
     sink(events.BoutStarted(bout_id, tuple(plan.atom_ids)))

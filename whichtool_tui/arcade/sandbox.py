@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from pathlib import Path
 
@@ -13,6 +14,40 @@ MAX_FILE_BYTES = 1024 * 1024
 
 # Written into every atom folder a bout creates: only a folder carrying it is ours to empty.
 MARKER = ".whichtool-sandbox"
+# Held (flock) by the bout using the folder: two bouts on one sandbox would see each other's files.
+LOCK_NAME = ".whichtool-sandbox.lock"
+
+
+def lock_sandbox(root: Path) -> contextlib.AbstractContextManager[object]:
+    """Hold ``root`` for one bout, or refuse it when another bout holds it.
+
+    Every atom's verdict reads the files its folder gained; a second bout in the same folder
+    (easy now that the default lives in the platform state folder, shared by every working
+    directory) would mix its servers' writes into them. Where files cannot be locked (no
+    ``fcntl``, a file system without locks) the bout runs unlocked, as before.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        return contextlib.nullcontext()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        handle = (root / LOCK_NAME).open("a+b")
+    except OSError:
+        return contextlib.nullcontext()
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise WhichtoolError(
+            "bout/sandbox-busy",
+            f"the sandbox {root} is in use by another bout",
+            "Give each bout that runs at the same time its own --sandbox folder.",
+        ) from None
+    except OSError:
+        handle.close()
+        return contextlib.nullcontext()
+    return contextlib.closing(handle)  # closing the file releases the lock
 
 
 def foreign_atom_dir(root: Path, short: str) -> Path | None:
