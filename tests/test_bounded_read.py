@@ -148,6 +148,13 @@ def test_the_run_reader_refuses_infinity(
 def test_the_nesting_check_is_iterative_and_exact() -> None:
     assert not nesting_exceeds(json.loads("[" * MAX_NESTING + "]" * MAX_NESTING))
     assert nesting_exceeds(json.loads("[" * (MAX_NESTING + 1) + "]" * (MAX_NESTING + 1)))
+    # Mappings and lists mixed, the deep branch beside shallow ones, at and past the limit.
+    for depth, deeper in ((MAX_NESTING, False), (MAX_NESTING + 1, True)):
+        text = '{"k":[' * (depth // 2) + "[]" * (depth % 2) + "]}" * (depth // 2)
+        assert nesting_exceeds(json.loads(text)) is deeper
+        assert nesting_exceeds({"wide": list(range(50)), "deep": json.loads(text)}) is (
+            depth + 1 > MAX_NESTING
+        )
     with pytest.raises(WhichtoolError, match="duplicate key"):
         parse_json_text('{"a": 1, "a": 2}', "x.json", prefix="t")
     assert parse_json_text('{"a": 1, "a": 2}', "x.json", prefix="t", strict=False) == {"a": 2}

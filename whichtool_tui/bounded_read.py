@@ -18,6 +18,7 @@ import math
 import os
 import stat
 from collections.abc import Callable
+from itertools import compress
 from pathlib import Path
 from typing import Any
 
@@ -175,20 +176,30 @@ def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+_CONTAINERS = frozenset((dict, list))
+_is_container = _CONTAINERS.__contains__
+
+
 def nesting_exceeds(value: Any, limit: int = MAX_NESTING) -> bool:
-    """True when lists and mappings nest deeper than ``limit`` (walked without recursion)."""
-    pending: list[tuple[Any, int]] = [(value, 1)]
-    while pending:
-        node, depth = pending.pop()
-        if isinstance(node, dict):
-            children: Any = node.values()
-        elif isinstance(node, list):
-            children = node
-        else:
-            continue
+    """True when lists and mappings nest deeper than ``limit`` (walked level by level).
+
+    Each level's children are picked out by C-level iterators (``compress`` over their
+    types), not one Python step per child: a 100,000-event receipt has millions of values
+    and the old one-tuple-per-child walk cost it a second before its first frame.
+    Parsed JSON holds exact ``dict`` and ``list`` values, so their types are compared as is.
+    """
+    level: list[Any] = [value] if type(value) in _CONTAINERS else []
+    depth = 0
+    while level:
+        depth += 1
         if depth > limit:
             return True
-        pending.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+        below: list[Any] = []
+        extend = below.extend
+        for node in level:
+            children = node.values() if type(node) is dict else node
+            extend(compress(children, map(_is_container, map(type, children))))
+        level = below
     return False
 
 

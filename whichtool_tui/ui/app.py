@@ -19,7 +19,7 @@ from textual.screen import Screen
 from whichtool_tui.artefacts import Artefact, load_artefact, summarize
 from whichtool_tui.config import Settings, load_settings
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.gc_phases import keep_for_session
+from whichtool_tui.gc_phases import keep_for_session, paused_gc
 from whichtool_tui.redact import redact_message, redact_paths
 from whichtool_tui.ui.bout_model import view_of_receipt, view_of_tape
 from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
@@ -335,9 +335,16 @@ class WhichtoolApp(JobsApp):
         elif artefact.kind == "diff-report":
             session.diff = artefact.data
         elif artefact.kind == "receipt":
-            session.bout = view_of_receipt(
-                artefact.data, redact_paths(artefact.path), validate=False, first_rows=FIRST_ROWS
-            )
+            # Attributing and answering a 100,000-event wire makes ~100,000 small objects and
+            # the heap is the parsed receipt: a collection then scans millions and frees none
+            # (half a second of the first frame).
+            with paused_gc():
+                session.bout = view_of_receipt(
+                    artefact.data,
+                    redact_paths(artefact.path),
+                    validate=False,
+                    first_rows=FIRST_ROWS,
+                )
             bout = session.bout
             if bout.total <= FIRST_ROWS:
                 bout.load_more(FIRST_ROWS)
