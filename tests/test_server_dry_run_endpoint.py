@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.server_support import call, demo_workspace, mcp_session
-from tests.support.fake_apis import fake_api_server
+from tests.support.fake_apis import chat_reply, fake_api_server
 
 pytestmark = pytest.mark.slow  # starts the server as a process
 
@@ -22,15 +22,25 @@ SECRET = "sk-sentinel-dry-run-0123456789"
 
 async def test_dry_run_names_the_endpoint_and_the_key_that_would_go_there(tmp_path: Path) -> None:
     with fake_api_server() as api:
+        api.responder = lambda request: chat_reply(calls=[("list_orders", "{}")])
         base = api.base_url + "/v1"
         config = demo_workspace(
             tmp_path, {"name": "openai-compatible", "model": "m", "baseUrl": base}
         )
         async with mcp_session(
-            tmp_path, config=config, env={"WHICHTOOL_PROVIDER_API_KEY": SECRET}
+            tmp_path,
+            ["--allow-paid-runs"],
+            config=config,
+            env={"WHICHTOOL_PROVIDER_API_KEY": SECRET},
         ) as session:
             dry = await call(session, "run_evaluation", dryRun=True, repeat=1)
-    assert api.requests == []  # a dry run sends nothing
+            sent_by_the_dry_run = len(api.requests)
+            await call(session, "run_evaluation", repeat=1)
+    assert sent_by_the_dry_run == 0  # a dry run sends nothing
+    assert api.requests  # the real run did, and the operator's log said where first
+    log = (tmp_path / "server-stderr.log").read_text(encoding="utf-8")
+    assert "whichtool-tui mcp: run_evaluation: provider openai-compatible: requests and " in log
+    assert SECRET not in log
     provider = dry["data"]["plan"]["provider"]
     assert provider["endpoint"] == base + "/chat/completions"
     assert provider["keyEnv"] == "WHICHTOOL_PROVIDER_API_KEY"

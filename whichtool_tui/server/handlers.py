@@ -8,6 +8,7 @@ operator flags, agent limits and one paid run at a time.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -273,6 +274,9 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
                 ),
                 {"plan": plan},
             )
+        # The operator's log names where this run's prompts and key go, as `run` says on stderr.
+        sys.stderr.write(f"whichtool-tui mcp: run_evaluation: {route.line}\n")
+        sys.stderr.flush()
         report = await _spend(state, inputs, run_options, prepared, provider_name, model)
     except _DetailedError as refusal:
         return envelope.failure(refusal.error, refusal.detail)
