@@ -407,3 +407,21 @@ def test_tool_focus_and_the_event_stream(capsys: pytest.CaptureFixture[str]) -> 
     assert heard.index(proposed[0]) < heard.index(measured[0])
     code, _, err = improve(capsys, "--tool", "no_such_tool")
     assert code == 2 and "no_such_tool" in err
+
+
+def test_the_html_report_escapes_what_the_surface_says(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    hostile = tmp_path / "hostile.json"
+    document = json.loads(LAB.read_text(encoding="utf-8"))
+    document["tools"][1]["description"] += " <script>alert(1)</script>"
+    hostile.write_text(json.dumps(document), encoding="utf-8")
+    tasks = tmp_path / "tasks.yaml"
+    tasks.write_text(
+        IMPROVE_TASKS.read_text(encoding="utf-8").replace("surface:", "# surface:"),
+        encoding="utf-8",
+    )
+    code = main(["--no-ui", "improve", str(hostile), "--tasks", str(tasks), "--format", "html"])
+    out = capsys.readouterr().out
+    assert code == 0 and "search_orders" in out
+    assert "<script>" not in out and "&lt;script&gt;" in out

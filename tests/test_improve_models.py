@@ -147,13 +147,15 @@ def test_a_scripted_rewrite_is_accepted_in_every_shape(
             assert candidate["reason"] == "the reply keeps the description as it is"
 
 
+@pytest.mark.parametrize("shape", list(SHAPES))
 def test_held_out_prompts_never_reach_the_rewriter(
     api: FakeApi,
+    shape: str,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
-    report, _ = run_improve(api, "chat", HELPFUL, capsys, monkeypatch, tmp_path)
+    report, _ = run_improve(api, shape, HELPFUL, capsys, monkeypatch, tmp_path)
     tasks = {task.id: task for task in load_task_set(str(IMPROVE_TASKS)).task_set.tasks}
     held_out = [tasks[task_id].prompt for task_id in report["split"]["heldOut"]]
     tuning_failed = [f["prompt"] for f in report["tuningFailures"]]
