@@ -173,6 +173,12 @@ class ForkedProcess:
         """The child's pid (read from the zygote on first use)."""
         return self._zygote.pid_of(self._index)
 
+    @property
+    def startup_pid(self) -> int:
+        """Whose process tree shows the start-up: the zygote's (the child is forked from it,
+        already warm). Known at once, where ``pid`` blocks until the zygote has forked."""
+        return self._zygote.process_pid
+
     def _alive(self) -> bool:
         try:
             os.kill(self.pid, 0)
@@ -319,6 +325,11 @@ class Zygote:
         index = self._requests
         self._requests += 1
         return ForkedProcess(self, index, stdin_w, stdout_r, stderr_r)
+
+    @property
+    def process_pid(self) -> int:
+        """The zygote process's own pid."""
+        return int(self._process.pid)
 
     def pid_of(self, index: int) -> int:
         """The pid of the index-th child, reading replies in order as needed."""

@@ -211,8 +211,10 @@ class WireSession:
             self._waiting.pop(str(rpc_id), None)
 
     def _server_pid(self) -> int | None:
-        """The stdio server's pid (a Popen child or a fixture forked by the zygote), else None."""
-        pid = getattr(getattr(self.channel, "process", None), "pid", None)
+        """Whose process tree shows the server's start-up: the stdio child, or for a fixture
+        forked by the zygote the zygote itself (asked without blocking); None over HTTP."""
+        process = getattr(self.channel, "process", None)
+        pid = getattr(process, "startup_pid", None) or getattr(process, "pid", None)
         return pid if isinstance(pid, int) else None
 
     def answered(self, rpc_id: object) -> None:
