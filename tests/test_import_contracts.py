@@ -36,3 +36,49 @@ def test_import_contracts_are_kept() -> None:
     assert "0 broken" in result.stdout
     kept = [line for line in result.stdout.splitlines() if line.endswith(" KEPT")]
     assert len(kept) >= 4, result.stdout
+
+
+FACES_CONTRACT = "Faces reach the engine only through the use-case layer"
+
+
+def test_faces_reach_the_engine_only_through_the_use_cases() -> None:
+    result = subprocess.run(
+        [*lint_imports(), "--no-cache", "--contract", _contract_id(FACES_CONTRACT)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{FACES_CONTRACT} KEPT" in result.stdout
+
+
+def test_a_face_importing_the_engine_directly_breaks_the_contract(tmp_path: Path) -> None:
+    # A copy of the package whose `report` command reaches into the engine past the use cases.
+    shutil.copytree(ROOT / "whichtool_tui", tmp_path / "whichtool_tui")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    command = tmp_path / "whichtool_tui" / "commands" / "report.py"
+    command.write_text(
+        command.read_text(encoding="utf-8")
+        + "\n\nfrom whichtool_tui.surface.inspect import inspect_surface  # noqa: E402\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [*lint_imports(), "--no-cache", "--contract", _contract_id(FACES_CONTRACT)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path)},
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"{FACES_CONTRACT} BROKEN" in result.stdout
+    assert "whichtool_tui.commands.report -> whichtool_tui.surface.inspect" in result.stdout
+
+
+def _contract_id(name: str) -> str:
+    """``--contract`` takes a contract's id; the faces contract declares this one."""
+    assert name == FACES_CONTRACT
+    return "faces-through-usecases"

@@ -62,13 +62,11 @@ def run_bout_command(args: argparse.Namespace, early: Any = None) -> int:
         from whichtool_tui.headless.series import run_series_command
 
         return run_series_command(args, early)
-    from whichtool_tui.arcade.bout import run_bout
-    from whichtool_tui.arcade.receipt import receipt_json
-    from whichtool_tui.arcade.render import score_panel, write_timeline
-    from whichtool_tui.arcade.timeline import TapeView
     from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.files import write_atomic
     from whichtool_tui.gc_phases import gc_paused
+    from whichtool_tui.usecases.bout import receipt_text, run_planned_bout
+    from whichtool_tui.usecases.receipts import ReceiptRead, score_text, write_receipt_timeline
 
     try:
         plan = build_plan(args)
@@ -78,14 +76,15 @@ def run_bout_command(args: argparse.Namespace, early: Any = None) -> int:
         raise
     with gc_paused():  # the SDK import and a short bout: long-lived objects, little garbage
         plan.zygote = early or _forked_fixture_parent(plan)
-        receipt = run_coroutine(run_bout(plan))
-    data = json.loads(receipt_json(receipt))
-    write_timeline(TapeView(data), sys.stdout)
+        receipt = run_coroutine(run_planned_bout(plan))
+    # The tape first, from the receipt's JSON as saved: no scores until the operator's call.
+    tape = ReceiptRead("", json.loads(receipt_text(receipt)), None)
+    write_receipt_timeline(tape, sys.stdout)
     sys.stdout.flush()
     receipt.operator_call = ask_operator(bool(args.no_prompt))
-    sys.stdout.write(score_panel(receipt))
+    sys.stdout.write(score_text(receipt))
     if args.output:
-        written = write_atomic(args.output, receipt_json(receipt))
+        written = write_atomic(args.output, receipt_text(receipt))
         sys.stdout.write(f"Receipt written to {written}\n")
     else:
         sys.stdout.write("Pass -o receipt.json to keep the tape and the house call.\n")

@@ -17,29 +17,28 @@ def run_series_command(args: argparse.Namespace, early: Any = None) -> int:
     from whichtool_tui.arcade.series_render import render_conformance, render_series
     from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.files import write_atomic
-    from whichtool_tui.usecases.bout import build_plan
+    from whichtool_tui.usecases.bout import (
+        build_plan,
+        run_defence_series,
+        run_trial_series,
+        series_json,
+    )
 
     if early is not None:
         early.close()  # a series starts its own fixture processes
     plan = build_plan(args)
     report: Any
     if args.defence is not None:
-        from whichtool_tui.arcade.conformance import run_conformance
-
-        report = run_coroutine(run_conformance(plan, args.defence))
+        report = run_coroutine(run_defence_series(plan, args.defence))
         sys.stdout.write(render_conformance(report, args.format))
         failing = report.summary["passed_through"] + report.summary["false_alarm"]
         failing += report.summary["error"]
     else:
-        from whichtool_tui.arcade.trials import run_trials
-
-        report = run_coroutine(run_trials(plan, args.trials))
+        report = run_coroutine(run_trial_series(plan, args.trials))
         sys.stdout.write(render_series(report, args.format))
         failing = sum(atom.failed + atom.errors for atom in report.atoms)
     if args.output:
-        from whichtool_tui.arcade.receipt import canonical_json
-
-        written = write_atomic(args.output, canonical_json(report.model_dump(mode="json")))
+        written = write_atomic(args.output, series_json(report))
         sys.stderr.write(f"Report written to {written}\n")
     if args.strict and failing:
         return 1

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import DEFAULT_MAX_TOOLS, DEFAULT_MAX_TRIALS
-from whichtool_tui.providers.presets import OFFLINE_PROVIDERS
 from whichtool_tui.server.paths import agent_file
 from whichtool_tui.usecases.inspect import target_spec
+from whichtool_tui.usecases.providers import is_paid_provider as is_paid_provider
 
 if TYPE_CHECKING:
     from whichtool_tui.targets import TargetSpec
@@ -37,11 +37,6 @@ class ServerOptions:
     cache_dir: str | None = None  # None: the platform cache folder (places.default_cache_dir)
     result_file: str | None = None
     workspace: Path = field(default_factory=Path.cwd)
-
-
-def is_paid_provider(name: str | None) -> bool:
-    """Every provider that sends prompts over the network counts as paid; keyword and mock not."""
-    return name is not None and name not in OFFLINE_PROVIDERS
 
 
 def open_target(options: ServerOptions, target: str | None, transport: str | None) -> TargetSpec:

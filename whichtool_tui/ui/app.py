@@ -9,14 +9,13 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from whichtool_tui.artefacts import Artefact, load_artefact, summarize
 from whichtool_tui.config import Settings, load_settings
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import keep_for_session, paused_gc
@@ -31,6 +30,10 @@ from whichtool_tui.ui.screens.home import HomeScreen
 from whichtool_tui.ui.session import ReviewOptions, RunForm, Session, TargetChoice
 from whichtool_tui.ui.surface_model import build_surface_view
 from whichtool_tui.ui.widgets.section_bar import SECTIONS
+from whichtool_tui.usecases.artefacts import open_artefact, summarize_artefact
+
+if TYPE_CHECKING:
+    from whichtool_tui.artefacts import Artefact
 
 
 def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
@@ -277,7 +280,7 @@ class WhichtoolApp(JobsApp):
     def open_path(self, path: str) -> None:
         """Open a saved artefact from disk (recent list), reporting problems as a toast."""
         try:
-            artefact = load_artefact(path)
+            artefact = open_artefact(path)
         except WhichtoolError as error:
             self.notify(error.message, title="Cannot open", severity="error")
             return
@@ -296,7 +299,7 @@ class WhichtoolApp(JobsApp):
         except WhichtoolError as error:
             self.notify(error.message, title="Cannot open", severity="error")
             return
-        facts = summarize(artefact)
+        facts = summarize_artefact(artefact)
         metric = key_metric(artefact.kind, artefact.data)
         summary = metric or (facts[0][1] if facts else "")
         remember(artefact.path, artefact.kind, summary[:60])
@@ -329,9 +332,9 @@ class WhichtoolApp(JobsApp):
         elif artefact.kind == "task-set":
             session.tasks = load_tasks_state(artefact.path)
         elif artefact.kind == "run-report":
-            from whichtool_tui.evaluation.reader import parse_run_report
+            from whichtool_tui.usecases.saved_runs import parse_report
 
-            session.run = parse_run_report(artefact.data, redact_paths(artefact.path))
+            session.run = parse_report(artefact.data, redact_paths(artefact.path))
         elif artefact.kind == "diff-report":
             session.diff = artefact.data
         elif artefact.kind == "receipt":

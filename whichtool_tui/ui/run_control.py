@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
@@ -15,9 +14,7 @@ from whichtool_tui.evaluation.metrics import picked_column
 from whichtool_tui.evaluation.report_model import ScoredTrial
 from whichtool_tui.evaluation.stats import wilson_interval
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
-from whichtool_tui.redact import redact_paths
 from whichtool_tui.surface.listing import ServedListing
-from whichtool_tui.tasks.load import LoadedTaskSet
 from whichtool_tui.ui.session import RunForm, Session
 from whichtool_tui.usecases.options import (
     ProviderOverrides,
@@ -27,6 +24,7 @@ from whichtool_tui.usecases.options import (
     with_overrides,
 )
 from whichtool_tui.usecases.run import draft_plan, normalize, prepare
+from whichtool_tui.usecases.tasks import in_memory
 
 LATEST_SHOWN = 6
 
@@ -66,12 +64,7 @@ def prepare_from_session(
     surface = view.normalized
     if surface is None:
         surface = view.normalized = normalize(listing)
-    loaded = LoadedTaskSet(
-        task_set=state.as_task_set(),
-        source=redact_paths(state.path),
-        path=Path(state.path),
-        format="json" if state.path.endswith(".json") else "yaml",
-    )
+    loaded = in_memory(state.as_task_set(), state.path)
     screen_values = RunOverrides(repeat=repeat, seconds_per_trial=seconds_per_trial)
     options = with_overrides(run_form_options(session), screen_values)
     plan = draft_plan(listing, surface, loaded, options)

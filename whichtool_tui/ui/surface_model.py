@@ -130,14 +130,11 @@ class SurfaceView:
             return pair.score
         if first not in self.raw_tools or second not in self.raw_tools:
             return None
-        from whichtool_tui.surface.naming import name_tokens
-        from whichtool_tui.surface.overlap import dice, normalize_for_overlap
+        from whichtool_tui.usecases.inspect import overlap_score
 
-        def text(name: str) -> str:
-            described = self.description(name) or ""
-            return normalize_for_overlap(" ".join(name_tokens(name)) + " " + described)
-
-        return dice(text(first), text(second))
+        return overlap_score(
+            (first, self.description(first) or ""), (second, self.description(second) or "")
+        )
 
     def raw_tool(self, name: str) -> dict[str, Any] | None:
         """The tool exactly as served (for the raw JSON view), when the listing is at hand."""

@@ -27,6 +27,13 @@ def receipt_artefact(path: str | None, data: dict[str, Any]) -> Artefact:
     )
 
 
+def summarize_artefact(artefact: Artefact) -> list[tuple[str, str]]:
+    """A handful of (label, value) facts about the file, safe to show."""
+    from whichtool_tui.artefacts import summarize
+
+    return summarize(artefact)
+
+
 def describe_artefact(artefact: Artefact) -> str:
     """What the file is and its headline figures, as plain lines (``open --no-ui``)."""
     from whichtool_tui.artefacts import describe

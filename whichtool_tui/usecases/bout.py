@@ -19,8 +19,10 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import DEFAULT_START_TIMEOUT
 
 if TYPE_CHECKING:
+    from whichtool_tui.arcade.conformance import ConformanceReport
     from whichtool_tui.arcade.events import EventSink
     from whichtool_tui.arcade.receipt import BoutReceipt
+    from whichtool_tui.arcade.trials import TrialSeries
 
 LIVE_REFUSAL = "the house will not send arbitrary calls to a live server"
 ARGS_HINT = """--args takes one JSON object, quoted for the shell: --args '{"text": "hi"}'"""
@@ -336,3 +338,24 @@ def receipt_text(receipt: BoutReceipt, guess: str | None = None) -> str:
     copy = receipt.model_copy(deep=True)
     copy.operator_call = OperatorCall(recorded=True, guess=guess, skipped=False)
     return receipt_json(copy)
+
+
+async def run_defence_series(plan: BoutPlan, defence: str) -> ConformanceReport:
+    """``bout --defence CMD``: every atom bare and behind the proxy, lab and honest."""
+    from whichtool_tui.arcade.conformance import run_conformance
+
+    return await run_conformance(plan, defence)
+
+
+async def run_trial_series(plan: BoutPlan, trials: int) -> TrialSeries:
+    """``bout --trials N``: the same bout N times with a model seat, rates per atom."""
+    from whichtool_tui.arcade.trials import run_trials
+
+    return await run_trials(plan, trials)
+
+
+def series_json(report: ConformanceReport | TrialSeries) -> str:
+    """A series report as canonical JSON (every receipt inside)."""
+    from whichtool_tui.arcade.receipt import canonical_json
+
+    return canonical_json(report.model_dump(mode="json"))

@@ -6,7 +6,8 @@ server's ``inspect_surface``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.usecases.options import (
     FindabilityOverrides,
@@ -80,6 +81,25 @@ def check_target(target: str | None, transport: str | None, settings: Settings) 
     return spec.transport
 
 
+def save_snapshot(raw_tools: list[Any], path: str) -> Path:
+    """Write ``tools/list`` as served, as a snapshot file (atomically); returns where."""
+    from whichtool_tui.surface.load import save_snapshot as save
+
+    return save(raw_tools, path)
+
+
+def overlap_score(first: tuple[str, str], second: tuple[str, str]) -> float:
+    """The Dice overlap of two (name, description) tools, scored as the static review scores
+    its pairs (for any two tools, beyond the report's top pairs)."""
+    from whichtool_tui.surface.naming import name_tokens
+    from whichtool_tui.surface.overlap import dice, normalize_for_overlap
+
+    def text(name: str, description: str) -> str:
+        return normalize_for_overlap(" ".join(name_tokens(name)) + " " + description)
+
+    return dice(text(*first), text(*second))
+
+
 def review_listing(
     listing: ServedListing, review: InspectOverrides, settings: Settings
 ) -> InspectReport:
@@ -101,8 +121,6 @@ def inspect(request: InspectRequest, settings: Settings) -> InspectResult:
     set add the findability review."""
     listing = read_listing(target_spec(request.target, request.transport, settings))
     if request.save_snapshot:
-        from whichtool_tui.surface.load import save_snapshot
-
         save_snapshot(listing.raw_tools, request.save_snapshot)
     report = review_listing(listing, request.review, settings)
     findability = request.findability

@@ -35,6 +35,13 @@ class ProviderRequest(StrictModel):
     config_fallback: bool = True
 
 
+def is_paid_provider(name: str | None) -> bool:
+    """Every provider that sends prompts over the network counts as paid; keyword and mock not."""
+    from whichtool_tui.providers.presets import OFFLINE_PROVIDERS
+
+    return name is not None and name not in OFFLINE_PROVIDERS
+
+
 def open_provider(
     request: ProviderRequest, settings: Settings, env: Mapping[str, str] | None = None
 ) -> Provider:

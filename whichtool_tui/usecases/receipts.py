@@ -44,12 +44,19 @@ def receipt_text(receipt: BoutReceipt) -> str:
 
 def write_receipt_timeline(read: ReceiptRead, out: TextIO, *, verbose: bool = False) -> None:
     """The wire, one row per event, then the house call when the receipt was validated."""
-    from whichtool_tui.arcade.render import score_panel, write_timeline
+    from whichtool_tui.arcade.render import write_timeline
     from whichtool_tui.arcade.timeline import TapeView
 
     write_timeline(TapeView(read.data), out, verbose=verbose, data=read.data)
     if read.receipt is not None:
-        out.write(score_panel(read.receipt))
+        out.write(score_text(read.receipt))
+
+
+def score_text(receipt: BoutReceipt) -> str:
+    """The house call: scores, the contrastive recap and each atom's checks."""
+    from whichtool_tui.arcade.render import score_panel
+
+    return score_panel(receipt)
 
 
 def export_tape(path: str, output: str | None = None) -> str:

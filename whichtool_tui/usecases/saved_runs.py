@@ -24,6 +24,13 @@ def load_report(path: str | Path) -> RunReport:
     return load_run_report(path)
 
 
+def parse_report(data: object, source: str) -> RunReport:
+    """An already parsed saved run (``open``'s JSON), validated like ``load_report``."""
+    from whichtool_tui.evaluation.reader import parse_run_report
+
+    return parse_run_report(data, source)
+
+
 def render_report(report: RunReport, report_format: str, color: bool = False) -> str:
     """The run in one of the run formats (terminal, json, markdown, html, junit, badge)."""
     from whichtool_tui.reports.run_formats import render_run

@@ -46,12 +46,26 @@ def surface_tools(surface: NormalizedSurface | None) -> list[str] | None:
     return None if surface is None else [tool.name for tool in surface.tools]
 
 
-def lint_findings(task_set: TaskSet, surface: NormalizedSurface | None) -> list[Diagnostic]:
-    """Every lint finding of a task set (in memory, as the Tasks screen edits it)."""
+def lint_findings(
+    task_set: TaskSet, tool_names: list[str] | None, surface_hash: str | None
+) -> list[Diagnostic]:
+    """Every lint finding of a task set in memory (the Tasks screen lints as it is edited);
+    ``tool_names`` None when no surface is known."""
     from whichtool_tui.tasks.lint import lint_task_set
 
-    return lint_task_set(
-        task_set, surface_tools(surface), None if surface is None else surface.hash
+    return lint_task_set(task_set, tool_names, surface_hash)
+
+
+def in_memory(task_set: TaskSet, path: str) -> LoadedTaskSet:
+    """A task set being edited, as a run reads a loaded one (its file may be unsaved)."""
+    from whichtool_tui.redact import redact_paths
+    from whichtool_tui.tasks.load import LoadedTaskSet
+
+    return LoadedTaskSet(
+        task_set=task_set,
+        source=redact_paths(path),
+        path=Path(path),
+        format="json" if path.endswith(".json") else "yaml",
     )
 
 
@@ -84,7 +98,10 @@ def lint_tasks(loaded: LoadedTaskSet, surface: NormalizedSurface | None) -> Task
     from whichtool_tui.diagnostics import sort_diagnostics
     from whichtool_tui.tasks.lint import lint_ok, task_coverage
 
-    diagnostics = sort_diagnostics(loaded.diagnostics + lint_findings(loaded.task_set, surface))
+    found = lint_findings(
+        loaded.task_set, surface_tools(surface), None if surface is None else surface.hash
+    )
+    diagnostics = sort_diagnostics(loaded.diagnostics + found)
     return TasksLint(
         source=loaded.source,
         surface_hash=None if surface is None else surface.hash,
@@ -167,11 +184,14 @@ def mutate_file(request: MutateRequest, settings: Settings) -> Mutated:
     return Mutated(result, request.out)
 
 
-def save_tasks(task_set: TaskSet, path: str | Path) -> Path:
-    """Write a task set through the one atomic writer (the format follows the extension)."""
+def save_tasks(
+    task_set: TaskSet, path: str | Path, comments_from: str | Path | None = None
+) -> Path:
+    """Write a task set through the one atomic writer (the format follows the extension);
+    ``comments_from`` carries the opening comments of the YAML it was read from."""
     from whichtool_tui.tasks.writer import write_task_set
 
-    return write_task_set(task_set, path)
+    return write_task_set(task_set, path, comments_from=comments_from)
 
 
 @dataclass(frozen=True)

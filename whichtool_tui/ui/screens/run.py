@@ -13,7 +13,6 @@ from textual.widgets import Button, Input, Label, ProgressBar, Select, Static
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.confusion import confusion_axes
-from whichtool_tui.evaluation.power import power_for_run
 from whichtool_tui.providers.presets import PROVIDER_NAMES
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.ui.modals.confirm import ConfirmModal
@@ -21,6 +20,7 @@ from whichtool_tui.ui.run_control import RunProgress, RunSetup, prepare_from_ses
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 from whichtool_tui.ui.widgets.task_statistics import power_text
+from whichtool_tui.usecases.run import power_plan
 
 REDRAW_SECONDS = 0.25  # progress redraws are throttled to this period, whatever the trial rate
 VERDICT_MARKS = {"correct": "✓", "correct-abstention": "✓"}
@@ -184,7 +184,7 @@ class RunScreen(SectionScreen):
         else:
             text.append("unknown: type seconds per trial (s/trial) for an estimate", style="dim")
         try:
-            text.append_text(power_text(power_for_run(setup.prepared, options)))
+            text.append_text(power_text(power_plan(setup.prepared, options)))
         except WhichtoolError as error:
             text.append(f"\n      power plan: {error.message}", style="yellow")
         if setup.needs_raise:

@@ -15,7 +15,6 @@ from textual.widgets.data_table import ColumnKey
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths, sanitize_text
-from whichtool_tui.surface.load import save_snapshot
 from whichtool_tui.ui.modals.family import FamilyModal
 from whichtool_tui.ui.modals.overlap import OverlapModal
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
@@ -32,6 +31,7 @@ from whichtool_tui.ui.surface_model import (
 )
 from whichtool_tui.ui.widgets.findability_column import COLUMN_TITLE, findability_cell
 from whichtool_tui.ui.widgets.tool_detail import SEMANTIC_STYLES, render_tool
+from whichtool_tui.usecases.inspect import save_snapshot
 
 SEVERITY_MARKS = {
     "error": ("✖ error", "bold red"),

@@ -12,10 +12,7 @@ from textual.widgets import DataTable, Input, Static
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths, sanitize_text
-from whichtool_tui.tasks.lint import lint_task_set
 from whichtool_tui.tasks.model import TASK_SET_VERSION, Task
-from whichtool_tui.tasks.mutate import mutate_tasks
-from whichtool_tui.tasks.writer import write_task_set
 from whichtool_tui.ui.modals.confirm import ConfirmModal
 from whichtool_tui.ui.modals.generate import GenerateDialog, GenerateRequest
 from whichtool_tui.ui.modals.mutation_preview import MutationPreview
@@ -23,6 +20,7 @@ from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.modals.task_editor import TaskEditor
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.session import TaskSetState
+from whichtool_tui.usecases.tasks import lint_findings, mutate_in_memory, save_tasks
 
 PROMPT_WIDTH = 52  # the prompt column at 120 columns; narrower terminals give it less
 MIN_PROMPT_WIDTH = 16
@@ -159,7 +157,7 @@ class TasksScreen(SectionScreen):
             )
         self.query_one("#tasks-head", Static).update(head)
         tools = self.surface_tools()
-        findings = lint_task_set(
+        findings = lint_findings(
             state.as_task_set(), tools, surface.surface_hash if surface else None
         )
         lint = Text()
@@ -295,7 +293,7 @@ class TasksScreen(SectionScreen):
         if state is None:
             return
         try:
-            result = mutate_tasks(state.tasks, seed=0)
+            result = mutate_in_memory(state.tasks, seed=0)
         except WhichtoolError as error:
             self.notify(error.message, severity="error")
             return
@@ -319,9 +317,7 @@ class TasksScreen(SectionScreen):
             if not path or self.state is None:
                 return
             try:
-                written = write_task_set(
-                    self.state.as_task_set(), path, comments_from=self.state.path
-                )
+                written = save_tasks(self.state.as_task_set(), path, comments_from=self.state.path)
             except WhichtoolError as error:
                 self.notify(error.message, title="Not saved", severity="error")
                 return
