@@ -168,8 +168,8 @@ def upstream_figure(state: Path, folder: Path) -> None:
 
 FIRST_FRAME_CPU = """
 import asyncio, os, sys, time
-from whichtool_tui.artefacts import load_artefact
-from whichtool_tui.ui.app import WhichtoolApp
+from whichtool_tui.usecases.artefacts import open_artefact
+from whichtool_tui.ui.app import FIRST_ROWS, WhichtoolApp
 
 def first_frame_drawn(app, bout):  # the app calls it once the receipt's first frame is drawn
     print(f"{time.process_time():.2f}", flush=True)
@@ -178,7 +178,7 @@ def first_frame_drawn(app, bout):  # the app calls it once the receipt's first f
 WhichtoolApp.finish_bout = first_frame_drawn
 
 async def main():
-    app = WhichtoolApp(load_artefact(sys.argv[1]))
+    app = WhichtoolApp(open_artefact(sys.argv[1], wire_checked_to=FIRST_ROWS))  # as `open` does
     async with app.run_test(size=(120, 40)):
         await asyncio.sleep(60)
 

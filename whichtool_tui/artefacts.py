@@ -15,7 +15,13 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
-from whichtool_tui.bounded_read import parse_json_text, read_input_text
+from whichtool_tui.bounded_read import (
+    MAX_NESTING,
+    nesting_exceeds,
+    parse_json_text,
+    read_input_text,
+    too_deep,
+)
 from whichtool_tui.diagnostics import HasSeverity, count_by_severity
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import paused_gc
@@ -87,6 +93,7 @@ class Artefact:
     kind: ArtefactKind
     schema: str | None
     data: Any
+    wire_checked_to: int | None = None  # receipt wire events from here on: nesting unchecked
 
     @property
     def label(self) -> str:
@@ -124,7 +131,9 @@ def _not_an_artefact(shown: str) -> WhichtoolError:
     )
 
 
-def parse_artefact_text(text: str, shown: str, yaml_allowed: bool = True) -> Any:
+def parse_artefact_text(
+    text: str, shown: str, yaml_allowed: bool = True, check_nesting: bool = True
+) -> Any:
     """JSON when the first non-space character opens an object or array, else strict YAML
     (only for files that say they are YAML, so a README is not read as a broken task set)."""
     stripped = text.lstrip()
@@ -132,7 +141,14 @@ def parse_artefact_text(text: str, shown: str, yaml_allowed: bool = True) -> Any
         raise WhichtoolError("open/empty", f"{shown} is empty", _READABLE_HINT)
     if stripped[0] in "{[":
         with paused_gc():  # a big receipt is a million acyclic objects: nothing to collect
-            return parse_json_text(text, shown, prefix="open", hint=_READABLE_HINT, strict=False)
+            return parse_json_text(
+                text,
+                shown,
+                prefix="open",
+                hint=_READABLE_HINT,
+                strict=False,
+                check_nesting=check_nesting,
+            )
     if not yaml_allowed:
         raise _not_an_artefact(shown)
     from whichtool_tui.strict_yaml import load_strict_yaml  # the YAML parser only for YAML files
@@ -183,14 +199,41 @@ def classify(data: Any, shown: str) -> tuple[ArtefactKind, str | None]:
     raise _not_an_artefact(shown)
 
 
-def load_artefact(path: str | Path) -> Artefact:
-    """Read, parse and classify one file; every failure is a one-line WhichtoolError."""
+def load_artefact(path: str | Path, wire_checked_to: int | None = None) -> Artefact:
+    """Read, parse and classify one file; every failure is a one-line WhichtoolError.
+
+    With ``wire_checked_to``, a receipt's wire events from that index on are left for the
+    caller to check for nesting (``wire_nesting_error``) before it reads them: the TUI shows
+    a big receipt's first rows without walking its whole wire first. Everything else in the
+    file is checked here as usual.
+    """
     file_path = Path(path)
     shown = redact_paths(str(file_path))
     yaml_allowed = file_path.suffix.lower() in (".yaml", ".yml")
-    data = parse_artefact_text(_read_text(file_path, shown), shown, yaml_allowed)
+    lazy = wire_checked_to is not None
+    data = parse_artefact_text(
+        _read_text(file_path, shown), shown, yaml_allowed, check_nesting=not lazy
+    )
     kind, schema = classify(data, shown)
-    return Artefact(path=str(file_path), kind=kind, schema=schema, data=data)
+    left = None
+    if wire_checked_to is not None:
+        wire = data.get("wire") if kind == "receipt" else None
+        if isinstance(wire, list) and len(wire) > wire_checked_to:
+            rest = {key: value for key, value in data.items() if key != "wire"}
+            if nesting_exceeds(rest) or wire_nesting_error(wire, 0, wire_checked_to, shown):
+                raise too_deep(shown, prefix="open", hint=_READABLE_HINT)
+            left = wire_checked_to
+        elif nesting_exceeds(data):
+            raise too_deep(shown, prefix="open", hint=_READABLE_HINT)
+    return Artefact(path=str(file_path), kind=kind, schema=schema, data=data, wire_checked_to=left)
+
+
+def wire_nesting_error(wire: list[Any], start: int, end: int, shown: str) -> str | None:
+    """The refusal, as text, when a wire event in ``wire[start:end]`` nests past the limit
+    the whole file is held to (the receipt object and its wire list are two levels)."""
+    if nesting_exceeds(wire[start:end], MAX_NESTING - 1):
+        return too_deep(shown, prefix="open", hint=_READABLE_HINT).message
+    return None
 
 
 def snapshot_tools(artefact: Artefact) -> list[Any]:

@@ -212,8 +212,13 @@ def parse_json_text(
     hint: str | None = None,
     strict: bool = True,
     loads: Callable[..., Any] = json.loads,
+    check_nesting: bool = True,
 ) -> Any:
-    """Parse JSON under the rules in the module docstring; every failure is one named line."""
+    """Parse JSON under the rules in the module docstring; every failure is one named line.
+
+    ``check_nesting=False`` leaves the nesting rule to the caller, who must apply it
+    (``too_deep``) to every part before anything walks it recursively.
+    """
     error_code = _code(prefix, "invalid-json", code)
     try:
         value = loads(
@@ -238,9 +243,14 @@ def parse_json_text(
         raise InputFileError(
             error_code, f"{label} is not valid JSON: {reason}", hint, "json"
         ) from None
-    if nesting_exceeds(value):
+    if check_nesting and nesting_exceeds(value):
         raise _too_deep(error_code, label, hint)
     return value
+
+
+def too_deep(label: str, *, prefix: str, hint: str | None = None) -> InputFileError:
+    """The refusal of a file nested past ``MAX_NESTING``, for a nesting check done later."""
+    return _too_deep(_code(prefix, "invalid-json", None), label, hint)
 
 
 def _too_deep(code: str, label: str, hint: str | None) -> InputFileError:

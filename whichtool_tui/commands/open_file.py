@@ -20,10 +20,12 @@ def execute(args: argparse.Namespace) -> int:
     from whichtool_tui.commands._parser import wants_ui
     from whichtool_tui.usecases.artefacts import describe_artefact, open_artefact
 
-    artefact = open_artefact(args.file)
     if not wants_ui(args):
-        sys.stdout.write(describe_artefact(artefact))
+        sys.stdout.write(describe_artefact(open_artefact(args.file)))
         return 0
-    from whichtool_tui.ui.app import run_app
+    from whichtool_tui.ui.app import FIRST_ROWS, run_app
 
+    # The Bout screen checks a big receipt's later wire events as it loads them, after the
+    # first frame; a file nested too deeply still ends in one line (then a toast, not exit 2).
+    artefact = open_artefact(args.file, wire_checked_to=FIRST_ROWS)
     return run_app(artefact, debug=bool(getattr(args, "debug", False)))

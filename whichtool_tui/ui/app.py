@@ -285,7 +285,7 @@ class WhichtoolApp(JobsApp):
     def open_path(self, path: str) -> None:
         """Open a saved artefact from disk (recent list), reporting problems as a toast."""
         try:
-            artefact = open_artefact(path)
+            artefact = open_artefact(path, wire_checked_to=FIRST_ROWS)
         except WhichtoolError as error:
             self.notify(error.message, title="Cannot open", severity="error")
             return
@@ -352,6 +352,7 @@ class WhichtoolApp(JobsApp):
                     redact_paths(artefact.path),
                     validate=False,
                     first_rows=FIRST_ROWS,
+                    wire_checked_to=artefact.wire_checked_to,
                 )
             bout = session.bout
             if bout.total <= FIRST_ROWS:

@@ -17,6 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from whichtool_tui.arcade.receipt import BoutReceipt, WireEventModel, validate_receipt
 from whichtool_tui.arcade.timeline import TapeAtom, TapeHeader, TapeView, TimelineRow
+from whichtool_tui.artefacts import wire_nesting_error
 from whichtool_tui.errors import WhichtoolError
 
 VALIDATE_CHUNK = 2_000
@@ -45,6 +46,7 @@ class BoutView:
     loading_started: bool = False
     output: str | None = None  # ``bout -o``: where the receipt went, the default for ``s``
     live_atoms: dict[str, str] | None = None  # atom -> waiting/running/done while it runs
+    wire_checked_to: int | None = None  # wire events from here on: nesting not checked yet
     _haystacks: list[str] | None = None
     _task_tools: dict[str, str | None] | None = None
     _index_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -91,6 +93,15 @@ class BoutView:
         if self.pending_rows is None:
             return False
         before = len(self.rows)
+        checked = self.wire_checked_to
+        if checked is not None and before + count > checked:
+            # Rows are shown (and their messages walked) only once their events are checked.
+            problem = wire_nesting_error(self.wire, checked, before + count, self.source)
+            if problem is not None:
+                self.invalid = problem
+                self.pending_rows = None
+                return False
+            self.wire_checked_to = before + count
         self.rows.extend(islice(self.pending_rows, count))
         if len(self.rows) - before < count:
             self.pending_rows = None
@@ -114,7 +125,7 @@ class BoutView:
         pydantic call over 100,000 events would freeze the screen for a second).
         """
         raw = self.raw
-        if raw is None:
+        if raw is None or self.invalid is not None:
             return
         try:
             wire = raw.get("wire")
@@ -152,7 +163,11 @@ class BoutView:
 
 
 def view_of_receipt(
-    data: dict[str, Any], source: str, validate: bool = True, first_rows: int | None = None
+    data: dict[str, Any],
+    source: str,
+    validate: bool = True,
+    first_rows: int | None = None,
+    wire_checked_to: int | None = None,
 ) -> BoutView:
     """The score-free tape view of a receipt.
 
@@ -172,6 +187,7 @@ def view_of_receipt(
         raw=data,
         tape=tape,
         pending_rows=rows_iterator if first_rows else None,
+        wire_checked_to=wire_checked_to,
     )
     if validate:
         view.validate()

@@ -11,11 +11,15 @@ if TYPE_CHECKING:
     from whichtool_tui.artefacts import Artefact
 
 
-def open_artefact(path: str | Path) -> Artefact:
-    """Read, parse and classify one file; every failure is a one-line WhichtoolError."""
+def open_artefact(path: str | Path, wire_checked_to: int | None = None) -> Artefact:
+    """Read, parse and classify one file; every failure is a one-line WhichtoolError.
+
+    ``wire_checked_to``: a receipt's wire events from there on are checked later, by the
+    screen that loads them (see ``artefacts.load_artefact``).
+    """
     from whichtool_tui.artefacts import load_artefact
 
-    return load_artefact(path)
+    return load_artefact(path, wire_checked_to)
 
 
 def receipt_artefact(path: str | None, data: dict[str, Any]) -> Artefact:
