@@ -22,6 +22,14 @@ def open_artefact(path: str | Path, wire_checked_to: int | None = None) -> Artef
     return load_artefact(path, wire_checked_to)
 
 
+def wire_nesting_error(wire: list[Any], start: int, end: int, shown: str) -> str | None:
+    """The refusal, as text, when a receipt's wire events ``wire[start:end]`` nest too deeply
+    (for a screen that loads a big receipt's rows after its first frame)."""
+    from whichtool_tui.artefacts import wire_nesting_error as check
+
+    return check(wire, start, end, shown)
+
+
 def receipt_artefact(path: str | None, data: dict[str, Any]) -> Artefact:
     """A receipt already read (or a bout not saved yet) as the artefact the Bout screen opens."""
     from whichtool_tui.artefacts import Artefact
