@@ -197,7 +197,7 @@ def test_run_tasks_bout_and_diff_build_their_start_points(
 
     assert main(["diff", str(LAB_RUN), str(LAB_HEAD)]) == 0
     start = opened[-1]["start"]
-    assert start.section == "results" and start.diff["comparable"] is True
+    assert start.section == "results" and start.diff.comparable is True  # the typed report
     assert live_children() == []
 
 

@@ -104,13 +104,12 @@ async def test_diff_against_base_and_opened_diff(tmp_path: Path) -> None:
         await pilot.press("enter")
         await app.workers.wait_for_complete()  # the diff runs in an App worker, off the UI
         await pilot.pause()
-        assert app.session.diff is not None and app.session.diff["comparable"] is True
+        report = app.session.diff
+        assert report is not None and report.comparable is True  # the typed whichtool.diff/2
         view = static_text(app.screen.query_one("#diff-view", Static))
         # The same report as the headless `diff` prints, line for line (one renderer).
-        from whichtool_tui.evaluation.diff_model import DiffReport
         from whichtool_tui.reports.diff_terminal import render_diff_terminal
 
-        report = DiffReport.model_validate_json(json.dumps(app.session.diff))
         headless = render_diff_terminal(report)
         assert [line.rstrip() for line in view.splitlines() if line.strip()] == [
             line.rstrip() for line in headless.splitlines() if line.strip()

@@ -70,13 +70,10 @@ def execute(args: argparse.Namespace) -> int:
     report = diff_saved(DiffRequest(base_path, head_path, args.max_accuracy_drop, args.paired_unit))
     if report.comparable and opens_tui(args):
         # Runs that cannot be compared print their reasons below instead (exit 2).
-        import json
-
         from whichtool_tui.ui.app import StartPoint, run_app
 
-        data = json.loads(render_diff(report, "json"))
         debug = bool(getattr(args, "debug", False))
-        code = run_app(debug=debug, start=StartPoint(diff=data, section="results"))
+        code = run_app(debug=debug, start=StartPoint(diff=report, section="results"))
         return code or diff_exit_code(report)
 
     deliver(

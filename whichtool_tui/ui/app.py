@@ -34,6 +34,7 @@ from whichtool_tui.usecases.artefacts import open_artefact, summarize_artefact
 
 if TYPE_CHECKING:
     from whichtool_tui.artefacts import Artefact
+    from whichtool_tui.evaluation.diff_model import DiffReport
 
 
 def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:
@@ -168,7 +169,10 @@ class WhichtoolApp(JobsApp):
         if start.run_form is not None:
             self.session.run_form = start.run_form
         if start.diff is not None:
-            self.session.diff = start.diff
+            from whichtool_tui.usecases.saved_runs import parse_diff
+
+            diff = start.diff
+            self.session.diff = diff if not isinstance(diff, dict) else parse_diff(diff, "diff")
         if start.tasks is not None:
             try:
                 self.session.tasks = load_tasks_state(start.tasks)
@@ -341,7 +345,9 @@ class WhichtoolApp(JobsApp):
 
             session.run = parse_report(artefact.data, redact_paths(artefact.path))
         elif artefact.kind == "diff-report":
-            session.diff = artefact.data
+            from whichtool_tui.usecases.saved_runs import parse_diff
+
+            session.diff = parse_diff(artefact.data, redact_paths(artefact.path))
         elif artefact.kind == "receipt":
             # Attributing and answering a 100,000-event wire makes ~100,000 small objects and
             # the heap is the parsed receipt: a collection then scans millions and frees none
@@ -389,7 +395,7 @@ class StartPoint:
     review: ReviewOptions | None = None
     run_form: RunForm | None = None
     settings: Settings | None = None  # the command's loaded config; None: the app loads it
-    diff: dict[str, Any] | None = None
+    diff: DiffReport | dict[str, Any] | None = None  # a saved diff's JSON is validated
     demo: bool = False  # ``whichtool-tui --demo``: start the offline demo at once
     # The command's exit code from what the session holds when the app closes (a finished
     # run's verdict, ``bout --strict`` on the receipt); None keeps the app's own code.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.message import Message
@@ -35,6 +35,7 @@ ROW_CHUNK = 10_000  # rows read per step while a big receipt loads in the backgr
 
 if TYPE_CHECKING:
     from whichtool_tui.arcade.bout import BoutPlan
+    from whichtool_tui.evaluation.diff_model import DiffReport
     from whichtool_tui.evaluation.report_model import RunReport
     from whichtool_tui.ui.modals.generate import GenerateRequest
     from whichtool_tui.ui.run_control import RunSetup
@@ -59,9 +60,9 @@ class JobFailed(Message):
 
 
 class DiffComputed(Message):
-    """A diff against a base run finished (whichtool.diff/2 as data) and may be shown."""
+    """A diff against a base run finished (its typed whichtool.diff/2 report) and may be shown."""
 
-    def __init__(self, diff: dict[str, Any]) -> None:
+    def __init__(self, diff: DiffReport) -> None:
         super().__init__()
         self.diff = diff
 
@@ -102,7 +103,6 @@ class JobsApp(ImproveJobs):
 
         One call: the result arrives as ``DiffComputed``, a failure as ``JobFailed``.
         """
-        from whichtool_tui.evaluation.diff_model import diff_to_dict
         from whichtool_tui.usecases.saved_runs import diff_against_saved
 
         try:
@@ -110,7 +110,7 @@ class JobsApp(ImproveJobs):
         except WhichtoolError as error:
             self.post_message(JobFailed("Cannot diff", error))
             return
-        self.post_message(DiffComputed(diff_to_dict(diff)))
+        self.post_message(DiffComputed(diff))
 
     def on_diff_computed(self, message: DiffComputed) -> None:
         """The diff becomes the session's, and the visible section redraws."""

@@ -12,6 +12,7 @@ from whichtool_tui.tasks.model import Task, TaskSet
 from whichtool_tui.ui.surface_model import SurfaceView
 
 if TYPE_CHECKING:
+    from whichtool_tui.evaluation.diff_model import DiffReport
     from whichtool_tui.evaluation.engine import RunOptions
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.run_control import RunProgress
@@ -91,7 +92,7 @@ class Session:
     tasks: TaskSetState | None = None
     run: RunReport | None = None
     progress: RunProgress | None = None
-    diff: dict[str, Any] | None = None  # a whichtool.diff/2 report, opened or computed
+    diff: DiffReport | None = None  # a whichtool.diff/2 report, opened or computed
     bout: BoutView | None = None
     run_form: RunForm | None = None
     last_error: WhichtoolError | None = None  # the last job failure (its code is stable)

@@ -74,6 +74,26 @@ def diff_against_saved(base_path: str, head: RunReport) -> DiffReport:
     return diff_runs(base, DiffInput(head, "this run"))
 
 
+def parse_diff(data: object, source: str) -> DiffReport:
+    """An already parsed saved diff (``open``'s JSON) as its model; a file the model refuses
+    is a one-line error."""
+    from pydantic import ValidationError
+
+    from whichtool_tui.errors import WhichtoolError
+    from whichtool_tui.evaluation.diff_model import DiffReport
+
+    try:
+        return DiffReport.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        raise WhichtoolError(
+            "diff/invalid",
+            f"{source} is not a valid diff report: `{where}`: {first['msg']}",
+            "Only files written by `diff --format json` can be opened.",
+        ) from None
+
+
 def render_diff(report: DiffReport, diff_format: str, color: bool = False) -> str:
     """The diff as ``whichtool.diff/2`` JSON, markdown or the terminal view."""
     if diff_format == "json":

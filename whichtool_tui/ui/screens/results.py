@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.confusion import DISTRACTOR_ROW, confusion_axes
+from whichtool_tui.evaluation.diff_model import DiffReport
 from whichtool_tui.evaluation.metrics import picked_column
 from whichtool_tui.evaluation.report_model import RunReport, ScoredTrial
 from whichtool_tui.redact import redact_paths, sanitize_text
@@ -104,7 +105,7 @@ class ResultsScreen(SectionScreen):
     def __init__(self) -> None:
         super().__init__()
         self._shown_report: RunReport | None = None
-        self._shown_diff: dict[str, Any] | None = None
+        self._shown_diff: DiffReport | None = None
         self._showing_diff = False
 
     @property
