@@ -76,11 +76,13 @@ async def test_seq_column_holds_six_digits_without_shifting(tmp_path: Path) -> N
     app = WhichtoolApp(load_artefact(receipt))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.session.bout is not None, "the receipt opened")
+        bout = app.session.bout
+        assert bout is not None
+        # The rows past the first frame are read by a worker started after that frame.
+        await wait_until(pilot, lambda: len(bout.rows) == 100_050, "every row read", 120)
         await app.workers.wait_for_complete()
         await pilot.pause()
         timeline = app.screen.query_one(RpcTimeline)
-        bout = app.session.bout
-        assert bout is not None and len(bout.rows) == 100_050
         early, late = bout.rows[99_998], bout.rows[100_010]
         # seq 99,999 and 100,011: the columns after seq start at the same place.
         layout = timeline.columns

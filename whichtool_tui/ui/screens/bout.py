@@ -171,24 +171,26 @@ class BoutScreen(SectionScreen):
         holder = self.query_one("#timeline-holder", Vertical)
         stale = list(holder.children)
         timeline = RpcTimeline(bout.rows)
-        holder.mount(timeline)
+        mounted = holder.mount(timeline)
         had_focus = any(child.has_focus for child in stale)
 
         async def retire_the_old_one() -> None:
-            # A live bout's timeline gives way to the finished receipt's; the focus goes to
-            # the new one only once the old is gone (else it would land on a filter field),
-            # unless the operator is typing a filter: an empty filter field keeps no focus.
-            for child in stale:
-                await child.remove()
+            # A live bout's timeline gives way to the finished receipt's. The new one takes
+            # the focus *before* the old one goes: removing a focused widget hands the focus
+            # to the next one (a filter field), and a guess key pressed meanwhile would be
+            # typed into it. An operator typing a filter keeps it; an empty field does not.
+            await mounted
+            self.show_message(timeline.selected)
             focused = self.focused
             idle_field = isinstance(focused, Input) and not focused.value
-            if had_focus or not stale or focused is None or idle_field:
+            if had_focus or not stale or focused is None or idle_field or focused in stale:
                 timeline.focus()
+            for child in stale:
+                await child.remove()
 
         self.call_later(retire_the_old_one)
         self._current_timeline = timeline
         self._set_wire_title(timeline)
-        self.call_after_refresh(self.show_message, timeline.selected)
         if bout.pending_rows is not None or bout.pending:
             # Read the rest (and validate) only once this first frame is on screen.
             self.call_after_refresh(self.wapp.finish_bout, bout)
