@@ -133,7 +133,9 @@ _DOCUMENTS = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None)
+# 150 nested documents of up to 40 leaves each reach every branch of the writer; the awkward
+# numbers and strings above are drawn from directly, so they need no luck to appear.
+@settings(max_examples=150, deadline=None)
 @given(_DOCUMENTS)
 def test_fast_writer_equals_the_reference_writer(document: Any) -> None:
     assert dump_js_value(document) == js_pretty_json(document)
