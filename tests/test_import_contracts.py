@@ -39,17 +39,26 @@ def test_import_contracts_are_kept() -> None:
 
 
 FACES_CONTRACT = "Faces reach the engine only through the use-case layer"
+FACES_CONTRACT_ID = "faces-through-usecases"  # the id the contract declares in pyproject.toml
 
 
-def test_faces_reach_the_engine_only_through_the_use_cases() -> None:
-    result = subprocess.run(
-        [*lint_imports(), "--no-cache", "--contract", _contract_id(FACES_CONTRACT)],
-        cwd=ROOT,
+def faces_contract(
+    cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """lint-imports on the faces contract alone, in ``cwd``."""
+    return subprocess.run(
+        [*lint_imports(), "--no-cache", "--contract", FACES_CONTRACT_ID],
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
+        env=env,
     )
+
+
+def test_faces_reach_the_engine_only_through_the_use_cases() -> None:
+    result = faces_contract(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"{FACES_CONTRACT} KEPT" in result.stdout
 
@@ -64,21 +73,7 @@ def test_a_face_importing_the_engine_directly_breaks_the_contract(tmp_path: Path
         + "\n\nfrom whichtool_tui.surface.inspect import inspect_surface  # noqa: E402\n",
         encoding="utf-8",
     )
-    result = subprocess.run(
-        [*lint_imports(), "--no-cache", "--contract", _contract_id(FACES_CONTRACT)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path)},
-    )
+    result = faces_contract(tmp_path, {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path)})
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"{FACES_CONTRACT} BROKEN" in result.stdout
     assert "whichtool_tui.commands.report -> whichtool_tui.surface.inspect" in result.stdout
-
-
-def _contract_id(name: str) -> str:
-    """``--contract`` takes a contract's id; the faces contract declares this one."""
-    assert name == FACES_CONTRACT
-    return "faces-through-usecases"

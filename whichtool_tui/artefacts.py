@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
-
-from pydantic import BaseModel
+from typing import Any, Literal
 
 from whichtool_tui.bounded_read import (
     MAX_NESTING,
@@ -27,8 +25,7 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import paused_gc
 from whichtool_tui.redact import redact_paths, sanitize_text
 from whichtool_tui.reports.rates import format_proportion_compact
-
-ModelT = TypeVar("ModelT", bound=BaseModel)
+from whichtool_tui.strict_model import ModelT, validated
 
 ArtefactKind = Literal[
     "inspect-report",
@@ -263,18 +260,13 @@ def _counts_line(diagnostics: Sequence[HasSeverity]) -> str:
 
 def _validated(model: type[ModelT], data: dict[str, Any], shown: str, what: str) -> ModelT:
     """``data`` as its typed report model; a file the model refuses is a one-line error."""
-    from pydantic import ValidationError
-
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise WhichtoolError(
-            "open/invalid-report",
-            f"{shown} is not a valid {what}: `{where}`: {first['msg']}",
-            "Only files this build writes (or their documented versions) can be described.",
-        ) from None
+    return validated(
+        model,
+        data,
+        code="open/invalid-report",
+        what=f"{shown} is not a valid {what}",
+        hint="Only files this build writes (or their documented versions) can be described.",
+    )
 
 
 def _summary_inspect(data: dict[str, Any], shown: str) -> list[tuple[str, str]]:

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.diagnostics import SEVERITY_RANK, Diagnostic
-from whichtool_tui.errors import WhichtoolError
 
 if TYPE_CHECKING:
     from whichtool_tui.surface.model import NormalizedSurface
@@ -204,22 +203,18 @@ def _finding(item: Diagnostic) -> Finding:
 
 def typed_report(report: InspectReport | Mapping[str, Any]) -> InspectReport:
     """An inspect report as its model: a saved file's JSON is validated (one-line error)."""
-    from pydantic import ValidationError
-
+    from whichtool_tui.strict_model import validated
     from whichtool_tui.surface.report_model import InspectReport
 
     if isinstance(report, InspectReport):
         return report
-    try:
-        return InspectReport.model_validate(report)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise WhichtoolError(
-            "open/invalid-report",
-            f"not a valid inspect report: `{where}`: {first['msg']}",
-            "Only files written by `inspect --format json` can be opened.",
-        ) from None
+    return validated(
+        InspectReport,
+        report,
+        code="open/invalid-report",
+        what="not a valid inspect report",
+        hint="Only files written by `inspect --format json` can be opened.",
+    )
 
 
 def build_surface_view(

@@ -77,21 +77,16 @@ def diff_against_saved(base_path: str, head: RunReport) -> DiffReport:
 def parse_diff(data: object, source: str) -> DiffReport:
     """An already parsed saved diff (``open``'s JSON) as its model; a file the model refuses
     is a one-line error."""
-    from pydantic import ValidationError
-
-    from whichtool_tui.errors import WhichtoolError
     from whichtool_tui.evaluation.diff_model import DiffReport
+    from whichtool_tui.strict_model import validated
 
-    try:
-        return DiffReport.model_validate(data)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise WhichtoolError(
-            "diff/invalid",
-            f"{source} is not a valid diff report: `{where}`: {first['msg']}",
-            "Only files written by `diff --format json` can be opened.",
-        ) from None
+    return validated(
+        DiffReport,
+        data,
+        code="diff/invalid",
+        what=f"{source} is not a valid diff report",
+        hint="Only files written by `diff --format json` can be opened.",
+    )
 
 
 def render_diff(report: DiffReport, diff_format: str, color: bool = False) -> str:
