@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -24,11 +25,19 @@ def utf16_key(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
+def utf16_sorted(texts: Iterable[str]) -> list[str]:
+    """``sorted(texts, key=utf16_key)``, without encoding anything when all of them are ASCII."""
+    ordered = sorted(texts)
+    if not "".join(ordered).isascii():
+        ordered.sort(key=utf16_key)
+    return ordered
+
+
 def js_string(text: str) -> str:
     """A JSON string literal as ``JSON.stringify`` writes it (non-ASCII kept)."""
     encoded: str = _encode_string(text)
     if not encoded.isascii() and _LONE_SURROGATE.search(encoded):
-        encoded = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", encoded)
+        encoded = _LONE_SURROGATE.sub(_escape_surrogate, encoded)
     return encoded
 
 
@@ -66,7 +75,42 @@ def js_number(value: int | float) -> str:
 
 
 def canonical_json(value: Any) -> str:
-    """Compact JSON with object keys sorted by UTF-16 code units: the hashing/counting form."""
+    """Compact JSON with object keys sorted by UTF-16 code units: the hashing/counting form.
+
+    The C encoder writes it when its spelling provably equals JavaScript's (no number token
+    Python spells otherwise, key order unaffected by astral characters); anything else takes
+    the exact pure-Python writer. A property test compares the two on random documents.
+    """
+    if isinstance(value, dict | list | tuple) and value:
+        try:
+            text = _encode_sorted(value)
+        except (TypeError, ValueError):
+            return _canonical_json_exact(value)
+        if not text.isascii():
+            if _ASTRAL.search(text) and _SURROGATE_OR_ABOVE.search(text):
+                return _canonical_json_exact(value)  # code-point and UTF-16 key order may differ
+            if _LONE_SURROGATE.search(text):
+                text = _LONE_SURROGATE.sub(_escape_surrogate, text)
+        if _UNLIKE_JS_NUMBER.search(text) is None:
+            return text
+    return _canonical_json_exact(value)
+
+
+_encode_sorted = json.JSONEncoder(
+    ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":")
+).encode
+# A number token after "[", ":" or "," that Python spells unlike JavaScript: a whole float
+# ("12.0", "-0.0") or an exponent ("1e-05"). Inside a string it is a false alarm that only
+# sends the value to the exact writer.
+_UNLIKE_JS_NUMBER = re.compile(r"[\[:,]-?\d+(?:\.0|(?:\.\d+)?e[-+]?\d+)(?=[,\]}])")
+_SURROGATE_OR_ABOVE = re.compile("[\ud800-\uffff]")
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
+def _canonical_json_exact(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, str):
@@ -74,10 +118,11 @@ def canonical_json(value: Any) -> str:
     if isinstance(value, bool | int | float):
         return js_number(value)
     if isinstance(value, list | tuple):
-        return "[" + ",".join(canonical_json(item) for item in value) + "]"
+        return "[" + ",".join(_canonical_json_exact(item) for item in value) + "]"
     if isinstance(value, dict):
         parts = [
-            f"{js_string(key)}:{canonical_json(value[key])}" for key in sorted(value, key=utf16_key)
+            f"{js_string(key)}:{_canonical_json_exact(value[key])}"
+            for key in sorted(value, key=utf16_key)
         ]
         return "{" + ",".join(parts) + "}"
     return "null"
@@ -122,7 +167,7 @@ def _pretty(value: Any, level: int, out: list[str]) -> None:
         out.append(_indent(level))
         out.append("]")
     else:
-        out.append(canonical_json(value))
+        out.append(_canonical_json_exact(value))
 
 
 _INDENTS: list[str] = []

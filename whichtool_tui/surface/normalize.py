@@ -8,13 +8,14 @@ because position influences which tool a model picks.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import unicodedata
 from typing import Any, Literal
 from urllib.parse import unquote
 
 from whichtool_tui.diagnostics import Diagnostic
-from whichtool_tui.surface.canonical import JS_WHITESPACE, canonical_json, utf16_key
+from whichtool_tui.surface.canonical import JS_WHITESPACE, canonical_json, utf16_key, utf16_sorted
 from whichtool_tui.surface.model import JsonObject, NormalizedSurface, Tool
 
 MAX_RESOLVED_NODES = 200_000
@@ -34,19 +35,6 @@ def normalize_text(text: str) -> str:
     return text.strip(JS_WHITESPACE)
 
 
-def to_json_value(value: Any) -> Any:
-    """Copy a parsed value keeping only what JSON can carry (non-finite numbers become null)."""
-    if value is None or isinstance(value, bool | str | int):
-        return value
-    if isinstance(value, float):
-        return value if value == value and value not in (float("inf"), float("-inf")) else None
-    if isinstance(value, list | tuple):
-        return [to_json_value(item) for item in value]
-    if isinstance(value, dict):
-        return {str(key): to_json_value(child) for key, child in value.items()}
-    return None
-
-
 def canonicalize_schema(value: Any) -> Any:
     """Sort object keys (UTF-16 order) and string-only ``required`` arrays; ``enum`` keeps order."""
     if isinstance(value, list):
@@ -54,12 +42,39 @@ def canonicalize_schema(value: Any) -> Any:
     if not isinstance(value, dict):
         return value
     out: JsonObject = {}
-    for key in sorted(value, key=utf16_key):
+    for key in utf16_sorted(value):
         child = value[key]
         if key == "required" and isinstance(child, list) and all(isinstance(v, str) for v in child):
-            out[key] = sorted(child, key=utf16_key)
+            out[key] = utf16_sorted(child)
         else:
             out[key] = canonicalize_schema(child)
+    return out
+
+
+def canonical_copy(value: Any) -> Any:
+    """A parsed value as canonical JSON data: only what JSON can carry (non-finite numbers and
+    other types become null, keys become strings), keys and ``required`` sorted as
+    :func:`canonicalize_schema` sorts them, in one walk."""
+    if value is None or isinstance(value, bool | str | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, list | tuple):
+        return [canonical_copy(item) for item in value]
+    if not isinstance(value, dict):
+        return None
+    named = {str(key): child for key, child in value.items()}
+    out: JsonObject = {}
+    for key in utf16_sorted(named):
+        child = named[key]
+        if (
+            key == "required"
+            and isinstance(child, list | tuple)
+            and all(isinstance(v, str) for v in child)
+        ):
+            out[key] = utf16_sorted(child)
+        else:
+            out[key] = canonical_copy(child)
     return out
 
 
@@ -152,7 +167,13 @@ def _strip_definitions(value: Any) -> Any:
 def resolve_internal_refs(
     schema: JsonObject,
 ) -> tuple[JsonObject, list[tuple[str, UnresolvedReason]]]:
-    """The analysis view of a schema: refs inlined, definitions stripped only if all resolved."""
+    """The analysis view of a schema: refs inlined, definitions stripped only if all resolved.
+
+    A canonical schema with no ``$ref`` and no definitions, small enough to stay inside the
+    node budget, is its own analysis view (shared, not copied).
+    """
+    if _nothing_to_resolve(schema):
+        return schema, []
     resolver = _RefResolver(schema)
     resolved = resolver.walk(schema)
     if not isinstance(resolved, dict):
@@ -187,28 +208,53 @@ def _unresolved_diagnostics(
     return found
 
 
+def _nothing_to_resolve(schema: JsonObject) -> bool:
+    """True when a canonical schema has no ``$ref`` or definitions key and under the budget.
+
+    Read off its canonical JSON: every node starts at its own character, so a text shorter than
+    the budget has fewer nodes; a key is always ``"name":``, which no string value can spell.
+    """
+    text = canonical_json(schema)
+    return (
+        len(text) < MAX_RESOLVED_NODES
+        and '"$ref":' not in text
+        and '"$defs":' not in text
+        and '"definitions":' not in text
+    )
+
+
 def _schema_or_none(value: Any) -> JsonObject | None:
     if not isinstance(value, dict):
         return None
-    canonical = canonicalize_schema(to_json_value(value))
+    canonical = canonical_copy(value)
     assert isinstance(canonical, dict)
     return canonical
 
 
 def nesting_depth(value: Any, limit: int = MAX_NESTING) -> int:
-    """How deeply objects and arrays nest in ``value`` (iterative; stops counting past limit)."""
+    """How deeply objects and arrays nest in ``value`` (iterative; stops counting past limit).
+
+    A scalar counts one level below its container, so only containers are stacked and a
+    non-empty one reaches one level deeper than itself.
+    """
     deepest = 0
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         node, depth = stack.pop()
-        if depth > deepest:
-            deepest = depth
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if not children:
+            continue
+        if depth >= deepest:
+            deepest = depth + 1
             if deepest > limit:
                 return deepest
-        if isinstance(node, dict):
-            stack.extend((child, depth + 1) for child in node.values())
-        elif isinstance(node, list):
-            stack.extend((child, depth + 1) for child in node)
+        below = depth + 1
+        stack.extend((child, below) for child in children if isinstance(child, dict | list))
     return deepest
 
 
