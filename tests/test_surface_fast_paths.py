@@ -223,3 +223,39 @@ def test_deep_and_large_schemas_keep_their_walk() -> None:
     _resolved, unresolved = resolve_internal_refs(large)
     assert unresolved == [("*", "too-large")]
     assert plain_resolve_internal_refs(large)[1] == unresolved
+
+
+TOKEN_TEXT = st.lists(
+    st.sampled_from(
+        [
+            *"abstldmvreSDTLMVRE09 _-'\".,:{}[]\\\n\t",
+            *["\u2028", "\xa0", "\u3000", "\ufeff", "é", "中", "五", "Ⅻ", "〇", "²", "٣"],
+            *["\u0301", "‿", "😀", "\ue000", "''", "'s", "'ll", "  ", "'\"", "0123"],
+        ]
+    ),
+    max_size=25,
+).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    name=TOKEN_TEXT.filter(bool),
+    description=st.none() | TOKEN_TEXT,
+    schema=st.dictionaries(TOKEN_TEXT, JSON_LIKE | TOKEN_TEXT, max_size=4),
+)
+def test_token_total_from_parts_equals_counting_the_whole(
+    name: str, description: str | None, schema: dict[str, Any]
+) -> None:
+    from whichtool_tui.surface.model import Tool
+    from whichtool_tui.surface.tokens import count_tokens, counting_serialization, tool_tokens
+
+    tool = Tool(
+        name=name,
+        description=description,
+        input_schema=schema,
+        input_schema_resolved=schema,
+        served_index=0,
+    )
+    counted = tool_tokens(tool)
+    assert counted.total == count_tokens(counting_serialization(tool))
+    assert counted.schema == count_tokens(canonical_json(schema))

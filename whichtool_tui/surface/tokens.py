@@ -175,10 +175,68 @@ def counting_serialization(tool: Tool, schema_json: str | None = None) -> str:
 
 
 def tool_tokens(tool: Tool) -> ToolTokens:
-    """The token breakdown of one tool; ``envelope`` is what the JSON punctuation adds."""
+    """The token breakdown of one tool; ``envelope`` is what the JSON punctuation adds.
+
+    The total is the count of :func:`counting_serialization`, added up from its parts instead
+    of counting the whole text again (see :func:`_joined_count`).
+    """
     schema_json = canonical_json(tool.input_schema)
-    total = count_tokens(counting_serialization(tool, schema_json))
-    name = count_tokens(js_string(tool.name))
-    description = count_tokens(js_string(tool.description)) if tool.description is not None else 0
+    name_json = js_string(tool.name)
+    name = count_tokens(name_json)
     schema = count_tokens(schema_json)
+    if tool.description is None:
+        description = 0
+        pieces = [_SCHEMA_KEY_FIRST, (schema_json, schema), _NAME_KEY, (name_json, name), _CLOSE]
+    else:
+        description_json = js_string(tool.description)
+        description = count_tokens(description_json)
+        pieces = [
+            _DESCRIPTION_KEY,
+            (description_json, description),
+            _SCHEMA_KEY,
+            (schema_json, schema),
+            _NAME_KEY,
+            (name_json, name),
+            _CLOSE,
+        ]
+    total = _joined_count(pieces)
     return ToolTokens(total, name, description, schema, max(0, total - name - description - schema))
+
+
+_SYMBOL = rf"(?:[^\w{_WS[1:-1]}]|_)"
+_LEADING_SYMBOLS = re.compile(_SYMBOL + "+")
+_TRAILING_SYMBOLS = re.compile(_SYMBOL + "+\\Z")
+
+
+def _counted(text: str) -> tuple[str, int]:
+    return text, count_tokens(text)
+
+
+_DESCRIPTION_KEY = _counted('{"description":')
+_SCHEMA_KEY = _counted(',"inputSchema":')
+_SCHEMA_KEY_FIRST = _counted('{"inputSchema":')
+_NAME_KEY = _counted(',"name":')
+_CLOSE = _counted("}")
+
+
+def _joined_count(pieces: list[tuple[str, int]]) -> int:
+    """``count_tokens`` of the pieces' texts joined, from each piece's own count.
+
+    Every piece starts and ends with JSON punctuation (a quote, a brace, a comma or a colon),
+    so no letter, digit or whitespace run crosses a join; only symbol runs do, and a symbol run
+    of L characters costs ceil(L / 2), so a run that crosses joins is priced again as one run.
+    No piece starts with an apostrophe, so no contraction straddles a join either. A property
+    test compares this with counting the joined text.
+    """
+    total = 0
+    open_run = 0  # the symbol run the text so far ends with, already priced on its own
+    for text, count in pieces:
+        leading = _LEADING_SYMBOLS.match(text)
+        lead = leading.end() if leading else 0
+        total += count + (open_run + lead + 1) // 2 - (open_run + 1) // 2 - (lead + 1) // 2
+        if lead == len(text):  # all punctuation: the open run just grows
+            open_run += lead
+        else:
+            trailing = _TRAILING_SYMBOLS.search(text)
+            open_run = trailing.end() - trailing.start() if trailing else 0
+    return total
