@@ -123,8 +123,16 @@ def dice(left: str, right: str) -> float:
     return 2 * shared / (a.total() + b.total())
 
 
+ROW_BLOCK = 128
+"""Rows scored together against only the partners from their block on (the upper triangle)."""
+
+
 def all_pair_shared_counts(bags: Sequence[Counter[str]]) -> list[array[int]]:
-    """Row ``i`` holds Σ min over trigrams between bag ``i`` and every bag (lane per partner)."""
+    """Row ``i`` holds Σ min over trigrams between bag ``i`` and every bag ``j > i`` (lane j).
+
+    Entries ``j <= i`` are not computed (they read 0): only the upper triangle is needed, so
+    each block of ``ROW_BLOCK`` rows adds lanes that start at its own first row.
+    """
     count = len(bags)
     # Feature (gram, k) for k = 1..count; k = 1 is keyed by the bare gram (the common case).
     holders_of: dict[object, list[int]] = {}
@@ -155,27 +163,40 @@ def all_pair_shared_counts(bags: Sequence[Counter[str]]) -> list[array[int]]:
             for holder in holders:
                 buffer[holder * lane_bytes] = 1
             lanes[feature] = int.from_bytes(buffer, "little")
-    every = int.from_bytes(universal.to_bytes(lane_bytes, "little") * count, "little")
     rows: list[array[int]] = []
-    for bag in bags:
-        total = every
-        for gram, times in bag.items():
-            lane = lanes.get(gram)
-            if lane is None:
-                continue  # nobody else has it even once, so no (gram, k > 1) either
-            if lane:
-                total += lane
-            for k in range(2, times + 1):
-                lane = lanes.get((gram, k))
+    for base in range(0, count, ROW_BLOCK):
+        # The block's lanes: partners before `base` shifted out, so every sum is shorter.
+        shift = base * lane_bytes * 8
+        block_width = width - base * lane_bytes
+        every = int.from_bytes(universal.to_bytes(lane_bytes, "little") * (count - base), "little")
+        padding = bytes(base * lane_bytes)
+        block_lanes: dict[object, int] = {}
+        for bag in bags[base : base + ROW_BLOCK]:
+            total = every
+            for gram, times in bag.items():
+                lane = block_lanes.get(gram)
                 if lane is None:
-                    break
+                    lane = lanes.get(gram)
+                    if lane is None:
+                        continue  # nobody else has it even once, so no (gram, k > 1) either
+                    lane = block_lanes[gram] = lane >> shift
                 if lane:
                     total += lane
-        row = array(typecode)
-        row.frombytes(total.to_bytes(width, "little"))
-        if sys.byteorder == "big":
-            row.byteswap()
-        rows.append(row)
+                for k in range(2, times + 1):
+                    feature = (gram, k)
+                    lane = block_lanes.get(feature)
+                    if lane is None:
+                        lane = lanes.get(feature)
+                        if lane is None:
+                            break
+                        lane = block_lanes[feature] = lane >> shift
+                    if lane:
+                        total += lane
+            row = array(typecode)
+            row.frombytes(padding + total.to_bytes(block_width, "little"))
+            if sys.byteorder == "big":
+                row.byteswap()
+            rows.append(row)
     return rows
 
 

@@ -206,6 +206,7 @@ def tool_tokens(tool: Tool) -> ToolTokens:
 _SYMBOL = rf"(?:[^\w{_WS[1:-1]}]|_)"
 _LEADING_SYMBOLS = re.compile(_SYMBOL + "+")
 _TRAILING_SYMBOLS = re.compile(_SYMBOL + "+\\Z")
+_TAIL = 16  # a piece's closing punctuation is a few characters: look only at its end
 
 
 def _counted(text: str) -> tuple[str, int]:
@@ -237,6 +238,10 @@ def _joined_count(pieces: list[tuple[str, int]]) -> int:
         if lead == len(text):  # all punctuation: the open run just grows
             open_run += lead
         else:
-            trailing = _TRAILING_SYMBOLS.search(text)
+            # Searching a whole piece for an anchored end would try every position.
+            tail = text[-_TAIL:]
+            trailing = _TRAILING_SYMBOLS.search(tail)
+            if trailing is not None and trailing.start() == 0 and len(text) > _TAIL:
+                trailing = _TRAILING_SYMBOLS.search(text)
             open_run = trailing.end() - trailing.start() if trailing else 0
     return total
