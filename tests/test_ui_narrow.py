@@ -102,12 +102,15 @@ async def test_bout_timeline_keeps_the_note_readable(size: tuple[int, int]) -> N
     async with app.run_test(size=size) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, BoutScreen), "the Bout screen")
         await wait_until(pilot, lambda: bool(app.screen.query(RpcTimeline)), "the timeline mounted")
-        await pilot.pause()
         timeline = app.screen.query_one(RpcTimeline)
+        columns = app.screen.query_one("#wire-columns")
+
+        def titled() -> bool:  # the titles follow the refitted columns (a message away)
+            return static_text(columns).find("note") == timeline.columns.note_start
+
+        await wait_until(pilot, titled, "the column titles refitted with the rows")
         note_start = timeline.columns.note_start
         assert timeline.size.width - note_start >= NOTE_MIN
-        header = static_text(app.screen.query_one("#wire-columns"))
-        assert header.index("note") == note_start  # the titles follow the refitted columns
         calls = [i for i, row in enumerate(timeline.rows) if row.note == "tools/call echo"]
         assert calls
         line = timeline.render_line(calls[0]).text  # the first screenful starts at row 0
@@ -120,6 +123,8 @@ async def test_footer_ends_with_the_palette_key_and_nothing_after(size: tuple[in
     app = WhichtoolApp(load_artefact(UI_DATA / "lab-receipt.json"), theme="textual-dark")
     async with app.run_test(size=size) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, BoutScreen), "the Bout screen")
+        # The footer lays its keys out after the screen's bindings settle.
+        await wait_until(pilot, lambda: "^p" in screen_lines(app)[-1], "the footer's keys drawn")
         await pilot.pause()
         footer = screen_lines(app)[-1]
         assert footer.rstrip().endswith("^p palette"), footer
