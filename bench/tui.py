@@ -12,9 +12,11 @@ after its first visit; an idle screen ~0% CPU.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -71,7 +73,20 @@ class Tmux:
         return int(self.run("display-message", "-p", "-t", "s", "#{pane_pid}").strip())
 
     def close(self) -> None:
+        """End the session and the program in it: an app closed while it is still loading
+        can outlive its terminal (seen as a sleeping orphan), so it is killed by its pid."""
+        try:
+            pid: int | None = self.pane_pid()
+        except ValueError:
+            pid = None
         self.run("kill-server")
+        if pid is None:
+            return
+        deadline = time.monotonic() + 3.0
+        while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
+            time.sleep(0.1)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def peak_rss_mb(pid: int) -> float | None:
@@ -332,7 +347,8 @@ async def search_figure(receipt: Path) -> None:
         f"{statistics.median(samples):.0f} ms, max {max(samples):.0f} ms over {len(samples)} "
         "keys (typing, deleting, a new word; target <= 100 ms)"
     )
-    print(f"  CPU per key (ms): {', '.join(f'{k or chr(8709)} {c:.0f}' for k, c in zip(keys, cpu))}")
+    per_key = ", ".join(f"{key or '(empty)'} {ms:.0f}" for key, ms in zip(keys, cpu, strict=True))
+    print(f"  CPU per key (ms): {per_key}")
 
 
 async def switch_figure() -> None:
