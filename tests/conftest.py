@@ -16,9 +16,15 @@ from tests.support.fake_apis import FakeApi, fake_api_server
 from tests.support.llama import llama_base_url  # noqa: F401
 from tests.support.places import PlatformDirs, point_platform_dirs
 from tests.support.slow_guard import _slow_mark_guard  # noqa: F401
+from tests.support.slow_guard import mark_whole_app_tests_slow
 
 REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "snapshots"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Pilot and snapshot tests are marked slow (see ``mark_whole_app_tests_slow``)."""
+    mark_whole_app_tests_slow(items)
 
 
 def binary_path() -> str:

@@ -50,3 +50,25 @@ def _slow_mark_guard(request: pytest.FixtureRequest) -> Iterator[None]:
             "`pytestmark = pytest.mark.slow` (or @pytest.mark.slow) to it",
             pytrace=False,
         )
+
+
+def runs_a_whole_app(item: pytest.Item) -> bool:
+    """A Pilot or snapshot test: it runs the whole Textual app, which takes seconds, not ms."""
+    import inspect
+
+    if "snap_compare" in getattr(item, "fixturenames", ()):
+        return True
+    function = getattr(item, "function", None)
+    if function is None:
+        return False
+    try:
+        return "run_test(" in inspect.getsource(function)
+    except (OSError, TypeError):
+        return False
+
+
+def mark_whole_app_tests_slow(items: list[pytest.Item]) -> None:
+    """Pilot and snapshot tests count as slow too, so ``-m "not slow"`` stays a quick loop."""
+    for item in items:
+        if item.get_closest_marker("slow") is None and runs_a_whole_app(item):
+            item.add_marker(pytest.mark.slow)
