@@ -15,8 +15,10 @@ from tests.support.fake_apis import FakeApi, fake_api_server
 # A real local LLM server, started once per session for every test that asks for it.
 from tests.support.llama import llama_base_url  # noqa: F401
 from tests.support.places import PlatformDirs, point_platform_dirs
-from tests.support.slow_guard import _slow_mark_guard  # noqa: F401
-from tests.support.slow_guard import mark_whole_app_tests_slow
+from tests.support.slow_guard import (
+    _slow_mark_guard,  # noqa: F401
+    mark_whole_app_tests_slow,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "snapshots"
