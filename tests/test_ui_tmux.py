@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import binary_path
+from whichtool_tui.process_tree import descendants
 
 pytestmark = [
     pytest.mark.slow,
@@ -54,6 +57,20 @@ class Terminal:
     def alive(self) -> bool:
         return self.tmux("has-session", "-t", "s").returncode == 0
 
+    def close(self) -> None:
+        """Kill the tmux server and what ran in its pane: an app whose terminal closes while
+        it is busy can outlive it (orphans of this suite were found asleep long after)."""
+        shown = self.tmux("display-message", "-p", "-t", "s", "#{pane_pid}").stdout.strip()
+        left = [int(shown), *descendants(int(shown))] if shown.isdigit() else []
+        self.tmux("kill-server")
+        deadline = time.monotonic() + 3.0
+        while left and time.monotonic() < deadline:
+            left = [pid for pid in left if Path(f"/proc/{pid}").exists()]
+            time.sleep(0.1)
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
 
 def start_terminal(folder: Path, arguments: str = "") -> Terminal:
     """The installed binary with ``arguments`` in a fresh 120x40 tmux pane, run in ``folder``."""
@@ -87,7 +104,7 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
     try:
         yield term
     finally:
-        term.tmux("kill-server")
+        term.close()
 
 
 def test_sections_demo_and_quit(terminal: Terminal) -> None:
@@ -148,7 +165,7 @@ def test_run_opens_on_its_plan_and_spends_nothing_before_r(tmp_path: Path) -> No
         terminal.wait_for("finished: press 4", timeout=30)
         assert "EXIT=0" in quit_app(terminal)  # the finished run's verdict (ok), as headless
     finally:
-        terminal.tmux("kill-server")
+        terminal.close()
 
 
 def test_bout_runs_on_its_screen_and_hides_verdicts_until_the_guess(tmp_path: Path) -> None:
@@ -165,7 +182,7 @@ def test_bout_runs_on_its_screen_and_hides_verdicts_until_the_guess(tmp_path: Pa
         terminal.wait_for("FAIL")  # the lab fixture misbehaves on purpose
         assert "EXIT=1" in quit_app(terminal)  # --strict: a FAIL gates, as headless
     finally:
-        terminal.tmux("kill-server")
+        terminal.close()
 
 
 def test_resizing_mid_session_keeps_tabs_footer_keys_and_heatmap(tmp_path: Path) -> None:
@@ -189,4 +206,4 @@ def test_resizing_mid_session_keeps_tabs_footer_keys_and_heatmap(tmp_path: Path)
         assert "Traceback" not in shown
         assert "EXIT=0" in quit_app(terminal)
     finally:
-        terminal.tmux("kill-server")
+        terminal.close()
