@@ -16,8 +16,11 @@ from whichtool_tui.usecases.options import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from whichtool_tui.config import Settings
     from whichtool_tui.surface.listing import ServedListing
+    from whichtool_tui.surface.model import NormalizedSurface
     from whichtool_tui.surface.report_model import InspectReport
     from whichtool_tui.targets import TargetSpec
 
@@ -98,6 +101,23 @@ def overlap_score(first: tuple[str, str], second: tuple[str, str]) -> float:
         return normalize_for_overlap(" ".join(name_tokens(name)) + " " + description)
 
     return dice(text(*first), text(*second))
+
+
+def found_at_five(
+    raw_tools: list[Any],
+    surface: NormalizedSurface | None,
+    tasks: Sequence[tuple[str, str, str | None]],
+    total_tokens: int,
+) -> dict[str, tuple[int, int]]:
+    """Per tool with tasks: how many of its (id, prompt, expected) tasks put it in BM25 tool
+    search's top 5, of how many (the Surface screen's findability column)."""
+    from whichtool_tui.discovery.column import found_at_k
+    from whichtool_tui.evaluation.plan import TaskSpec
+    from whichtool_tui.surface.normalize import normalize_surface
+
+    normalized = surface if surface is not None else normalize_surface(raw_tools)
+    wanted = [TaskSpec(task_id, prompt, expected) for task_id, prompt, expected in tasks]
+    return found_at_k(normalized, wanted, total_tokens)
 
 
 def review_listing(

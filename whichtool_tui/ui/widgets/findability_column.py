@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from whichtool_tui.discovery.column import found_at_k
-from whichtool_tui.evaluation.plan import TaskSpec
-from whichtool_tui.surface.normalize import normalize_surface
 from whichtool_tui.ui.session import Session
+from whichtool_tui.usecases.inspect import found_at_five
 
 COLUMN_TITLE = "found@5"
 _memo: dict[tuple[int, tuple[tuple[str, str, str | None], ...]], dict[str, tuple[int, int]]] = {}
@@ -20,10 +18,8 @@ def _figures(session: Session) -> dict[str, tuple[int, int]] | None:
         return None
     key = (id(view), tuple((t.id, t.prompt, t.expected) for t in tasks.tasks))
     if key not in _memo:
-        surface = view.normalized or normalize_surface(view.raw_list)
-        wanted = [TaskSpec(task_id, prompt, expected) for task_id, prompt, expected in key[1]]
         _memo.clear()  # one surface and task set at a time
-        _memo[key] = found_at_k(surface, wanted, view.total_tokens)
+        _memo[key] = found_at_five(view.raw_list, view.normalized, key[1], view.total_tokens)
     return _memo[key]
 
 
