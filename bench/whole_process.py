@@ -1,4 +1,8 @@
-"""Measure one whole child process as a user waits for it: wall time, CPU time, peak RSS."""
+"""Measure one whole child process as a user waits for it: wall time, CPU time, peak RSS.
+
+CPU time is the process's and every helper it forked and reaped (inspect's overlap helper on
+the second core), so splitting work across cores never hides any of it.
+"""
 
 from __future__ import annotations
 

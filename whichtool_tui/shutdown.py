@@ -55,10 +55,19 @@ def _forward_as_interrupt(signum: int, frame: FrameType | None) -> None:
     signal.raise_signal(signal.SIGINT)
 
 
+_owned: list[bool] = []
+
+
+def owns_process() -> bool:
+    """True in the real process entry: the process is ours (to fork helpers in, for one)."""
+    return bool(_owned)
+
+
 def install(*, process_entry: bool) -> None:
     """Forward SIGTERM/SIGHUP as SIGINT; in the real process entry also become a subreaper."""
     if not process_entry:
         return  # called in-process (tests, embedding): leave the host's signal handling alone
+    _owned.append(True)
     from whichtool_tui.process_tree import become_subreaper
 
     become_subreaper()

@@ -8,7 +8,7 @@ Checks that also feed a report section (tokens, annotations, overlap, headers) r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.limits import DEFAULT_MAX_TOOLS
@@ -35,9 +35,19 @@ SurfaceCheck = Callable[[NormalizedSurface, CheckOptions], list[Diagnostic]]
 _CHECKS: dict[str, SurfaceCheck] = {}
 
 
-def register_check(name: str, check: SurfaceCheck) -> SurfaceCheck:
-    """Add a rule under a stable name (registering the same name again replaces it)."""
+_READS_OVERLAP: set[str] = set()
+
+
+def register_check(name: str, check: SurfaceCheck, *, reads_overlap: bool = False) -> SurfaceCheck:
+    """Add a rule under a stable name (registering the same name again replaces it).
+
+    ``reads_overlap``: the rule reads ``high_overlap_families``, so it runs once those are known.
+    """
     _CHECKS[name] = check
+    if reads_overlap:
+        _READS_OVERLAP.add(name)
+    else:
+        _READS_OVERLAP.discard(name)
     return check
 
 
@@ -80,10 +90,26 @@ def load_builtin_checks() -> None:
     )
 
 
-def run_checks(surface: NormalizedSurface, options: CheckOptions) -> list[Diagnostic]:
-    """Run every registered rule and gather their findings."""
+def run_checks(
+    surface: NormalizedSurface,
+    options: CheckOptions,
+    families_later: Callable[[], tuple[tuple[str, ...], ...]] | None = None,
+) -> list[Diagnostic]:
+    """Run every registered rule and gather their findings, in rule-name order.
+
+    With ``families_later``, the rules that read the overlap families run last, after it has
+    given them (the overlap may still be scoring elsewhere while the other rules run).
+    """
     load_builtin_checks()
-    found: list[Diagnostic] = []
-    for _name, check in registered_checks():
-        found.extend(check(surface, options))
-    return found
+    checks = registered_checks()
+    found: dict[str, list[Diagnostic]] = {}
+    for name, check in checks:
+        if families_later is None or name not in _READS_OVERLAP:
+            found[name] = check(surface, options)
+    if families_later is not None:
+        waited = [(name, check) for name, check in checks if name in _READS_OVERLAP]
+        if waited:
+            options = replace(options, high_overlap_families=families_later())
+            for name, check in waited:
+                found[name] = check(surface, options)
+    return [finding for name, _check in checks for finding in found[name]]

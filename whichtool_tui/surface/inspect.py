@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import TYPE_CHECKING
 
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
@@ -30,6 +31,7 @@ from whichtool_tui.surface.report_model import (
     ToolSummary,
 )
 from whichtool_tui.surface.rule_settings import apply_rule_settings, with_fix_hints
+from whichtool_tui.surface.second_core import Pending, second_core_free
 from whichtool_tui.surface.tokens import (
     SERIALIZATION,
     TOKENIZER_ID,
@@ -40,6 +42,10 @@ from whichtool_tui.surface.tokens import (
 
 if TYPE_CHECKING:
     from whichtool_tui.surface.rule_settings import RuleSetting
+
+
+SECOND_CORE_MIN_TOOLS = 300
+"""Below this the overlap costs less than a fork and a pickled result; it is scored here."""
 
 
 def surface_token_counts(surface: NormalizedSurface) -> dict[str, ToolTokens]:
@@ -120,25 +126,31 @@ def _inspect_normalized(
     approximates: str | None,
     rules: Mapping[str, RuleSetting],
 ) -> InspectReport:
-    tokens = surface_token_counts(surface)
+    # The all-pairs overlap is the one pass nothing but the overlap rules reads: on a big
+    # surface in a process of our own it scores in a child on the second core meanwhile.
+    fork = len(surface.tools) >= SECOND_CORE_MIN_TOOLS and second_core_free()
+    with Pending(partial(analyze_overlap_families, surface.tools), fork=fork) as pending_overlap:
+        tokens = surface_token_counts(surface)
+        annotations, annotation_findings = analyze_annotations(surface.tools)
+        rejected, header_findings = analyze_header_params(surface.tools)
+        options = CheckOptions(
+            max_tools=max_tools,
+            tool_tokens={name: item.total for name, item in tokens.items()},
+        )
+        check_findings = run_checks(
+            surface, options, lambda: pending_overlap.result().high_families
+        )
+        overlap_analysis = pending_overlap.result()
     total = sum(item.total for item in tokens.values())
-    annotations, annotation_findings = analyze_annotations(surface.tools)
-    overlap_analysis = analyze_overlap_families(surface.tools)
     overlap, overlap_findings = overlap_analysis.section, overlap_analysis.diagnostics
-    rejected, header_findings = analyze_header_params(surface.tools)
     deprecations = analyze_deprecations()
-    options = CheckOptions(
-        max_tools=max_tools,
-        high_overlap_families=overlap_analysis.high_families,
-        tool_tokens={name: item.total for name, item in tokens.items()},
-    )
     analysis = [
         *(extra_diagnostics or []),
         *apply_rule_settings(
             with_fix_hints(
                 [
                     *surface.diagnostics,
-                    *run_checks(surface, options),
+                    *check_findings,
                     *annotation_findings,
                     *overlap_findings,
                     *deprecations.diagnostics,

@@ -1,0 +1,133 @@
+"""The overlap scored in a forked child gives the same report, and no child is left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from whichtool_tui import shutdown
+from whichtool_tui.reports.inspect_json import render_inspect_json
+from whichtool_tui.surface import second_core
+from whichtool_tui.surface.inspect import SECOND_CORE_MIN_TOOLS, inspect_surface
+from whichtool_tui.surface.listing import ServedListing
+from whichtool_tui.surface.second_core import Pending
+
+pytestmark = pytest.mark.slow  # these tests fork
+
+
+def _no_child_left() -> bool:
+    try:
+        return os.waitpid(-1, os.WNOHANG) == (0, 0)
+    except ChildProcessError:
+        return True
+
+
+def _surface(count: int) -> list[dict[str, Any]]:
+    tools = []
+    for index in range(count):
+        template = ["Get a user record number", "Export invoice batch", "Ping host"][index % 3]
+        tools.append(
+            {
+                "name": f"tool_{index:04d}",
+                "description": f"{template} {index} in the workspace, with its roles.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"user_id": {"type": "string"}},
+                    "required": ["user_id"],
+                },
+            }
+        )
+    return tools
+
+
+def test_a_forked_computation_returns_its_result_and_is_reaped() -> None:
+    if not _usable():
+        pytest.skip("needs Linux with two cores and one thread")
+    with Pending(lambda: {"pid": os.getpid(), "value": [1.5, "é"]}, fork=True) as pending:
+        assert pending.forked
+        result = pending.result()
+    assert result["value"] == [1.5, "é"]
+    assert result["pid"] != os.getpid()  # it really ran in the child
+    assert _no_child_left()
+
+
+def test_a_failing_child_is_replaced_by_computing_here() -> None:
+    if not _usable():
+        pytest.skip("needs Linux with two cores and one thread")
+    parent = os.getpid()
+
+    def only_here() -> str:
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails")
+        return "computed by the parent"
+
+    with Pending(only_here, fork=True) as pending:
+        assert pending.result() == "computed by the parent"
+    assert _no_child_left()
+
+
+def test_an_abandoned_child_is_killed_and_reaped() -> None:
+    if not _usable():
+        pytest.skip("needs Linux with two cores and one thread")
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), Pending(lambda: time.sleep(60), fork=True):
+        raise KeyboardInterrupt  # the caller gives up before collecting
+    assert time.monotonic() - started < 30  # not waiting for the child's minute of sleep
+    assert _no_child_left()
+
+
+def test_a_process_not_ours_is_never_forked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutdown, "_owned", [])  # tests and embedding programs
+    assert not second_core.second_core_free()
+
+
+def test_the_report_is_the_same_with_the_overlap_in_a_child(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    listing = ServedListing(transport="snapshot", ref="s.json", raw_tools=_surface(320))
+    assert len(listing.raw_tools) >= SECOND_CORE_MIN_TOOLS
+    here = render_inspect_json(inspect_surface(listing))
+    monkeypatch.setattr(shutdown, "_owned", [True])
+    if not second_core.second_core_free():
+        pytest.skip("needs Linux with two cores and one thread")
+    forks: list[int] = []
+    real_fork = os.fork
+
+    def counted_fork() -> int:
+        forks.append(1)
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", counted_fork)
+    assert render_inspect_json(inspect_surface(listing)) == here
+    assert forks == [1]
+    assert _no_child_left()
+
+
+def test_the_command_line_writes_the_same_bytes_as_in_process(tmp_path: Path) -> None:
+    raw = _surface(320)
+    snapshot = tmp_path / "big.json"
+    snapshot.write_text(json.dumps({"tools": raw}), encoding="utf-8")
+    out = tmp_path / "report.json"
+    command = [sys.executable, "-m", "whichtool_tui", "--no-ui", "inspect", str(snapshot)]
+    subprocess.run(
+        [*command, "--format", "json", "--out", str(out)],
+        check=False,
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    listing = ServedListing(transport="snapshot", ref="big.json", raw_tools=raw)
+    assert out.read_text(encoding="utf-8") == render_inspect_json(inspect_surface(listing))
+
+
+def _usable() -> bool:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(shutdown, "_owned", [True])
+        return second_core.second_core_free()

@@ -1,0 +1,139 @@
+"""Run one pure computation in a forked child on the second core while the caller goes on.
+
+Inspect's all-pairs overlap is independent of the token, annotation, header and most lint
+passes, so on a machine with two cores the whole-process wall time drops by about the overlap's
+share. Only where it is safe: Linux, at least two usable cores, one thread in the process (a
+fork of a threaded process may copy a held lock). The child resets every signal to its default,
+is killed by the kernel if we die (``PR_SET_PDEATHSIG``), sends its result back pickled through
+a pipe and leaves with ``os._exit`` (no atexit hooks, no flushed buffers); we always reap it,
+and kill it first when we give up early. If anything goes wrong the result is computed here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from whichtool_tui.shutdown import owns_process
+
+T = TypeVar("T")
+
+_PR_SET_PDEATHSIG = 1
+_CHILD_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE")
+
+
+def second_core_free() -> bool:
+    """True where a forked helper can run beside us: our own process (the real entry point,
+    never a test or an embedding program), Linux, two usable cores, one thread."""
+    if not owns_process() or sys.platform != "linux" or not hasattr(os, "fork"):
+        return False
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except OSError:
+        return False
+    return cores >= 2 and threading.active_count() == 1
+
+
+class Pending(Generic[T]):
+    """A computation started in a child (or, where that is not possible, deferred to here)."""
+
+    def __init__(self, compute: Callable[[], T], *, fork: bool) -> None:
+        self._compute = compute
+        self._child: tuple[int, int] | None = _start(compute) if fork else None
+        self._done = False
+        self._value: T | None = None
+
+    @property
+    def forked(self) -> bool:
+        """Whether a child is (or was) computing the result."""
+        return self._child is not None
+
+    def result(self) -> T:
+        """The child's result (waiting for it), or the computation run here."""
+        if not self._done:
+            value = self._collect() if self._child is not None else None
+            self._value = self._compute() if value is None else value[0]
+            self._done = True
+        return self._value  # type: ignore[return-value]  # set above: T may include None
+
+    def close(self) -> None:
+        """Kill and reap a child whose result was never collected (an error or a cancel)."""
+        if self._child is None:
+            return
+        pid, read_fd = self._child
+        self._child = None
+        with contextlib.suppress(OSError):
+            os.close(read_fd)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+
+    def __enter__(self) -> Pending[T]:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def _collect(self) -> tuple[T] | None:
+        assert self._child is not None
+        pid, read_fd = self._child
+        self._child = None
+        try:
+            with os.fdopen(read_fd, "rb") as source:
+                payload = source.read()
+        finally:
+            _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0 or not payload:
+            return None
+        import pickle
+
+        value: T = pickle.loads(payload)
+        return (value,)
+
+
+def _start(compute: Callable[[], T]) -> tuple[int, int] | None:
+    parent = os.getpid()
+    read_fd, write_fd = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_fd)
+        os.close(write_fd)
+        return None
+    if pid == 0:  # the child: compute, send, leave without running any of our exit code
+        code = 1
+        try:
+            os.close(read_fd)
+            _as_plain_child(parent)
+            import pickle
+
+            payload = pickle.dumps(compute(), pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write_fd, "wb") as sink:
+                sink.write(payload)
+            code = 0
+        except BaseException:
+            pass  # any failure means no result: the parent computes it itself
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    return pid, read_fd
+
+
+def _as_plain_child(parent: int) -> None:
+    """Default signal handling, and death with the parent (checked once more after asking)."""
+    for name in _CHILD_SIGNALS:
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
