@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -80,6 +81,26 @@ def test_an_abandoned_child_is_killed_and_reaped() -> None:
     with pytest.raises(KeyboardInterrupt), Pending(lambda: time.sleep(60), fork=True):
         raise KeyboardInterrupt  # the caller gives up before collecting
     assert time.monotonic() - started < 30  # not waiting for the child's minute of sleep
+    assert _no_child_left()
+
+
+def test_interrupted_while_waiting_the_child_is_killed_and_reaped() -> None:
+    if not _usable():
+        pytest.skip("needs Linux with two cores and one thread")
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    started = time.monotonic()
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        with pytest.raises(KeyboardInterrupt), Pending(lambda: time.sleep(60), fork=True) as job:
+            job.result()  # Ctrl+C (or a forwarded SIGTERM) arrives while we wait for it
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert time.monotonic() - started < 30  # killed, not waited for through its minute
     assert _no_child_left()
 
 

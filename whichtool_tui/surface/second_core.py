@@ -45,13 +45,14 @@ class Pending(Generic[T]):
     def __init__(self, compute: Callable[[], T], *, fork: bool) -> None:
         self._compute = compute
         self._child: tuple[int, int] | None = _start(compute) if fork else None
+        self._forked = self._child is not None
         self._done = False
         self._value: T | None = None
 
     @property
     def forked(self) -> bool:
         """Whether a child is (or was) computing the result."""
-        return self._child is not None
+        return self._forked
 
     def result(self) -> T:
         """The child's result (waiting for it), or the computation run here."""
@@ -87,6 +88,10 @@ class Pending(Generic[T]):
         try:
             with os.fdopen(read_fd, "rb") as source:
                 payload = source.read()
+        except BaseException:  # interrupted while waiting: the child's result is not wanted
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            raise
         finally:
             _, status = os.waitpid(pid, 0)
         if os.waitstatus_to_exitcode(status) != 0 or not payload:
