@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.processes import (
+    gone_soon,
     is_running,
     processes_matching,
     read_pidfile,
@@ -184,3 +185,33 @@ def test_sigterm_quits_the_tui_and_restores_the_terminal(tmp_path: Path) -> None
         terminal.tmux("kill-server")
     assert "EXIT=143" in shown
     assert "stopped by SIGTERM" in shown
+
+
+# An app whose quit never finishes (as a full-screen app's can when its terminal was hung up):
+# the quit hook is installed and does nothing, and the process would sleep for a minute.
+HUNG_APP = (
+    "import subprocess, sys, time\n"
+    "from whichtool_tui import shutdown\n"
+    "shutdown.install(process_entry=True)\n"
+    "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(90)', sys.argv[1]])\n"
+    "with shutdown.quit_hook(lambda: None):\n"
+    "    print('ready', flush=True)\n"
+    "    time.sleep(60)\n"
+)
+
+
+@pytest.mark.parametrize(("signum", "code"), SIGNALS)
+def test_an_app_whose_quit_hangs_is_ended_after_the_deadline(signum: int, code: int) -> None:
+    marker = f"hung-app-{uuid.uuid4().hex}"
+    process = subprocess.Popen(
+        [sys.executable, "-c", HUNG_APP, marker], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL
+    )
+    try:
+        assert process.stdout is not None and process.stdout.readline() == b"ready\n"
+        assert processes_matching(marker)  # its child is up
+        process.send_signal(signum)
+        # The deadline is 5 s; 40 s only turns a hang into a failure.
+        assert process.wait(timeout=40) == code
+        assert gone_soon(marker), processes_matching(marker)
+    finally:
+        _stop(process, marker)

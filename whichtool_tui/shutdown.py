@@ -5,19 +5,27 @@ turned into SIGINT, so every command and the TUI run their one cancellation path
 stopped, temp files removed, nothing half-written), and the exit code then says which signal it
 was: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP. At exit the command-line process kills
 any descendant still alive, including ones re-parented to it as a subreaper.
+
+The TUI quits through its own exit instead, and that exit can hang when the terminal is gone
+(the output thread of a full-screen app can wait forever on a terminal that was hung up): so a
+quit asked for by a signal has a deadline, past which the process cleans up and ends anyway.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
 
 from whichtool_tui.errors import ExitCode
 
 _FORWARDED = (signal.SIGTERM, signal.SIGHUP)
+# How long a full-screen app may take to quit after SIGTERM/SIGHUP before it is ended anyway.
+QUIT_DEADLINE_SECONDS = 5.0
 _received: list[int] = []
 # Set while the TUI runs: a full-screen app quits through its own exit, not through SIGINT.
 _quit_hooks: list[Callable[[], None]] = []
@@ -41,6 +49,11 @@ def received_signal() -> bool:
 def _forward_as_interrupt(signum: int, frame: FrameType | None) -> None:
     _received.append(signum)
     if _quit_hooks:
+        if signum == signal.SIGHUP:
+            # The terminal is gone: the SIGCONT that comes with a hang-up must not make the
+            # app switch its screen back on (it would write to a terminal nobody reads).
+            signal.signal(signal.SIGCONT, signal.SIG_DFL)
+        _start_quit_deadline(signum)
         # asyncio is imported only by what runs a loop; without it there is no loop to call.
         asyncio = sys.modules.get("asyncio")
         try:
@@ -61,6 +74,21 @@ _owned: list[bool] = []
 def owns_process() -> bool:
     """True in the real process entry: the process is ours (to fork helpers in, for one)."""
     return bool(_owned)
+
+
+def _start_quit_deadline(signum: int) -> None:
+    """End the process ``QUIT_DEADLINE_SECONDS`` from now if the app has not quit by then."""
+    if any(thread.name == "whichtool-quit-deadline" for thread in threading.enumerate()):
+        return
+
+    def end_anyway() -> None:
+        finish(process_entry=True)
+        os._exit(128 + signum)  # the app's own exit is stuck: nothing else would end us
+
+    timer = threading.Timer(QUIT_DEADLINE_SECONDS, end_anyway)
+    timer.name = "whichtool-quit-deadline"
+    timer.daemon = True
+    timer.start()
 
 
 def install(*, process_entry: bool) -> None:
