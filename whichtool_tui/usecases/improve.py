@@ -150,11 +150,11 @@ def run_improve(
     from whichtool_tui.improve.loop import ImproveJob, improve_surface
     from whichtool_tui.improve.patch import SHAPE_PREFIX
     from whichtool_tui.improve.split import split_tasks
-    from whichtool_tui.providers.factory import build_flagged_provider
     from whichtool_tui.surface.inspect import inspect_normalized
     from whichtool_tui.surface.load import load_snapshot_document
     from whichtool_tui.surface.report_model import TargetInfo
     from whichtool_tui.tasks.load import load_task_set
+    from whichtool_tui.usecases.providers import ProviderRequest, open_provider
 
     listing, _, shape = load_snapshot_document(request.snapshot)
     surface = normalize_listing(listing)
@@ -209,15 +209,17 @@ def run_improve(
         approximates=name,
         focus=frozenset(request.tools),
     )
-    provider = build_flagged_provider(
-        name,
-        request.provider.model,
-        request.provider.base_url,
-        settings.provider,
-        env=os.environ if env is None else env,
-        allow_http=request.allow_http_provider,
-        timeout=request.options.timeout,
-        max_output_tokens=request.options.max_output_tokens,
+    provider = open_provider(
+        ProviderRequest(
+            name=name,
+            model=request.provider.model,
+            base_url=request.provider.base_url,
+            allow_http=request.allow_http_provider,
+            timeout=request.options.timeout,
+            max_output_tokens=request.options.max_output_tokens,
+        ),
+        settings,
+        env,
     )
 
     async def work() -> ImproveReport:
