@@ -15,7 +15,7 @@ from whichtool_tui.surface.model import NormalizedSurface, Tool
 from whichtool_tui.surface.naming import name_tokens
 from whichtool_tui.surface.rule_catalog import RULES
 from whichtool_tui.surface.rule_text import content_words, covered_by, mentions, text_words
-from whichtool_tui.surface.schema_walk import iter_parameters
+from whichtool_tui.surface.schema_walk import schema_parameters
 
 # Upper case only: "todo" is a legitimate word on a to-do list server. No XXX: it is a common
 # format mask ("XXX-XXX-XXXX").
@@ -91,7 +91,7 @@ def placeholder_match(text: str) -> str | None:
 
 def _described(tool: Tool) -> Iterator[tuple[str | None, str]]:
     yield None, tool.description_text
-    for parameter in iter_parameters(tool.input_schema_resolved):
+    for parameter in schema_parameters(tool.input_schema_resolved):
         description = parameter.schema.get("description")
         if isinstance(description, str):
             yield parameter.path, description

@@ -17,7 +17,7 @@ from whichtool_tui.surface.schema_walk import (
     is_constrained,
     is_free_string,
     is_typed,
-    iter_parameters,
+    schema_parameters,
 )
 
 # A name ending in one of these is filled correctly from the name alone (path, branch_name).
@@ -163,7 +163,7 @@ def parameter_rules(surface: NormalizedSurface, options: CheckOptions) -> list[D
     """Per-parameter rules: untyped, open objects, undescribed, closed sets, missing formats."""
     found = []
     for tool in surface.tools:
-        for parameter in iter_parameters(tool.input_schema_resolved):
+        for parameter in schema_parameters(tool.input_schema_resolved):
             found.extend(_parameter_findings(tool, parameter))
     return found
 
@@ -175,7 +175,7 @@ def required_without_example(surface: NormalizedSurface, options: CheckOptions) 
         schema = tool.input_schema_resolved
         unclear = [
             parameter
-            for parameter in iter_parameters(schema)
+            for parameter in schema_parameters(schema)
             if parameter.required
             and "." not in parameter.path
             and "[" not in parameter.path

@@ -53,6 +53,26 @@ def iter_parameters(root: dict[str, Any]) -> Iterator[Parameter]:
     yield from _children("", root, 0)
 
 
+_WALKED: dict[int, tuple[dict[str, Any], tuple[Parameter, ...]]] = {}
+_MAX_WALKED = 20_000
+
+
+def schema_parameters(root: dict[str, Any]) -> tuple[Parameter, ...]:
+    """:func:`iter_parameters` of a schema, walked once for every rule that reads it.
+
+    Remembered by identity (the entry holds the schema, so its id cannot be reused meanwhile);
+    normalised schemas are never changed in place, so a remembered walk stays true.
+    """
+    entry = _WALKED.get(id(root))
+    if entry is not None and entry[0] is root:
+        return entry[1]
+    walked = tuple(_children("", root, 0))
+    if len(_WALKED) >= _MAX_WALKED:
+        _WALKED.clear()
+    _WALKED[id(root)] = (root, walked)
+    return walked
+
+
 def _variants(schema: dict[str, Any]) -> list[dict[str, Any]]:
     found = [schema]
     for key in _COMBINATORS:
