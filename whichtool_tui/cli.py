@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import os
 import sys
 import traceback
@@ -216,6 +217,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # start-up); a command line has none to load. An operator's own setting wins.
         os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     shutdown.install(process_entry=process_entry)
+    if process_entry and isinstance(sys.stdout, io.TextIOWrapper):
+        # A report quoting a server's lone surrogate prints it as its escape, never a traceback
+        # (stderr already does this); everything else on stdout is unchanged.
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         parser = build_parser()
         args = parser.parse_args(arguments)

@@ -107,8 +107,11 @@ def check_output_path(path: str | os.PathLike[str], *, create_folders: bool = Tr
 def write_atomic(
     path: str | os.PathLike[str], data: str | bytes, *, create_folders: bool = True
 ) -> Path:
-    """Write ``data`` to ``path`` (see the module docstring for links, devices and folders)."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    """Write ``data`` to ``path`` (see the module docstring for links, devices and folders).
+
+    Text is UTF-8; a lone surrogate (a server may send one in a name) cannot be, and is written
+    as its ``\\udXXX`` escape, the spelling the JSON writer gives it too."""
+    payload = data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data
     plan = plan_output(path)
     shown = redact_paths(str(path))
     if plan.mode == "through":
