@@ -50,7 +50,7 @@ def _surface(count: int) -> list[dict[str, Any]]:
 
 def test_a_forked_computation_returns_its_result_and_is_reaped() -> None:
     if not _usable():
-        pytest.skip("needs Linux with two cores and one thread")
+        pytest.skip("forks: runs in the fresh interpreter of the last test")
     with Pending(lambda: {"pid": os.getpid(), "value": [1.5, "é"]}, fork=True) as pending:
         assert pending.forked
         result = pending.result()
@@ -61,7 +61,7 @@ def test_a_forked_computation_returns_its_result_and_is_reaped() -> None:
 
 def test_a_failing_child_is_replaced_by_computing_here() -> None:
     if not _usable():
-        pytest.skip("needs Linux with two cores and one thread")
+        pytest.skip("forks: runs in the fresh interpreter of the last test")
     parent = os.getpid()
 
     def only_here() -> str:
@@ -76,7 +76,7 @@ def test_a_failing_child_is_replaced_by_computing_here() -> None:
 
 def test_an_abandoned_child_is_killed_and_reaped() -> None:
     if not _usable():
-        pytest.skip("needs Linux with two cores and one thread")
+        pytest.skip("forks: runs in the fresh interpreter of the last test")
     started = time.monotonic()
     with pytest.raises(KeyboardInterrupt), Pending(lambda: time.sleep(60), fork=True):
         raise KeyboardInterrupt  # the caller gives up before collecting
@@ -86,7 +86,7 @@ def test_an_abandoned_child_is_killed_and_reaped() -> None:
 
 def test_interrupted_while_waiting_the_child_is_killed_and_reaped() -> None:
     if not _usable():
-        pytest.skip("needs Linux with two cores and one thread")
+        pytest.skip("forks: runs in the fresh interpreter of the last test")
 
     def interrupt(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
@@ -116,8 +116,8 @@ def test_the_report_is_the_same_with_the_overlap_in_a_child(
     assert len(listing.raw_tools) >= SECOND_CORE_MIN_TOOLS
     here = render_inspect_json(inspect_surface(listing))
     monkeypatch.setattr(shutdown, "_owned", [True])
-    if not second_core.second_core_free():
-        pytest.skip("needs Linux with two cores and one thread")
+    if not _usable():
+        pytest.skip("forks: runs in the fresh interpreter of the last test")
     forks: list[int] = []
     real_fork = os.fork
 
@@ -149,6 +149,35 @@ def test_the_command_line_writes_the_same_bytes_as_in_process(tmp_path: Path) ->
 
 
 def _usable() -> bool:
+    """Only in the fresh interpreter of the last test: in a long pytest process other tests'
+    orphans (pytest is their subreaper) and threads make "no child left" and forking unreliable."""
+    if not os.environ.get(FRESH):
+        return False
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(shutdown, "_owned", [True])
         return second_core.second_core_free()
+
+
+FRESH = "WHICHTOOL_TEST_FRESH_INTERPRETER"
+
+
+def test_the_forking_cases_run_in_a_fresh_interpreter() -> None:
+    """The forking cases above run only here, in a pytest process of their own: in the full
+    suite other tests leave threads (a threaded process never forks) and orphans behind."""
+    if os.environ.get(FRESH):
+        pytest.skip("this is already the fresh interpreter")
+    if sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs Linux with two cores")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
+         "-k", "not fresh_interpreter and not command_line"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, FRESH: "1"},
+        cwd=Path(__file__).resolve().parent.parent,
+    )  # fmt: skip
+    summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stderr
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "passed" in summary and "skipped" not in summary, summary
