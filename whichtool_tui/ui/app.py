@@ -20,15 +20,18 @@ from whichtool_tui.config import Settings, load_settings
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import keep_for_session, paused_gc
 from whichtool_tui.redact import redact_message, redact_paths
-from whichtool_tui.ui.bout_model import view_of_receipt, view_of_tape
 from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
 from whichtool_tui.ui.preferences import chosen_theme, remember_theme
 from whichtool_tui.ui.recent import key_metric, remember
-from whichtool_tui.ui.run_control import default_run_form
 from whichtool_tui.ui.screens.help import HelpScreen
 from whichtool_tui.ui.screens.home import HomeScreen
-from whichtool_tui.ui.session import ReviewOptions, RunForm, Session, TargetChoice
-from whichtool_tui.ui.surface_model import build_surface_view
+from whichtool_tui.ui.session import (
+    ReviewOptions,
+    RunForm,
+    Session,
+    TargetChoice,
+    default_run_form,
+)
 from whichtool_tui.ui.widgets.section_bar import SECTIONS
 from whichtool_tui.usecases.artefacts import open_artefact, summarize_artefact
 
@@ -330,6 +333,9 @@ class WhichtoolApp(JobsApp):
         self.push_screen(modal)
 
     def _store(self, artefact: Artefact) -> None:
+        from whichtool_tui.ui.bout_model import view_of_receipt, view_of_tape
+        from whichtool_tui.ui.surface_model import build_surface_view
+
         session = self.session
         if artefact.kind == "inspect-report":
             session.surface = build_surface_view(artefact.data)

@@ -19,7 +19,6 @@ from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import keep_for_session, paused_gc
 from whichtool_tui.redact import redact_message, redact_paths
-from whichtool_tui.ui.bout_model import BoutView, view_of_receipt
 from whichtool_tui.ui.improve_jobs import ImproveJobs
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.base import SectionScreen
@@ -37,6 +36,7 @@ if TYPE_CHECKING:
     from whichtool_tui.arcade.bout import BoutPlan
     from whichtool_tui.evaluation.diff_model import DiffReport
     from whichtool_tui.evaluation.report_model import RunReport
+    from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.modals.generate import GenerateRequest
     from whichtool_tui.ui.run_control import RunSetup
 
@@ -355,6 +355,8 @@ class JobsApp(ImproveJobs):
                 self.fail("Receipt not written", error)
             else:
                 self.notify(f"Receipt written to {redact_paths(str(written))}")
+        from whichtool_tui.ui.bout_model import view_of_receipt
+
         # The receipt was just built from models: show it without validating it a second time.
         view = view_of_receipt(json.loads(text), label, validate=False)
         view.receipt = receipt

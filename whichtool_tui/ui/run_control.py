@@ -15,14 +15,8 @@ from whichtool_tui.evaluation.report_model import ScoredTrial
 from whichtool_tui.evaluation.stats import wilson_interval
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
 from whichtool_tui.surface.listing import ServedListing
-from whichtool_tui.ui.session import RunForm, Session
-from whichtool_tui.usecases.options import (
-    ProviderOverrides,
-    RunOverrides,
-    merge_provider,
-    merge_run_options,
-    with_overrides,
-)
+from whichtool_tui.ui.session import Session
+from whichtool_tui.usecases.options import RunOverrides, merge_run_options, with_overrides
 from whichtool_tui.usecases.run import draft_plan, normalize, prepare
 from whichtool_tui.usecases.tasks import in_memory
 
@@ -77,17 +71,6 @@ def run_form_options(session: Session) -> RunOptions:
     if form is not None and form.options is not None:
         return form.options
     return merge_run_options(RunOverrides(), session.settings)
-
-
-def default_run_form(session: Session) -> RunForm:
-    """The Run screen's form when no ``run`` command filled it: the config over the defaults."""
-    chosen = merge_provider(ProviderOverrides(), session.settings)
-    return RunForm(
-        provider=chosen.name or "keyword",
-        model=chosen.model,
-        base_url=chosen.base_url,
-        options=merge_run_options(RunOverrides(), session.settings),
-    )
 
 
 def raised(setup: RunSetup) -> RunSetup:

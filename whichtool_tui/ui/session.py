@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.evaluation.report_model import RunReport
-from whichtool_tui.tasks.model import Task, TaskSet
-from whichtool_tui.ui.surface_model import SurfaceView
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the report and task models load with the first run or task set, not at launch
     from whichtool_tui.evaluation.diff_model import DiffReport
     from whichtool_tui.evaluation.engine import RunOptions
+    from whichtool_tui.evaluation.report_model import RunReport
+    from whichtool_tui.tasks.model import Task, TaskSet
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.run_control import RunProgress
+    from whichtool_tui.ui.surface_model import SurfaceView
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ class TaskSetState:
 
     def as_task_set(self) -> TaskSet:
         """The model to lint or write."""
+        from whichtool_tui.tasks.model import TaskSet
+
         return TaskSet(version=self.version, surface=self.surface, tasks=list(self.tasks))
 
 
@@ -97,3 +99,13 @@ class Session:
     run_form: RunForm | None = None
     last_error: WhichtoolError | None = None  # the last job failure (its code is stable)
     notes: dict[str, Any] = field(default_factory=dict)
+
+
+def default_run_form(session: Session) -> RunForm:
+    """The Run screen's form when no ``run`` command filled it: the config's provider; its run
+    options are merged from the config when first read (``run_form_options``), which keeps the
+    engine's modules out of the app's start-up."""
+    from whichtool_tui.usecases.options import ProviderOverrides, merge_provider
+
+    chosen = merge_provider(ProviderOverrides(), session.settings)
+    return RunForm(provider=chosen.name or "keyword", model=chosen.model, base_url=chosen.base_url)

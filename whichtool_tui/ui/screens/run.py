@@ -16,7 +16,13 @@ from whichtool_tui.evaluation.confusion import confusion_axes
 from whichtool_tui.providers.presets import PROVIDER_NAMES
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.ui.modals.confirm import ConfirmModal
-from whichtool_tui.ui.run_control import RunProgress, RunSetup, prepare_from_session, raised
+from whichtool_tui.ui.run_control import (
+    RunProgress,
+    RunSetup,
+    prepare_from_session,
+    raised,
+    run_form_options,
+)
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 from whichtool_tui.ui.widgets.task_statistics import power_text
@@ -112,11 +118,10 @@ class RunScreen(SectionScreen):
             provider.value = form.provider
         self.query_one("#run-model", Input).value = form.model or ""
         self.query_one("#run-base-url", Input).value = form.base_url or ""
-        if form.options is not None:
-            self.query_one("#run-repeat", Input).value = str(form.options.repeat)
-            if form.options.seconds_per_trial is not None:
-                seconds = f"{form.options.seconds_per_trial:g}"
-                self.query_one("#run-seconds", Input).value = seconds
+        options = run_form_options(self.wapp.session)  # the command's merge, else the config's
+        self.query_one("#run-repeat", Input).value = str(options.repeat)
+        if options.seconds_per_trial is not None:
+            self.query_one("#run-seconds", Input).value = f"{options.seconds_per_trial:g}"
 
     def repeat(self) -> int:
         text = self.query_one("#run-repeat", Input).value.strip()
