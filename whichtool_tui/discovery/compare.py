@@ -11,20 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from whichtool_tui.discovery.run_model import DeferredComparison, DeferredTrial, TaskComparison
-from whichtool_tui.evaluation.diff_tasks import task_paired
+from whichtool_tui.evaluation.diff_tasks import correct_and_scored, is_correct, task_paired
 from whichtool_tui.evaluation.report_model import ScoredTrial
 from whichtool_tui.evaluation.stats import proportion
 
 METHOD_PREFIX = "task-level paired (deferred - upfront), "
-
-
-def _counts(trials: Sequence[ScoredTrial]) -> tuple[int, int]:
-    scored = [trial for trial in trials if trial.verdict != "error"]
-    return sum(1 for trial in scored if trial.verdict == "correct"), len(scored)
-
-
-def _correct(trial: ScoredTrial) -> bool:
-    return trial.verdict == "correct"
 
 
 def compare_arms(
@@ -46,19 +37,19 @@ def compare_arms(
             TaskComparison(
                 task_id=task_id,
                 expected=mine[0].expected or "",
-                deferred=proportion(*_counts(mine)),
-                upfront=proportion(*_counts(theirs)),
+                deferred=proportion(*correct_and_scored(mine)),
+                upfront=proportion(*correct_and_scored(theirs)),
                 found=proportion(sum(1 for f in found if f), len(found)),
             )
         )
     pairs = [(upfront_by_key.get((t.task_id, t.trial_index)), t) for t in targeted]
-    paired = task_paired(pairs, _correct)
+    paired = task_paired(pairs, is_correct)
     theirs_targeted = [t for t in upfront if t.expected is not None]
     return DeferredComparison(
         method=METHOD_PREFIX + paired.test + "; Student-t 95% interval of the mean per-task change",
         tasks=rows,
-        deferred_accuracy=proportion(*_counts(targeted)),
-        upfront_accuracy=proportion(*_counts(theirs_targeted)),
+        deferred_accuracy=proportion(*correct_and_scored(targeted)),
+        upfront_accuracy=proportion(*correct_and_scored(theirs_targeted)),
         improved=paired.improved,
         regressed=paired.regressed,
         ties=paired.unchanged,

@@ -23,7 +23,7 @@ from whichtool_tui.evaluation.diff_model import (
     TaskPairedComparison,
     ToolDelta,
 )
-from whichtool_tui.evaluation.diff_tasks import holm_family, task_paired
+from whichtool_tui.evaluation.diff_tasks import holm_family, is_correct, task_paired
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport, ScoredTrial
 from whichtool_tui.evaluation.signtest import is_distinguishable, sign_test_p_value
 from whichtool_tui.gc_phases import gc_paused
@@ -213,10 +213,6 @@ def _pair_denominators(report: RunReport) -> dict[tuple[str, str], tuple[int, in
     }
 
 
-def _correct(trial: ScoredTrial) -> bool:
-    return trial.verdict == "correct"
-
-
 def _trials(count: int) -> str:
     return f"{count} paired trial" + ("" if count == 1 else "s")
 
@@ -233,7 +229,7 @@ def _tool_deltas(
     deltas: list[ToolDelta] = []
     tools = sorted(set(before) | set(after))
     by_task = holm_family(
-        [task_paired(pairs_by_expected.get(tool, []), _correct) for tool in tools]
+        [task_paired(pairs_by_expected.get(tool, []), is_correct) for tool in tools]
     )
     for tool, task_level in zip(tools, by_task, strict=True):
         if tool not in after:
@@ -254,7 +250,7 @@ def _tool_deltas(
                     message=f"`{tool}` is new on the surface.",
                 )
             )
-        paired = paired_comparison(pairs_by_expected.get(tool, []), _correct)
+        paired = paired_comparison(pairs_by_expected.get(tool, []), is_correct)
         delta = ToolDelta(
             tool=tool,
             before=before.get(tool),
@@ -345,7 +341,7 @@ def _diff_runs(
     targeted = [
         pair for tool, group in pairs_by_expected.items() if tool is not None for pair in group
     ]
-    accuracy = _metric(b.metrics.accuracy.value, h.metrics.accuracy.value, targeted, _correct)
+    accuracy = _metric(b.metrics.accuracy.value, h.metrics.accuracy.value, targeted, is_correct)
     over_trigger = _metric(
         b.metrics.over_trigger.value,
         h.metrics.over_trigger.value,

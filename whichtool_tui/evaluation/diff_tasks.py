@@ -19,6 +19,18 @@ Paired = tuple[ScoredTrial | None, ScoredTrial | None]
 Passes = Callable[[ScoredTrial], bool]
 
 
+def is_correct(trial: ScoredTrial) -> bool:
+    """The pass rule every paired accuracy comparison uses: the trial's verdict is correct."""
+    return trial.verdict == "correct"
+
+
+def correct_and_scored(trials: Iterable[ScoredTrial]) -> tuple[int, int]:
+    """(correct, scored) over trials that did not error: the numerator and denominator of an
+    accuracy that a comparison reports per task and per arm."""
+    scored = [trial for trial in trials if trial.verdict != "error"]
+    return sum(1 for trial in scored if is_correct(trial)), len(scored)
+
+
 def task_changes(pairs: Iterable[Paired], passes: Passes) -> dict[str, Fraction]:
     """Per task with a matched pair: mean over its pairs of passes(head) - passes(base)."""
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])

@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from whichtool_tui.evaluation.diff_tasks import task_paired
+from whichtool_tui.evaluation.diff_tasks import correct_and_scored, is_correct, task_paired
 from whichtool_tui.evaluation.engine import RunInputs, RunOptions, run_evaluation
 from whichtool_tui.evaluation.plan import TaskSpec
-from whichtool_tui.evaluation.report_model import RunReport, ScoredTrial
+from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.providers.base import Provider
 from whichtool_tui.surface.behaviour_diff_model import AffectedTask, SurfaceRerun, TaskRerun
 
@@ -35,24 +35,19 @@ def rerun_tasks(
     return base, head
 
 
-def _correct(trial: ScoredTrial) -> bool:
-    return trial.verdict == "correct"
-
-
-def _counts(trials: Sequence[ScoredTrial]) -> tuple[int, int]:
-    scored = [trial for trial in trials if trial.verdict != "error"]
-    return sum(1 for trial in scored if _correct(trial)), len(scored)
-
-
 def pair_reports(base: RunReport, head: RunReport) -> SurfaceRerun:
     """Match trials by (task, trial index) and compare the two runs task by task."""
     by_key = {(t.task_id, t.trial_index): t for t in head.trials}
     pairs = [(trial, by_key.get((trial.task_id, trial.trial_index))) for trial in base.trials]
-    paired = task_paired(pairs, _correct)
+    paired = task_paired(pairs, is_correct)
     rows: list[TaskRerun] = []
     for task_id in dict.fromkeys(trial.task_id for trial in base.trials):
-        base_correct, base_scored = _counts([t for t in base.trials if t.task_id == task_id])
-        head_correct, head_scored = _counts([t for t in head.trials if t.task_id == task_id])
+        base_correct, base_scored = correct_and_scored(
+            [t for t in base.trials if t.task_id == task_id]
+        )
+        head_correct, head_scored = correct_and_scored(
+            [t for t in head.trials if t.task_id == task_id]
+        )
         change = (
             head_correct / head_scored - base_correct / base_scored
             if base_scored and head_scored

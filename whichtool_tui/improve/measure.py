@@ -12,15 +12,11 @@ from collections.abc import Callable, Collection, Sequence
 
 from whichtool_tui.evaluation.clustered import clustered_rate
 from whichtool_tui.evaluation.diff_model import TaskPairedComparison
-from whichtool_tui.evaluation.diff_tasks import task_paired
+from whichtool_tui.evaluation.diff_tasks import is_correct, task_paired
 from whichtool_tui.evaluation.report_model import RunReport, ScoredTrial
 from whichtool_tui.improve.model import HeldOutRate, Measurement, Target
 
 Passes = Callable[[ScoredTrial], bool]
-
-
-def _correct(trial: ScoredTrial) -> bool:
-    return trial.verdict == "correct"
 
 
 def _abstained(trial: ScoredTrial) -> bool:
@@ -80,20 +76,22 @@ def measure(
     tool_tasks = {t.task_id for t in base.trials if t.expected is not None}
     distractors = {t.task_id for t in base.trials if t.expected is None}
     targeted = targeted_task_ids(base, target)
-    passes = _abstained if target.kind == "over-trigger" else _correct
+    passes = _abstained if target.kind == "over-trigger" else is_correct
     before, after = tokens
     return Measurement(
         accuracy_before=held_out_rate(
-            [t for t in base.trials if t.task_id in tool_tasks], _correct
+            [t for t in base.trials if t.task_id in tool_tasks], is_correct
         ),
-        accuracy_after=held_out_rate([t for t in head.trials if t.task_id in tool_tasks], _correct),
+        accuracy_after=held_out_rate(
+            [t for t in head.trials if t.task_id in tool_tasks], is_correct
+        ),
         over_trigger_before=held_out_rate(
             [t for t in base.trials if t.task_id in distractors], _over_triggered
         ),
         over_trigger_after=held_out_rate(
             [t for t in head.trials if t.task_id in distractors], _over_triggered
         ),
-        accuracy_paired=_paired(base, head, tool_tasks, _correct),
+        accuracy_paired=_paired(base, head, tool_tasks, is_correct),
         abstention_paired=_paired(base, head, distractors, _abstained),
         targeted_tasks=targeted,
         targeted_paired=_paired(base, head, set(targeted), passes) if targeted else None,

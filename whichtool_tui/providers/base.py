@@ -95,6 +95,20 @@ class Capabilities:
         return tuple(unsupported)
 
 
+# The offline back-ends (mock, keyword, embedding) are deterministic: seeded, exact at
+# temperature zero, no logprobs, nothing to think; only the mock also takes a temperature.
+OFFLINE_CAPABILITIES = Capabilities(
+    seed=True, temperature_zero=True, logprobs=False, disable_thinking=True, temperature=False
+)
+
+
+def single_pick_reply(picked: str | None, abstain_text: str) -> RouteReply:
+    """A baseline's answer: one call of ``picked`` with empty arguments, or an abstention."""
+    if picked is None:
+        return RouteReply(calls=(), text=abstain_text, stop_reason="stop")
+    return RouteReply(calls=(ProposedCall(picked, {}),), text="", stop_reason="tool_calls")
+
+
 class ProviderError(WhichtoolError):
     """A provider call failed; becomes the trial's ``error{message, retryable, hint?}``."""
 

@@ -17,19 +17,17 @@ from whichtool_tui.discovery.embedding import (
 from whichtool_tui.discovery.semantic import DEFAULT_MIN_SIMILARITY
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.providers.base import (
-    Capabilities,
-    ProposedCall,
+    OFFLINE_CAPABILITIES,
     ProviderError,
     ProviderIdentity,
     RouteReply,
     RouteRequest,
     options_fingerprint,
+    single_pick_reply,
 )
 
 ABSTAIN_TEXT = "embedding baseline: no tool is similar enough to the prompt"
-EMBEDDING_CAPABILITIES = Capabilities(
-    seed=True, temperature_zero=True, logprobs=False, disable_thinking=True, temperature=False
-)
+EMBEDDING_CAPABILITIES = OFFLINE_CAPABILITIES
 
 
 class EmbeddingProvider:
@@ -81,9 +79,7 @@ class EmbeddingProvider:
     async def route(self, request: RouteRequest) -> RouteReply:
         """Pick by similarity; the call carries empty arguments."""
         picked = self.choose(request.prompt, request)
-        if picked is None:
-            return RouteReply(calls=(), text=ABSTAIN_TEXT, stop_reason="stop")
-        return RouteReply(calls=(ProposedCall(picked, {}),), text="", stop_reason="tool_calls")
+        return single_pick_reply(picked, ABSTAIN_TEXT)
 
     async def aclose(self) -> None:
         """Nothing to release (the model stays loaded for the process)."""

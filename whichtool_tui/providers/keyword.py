@@ -18,13 +18,13 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from whichtool_tui.providers.base import (
-    Capabilities,
-    ProposedCall,
+    OFFLINE_CAPABILITIES,
     ProviderIdentity,
     RouteReply,
     RouteRequest,
     ToolSpec,
     options_fingerprint,
+    single_pick_reply,
 )
 from whichtool_tui.surface.naming import name_tokens
 
@@ -32,9 +32,7 @@ KEYWORD_MODEL = "lexical-v1"
 DEFAULT_MIN_SCORE = 1.0
 NAME_WEIGHT = 2.0
 ABSTAIN_TEXT = "keyword baseline: no tool shares enough distinctive terms with the prompt"
-KEYWORD_CAPABILITIES = Capabilities(
-    seed=True, temperature_zero=True, logprobs=False, disable_thinking=True, temperature=False
-)
+KEYWORD_CAPABILITIES = OFFLINE_CAPABILITIES
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOPWORD_TEXT = """
@@ -140,9 +138,7 @@ class KeywordProvider:
     async def route(self, request: RouteRequest) -> RouteReply:
         """Pick by shared distinctive terms; the call carries empty arguments."""
         picked = self.choose(request.prompt, request.tools)
-        if picked is None:
-            return RouteReply(calls=(), text=ABSTAIN_TEXT, stop_reason="stop")
-        return RouteReply(calls=(ProposedCall(picked, {}),), text="", stop_reason="tool_calls")
+        return single_pick_reply(picked, ABSTAIN_TEXT)
 
     async def aclose(self) -> None:
         """Nothing to release."""

@@ -8,13 +8,14 @@ per-(task, trial) scripts, a computed responder, and an optional fixed delay.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from whichtool_tui.providers.base import (
-    Capabilities,
+    OFFLINE_CAPABILITIES,
     ProposedCall,
     ProviderError,
     ProviderIdentity,
@@ -26,9 +27,7 @@ from whichtool_tui.providers.base import (
 
 MOCK_MODEL = "mock-1"
 MOCK_ABSTAIN_TEXT = "the mock provider chooses nothing by default"
-MOCK_CAPABILITIES = Capabilities(
-    seed=True, temperature_zero=True, logprobs=False, disable_thinking=True, temperature=True
-)
+MOCK_CAPABILITIES = dataclasses.replace(OFFLINE_CAPABILITIES, temperature=True)
 
 
 @dataclass(frozen=True)

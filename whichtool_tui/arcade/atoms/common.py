@@ -154,14 +154,15 @@ def skipped(ctx: AtomContext, check_id: str, detail: str, **fields: Any) -> Atom
     return atom_result(ctx, "skip", [check(check_id, "skip", detail)], **fields)
 
 
-async def menu_and_task(
+async def listed_menu_and_task(
     ctx: AtomContext, wire: WireLike, default_text: str
-) -> tuple[list[ToolInfo], TaskSpec, AtomResult | None]:
-    """List the menu and resolve the task; the third item is the SKIP result when there is none."""
-    tools = tool_infos(await wire.list_tools())
+) -> tuple[list[dict[str, Any]], list[ToolInfo], TaskSpec, AtomResult | None]:
+    """``menu_and_task`` that also keeps the raw ``tools/list`` result (to hash it later)."""
+    raw = await wire.list_tools()
+    tools = tool_infos(raw)
     task = resolve_task(ctx, tools, default_text)
     if task.tool:
-        return tools, task, None
+        return raw, tools, task, None
     skip = skipped(
         ctx,
         "applicable",
@@ -170,7 +171,24 @@ async def menu_and_task(
         tools_after=tools,
         task=task,
     )
+    return raw, tools, task, skip
+
+
+async def menu_and_task(
+    ctx: AtomContext, wire: WireLike, default_text: str
+) -> tuple[list[ToolInfo], TaskSpec, AtomResult | None]:
+    """List the menu and resolve the task; the third item is the SKIP result when there is none."""
+    _raw, tools, task, skip = await listed_menu_and_task(ctx, wire, default_text)
     return tools, task, skip
+
+
+async def clean_calls(ctx: AtomContext, wire: WireLike, task: TaskSpec) -> list[ToolCall]:
+    """The N clean calls of the task (``--n-clean``) a temporal atom makes between listings."""
+    assert task.tool is not None  # the caller skipped when there is no task tool
+    log = CallLog(wire)
+    for _ in range(max(ctx.n_clean, 0)):
+        await log(task.tool, task.arguments)
+    return log.calls
 
 
 def clean_calls_check(calls: Sequence[ToolCall], task_tool: str) -> Check:

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from whichtool_tui.arcade.atoms.common import (
     AtomContext,
-    CallLog,
     WireLike,
     atom_result,
     check,
+    clean_calls,
     clean_calls_check,
     compare_menus,
     failed_or_passed,
     inbound_methods,
+    listed_menu_and_task,
     menu_hashes,
-    resolve_task,
-    skipped,
     tool_infos,
 )
 from whichtool_tui.arcade.receipt import AtomResult
@@ -30,27 +29,16 @@ LIST_CHANGED = "notifications/tools/list_changed"
 
 async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
     """List, call the task n_clean times, list again, and compare by content hash."""
-    raw_before = await wire.list_tools()
-    before = tool_infos(raw_before)
-    task = resolve_task(ctx, before, "still the same")
-    if not task.tool:
-        return skipped(
-            ctx,
-            "applicable",
-            "no task: name one with --task (no echo listed)",
-            tools_before=before,
-            tools_after=before,
-            task=task,
-        )
+    raw_before, before, task, skip = await listed_menu_and_task(ctx, wire, "still the same")
+    if skip is not None:
+        return skip
+    assert task.tool is not None  # listed_menu_and_task skips when there is no task tool
     announced_before = inbound_methods(wire).count(LIST_CHANGED)
-    log = CallLog(wire)
-    for _ in range(max(ctx.n_clean, 0)):
-        await log(task.tool, task.arguments)
+    calls = await clean_calls(ctx, wire, task)
     raw_after = await wire.list_tools()
     hashes_before, hashes_after = menu_hashes(raw_before), menu_hashes(raw_after)
     change = compare_menus(hashes_before, hashes_after)
     announced = inbound_methods(wire).count(LIST_CHANGED) > announced_before
-    calls = log.calls
     content_moved = bool(change.edited or change.appeared or change.vanished)
     names_moved = bool(change.renamed or change.appeared or change.vanished)
     checks = [

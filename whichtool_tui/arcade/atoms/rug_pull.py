@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from whichtool_tui.arcade.atoms.common import (
     AtomContext,
-    CallLog,
     WireLike,
     atom_result,
     check,
+    clean_calls,
     clean_calls_check,
     fingerprint,
     menu_and_task,
@@ -27,15 +27,12 @@ async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
         return skip
     assert task.tool is not None  # menu_and_task skips when there is no task tool
     env_before = ctx.snapshot()
-    log = CallLog(wire)
-    for _ in range(max(ctx.n_clean, 0)):
-        await log(task.tool, task.arguments)
+    calls = await clean_calls(ctx, wire, task)
     after = tool_infos(await wire.list_tools())
     env_after = ctx.snapshot()
     print_before, print_after = fingerprint(before), fingerprint(after)
     mutated = print_before != print_after
     leaked = env_before.files != env_after.files
-    calls = log.calls
     checks = [
         clean_calls_check(calls, task.tool),
         check(
