@@ -10,13 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.arcade.atoms.common import Caller
 from whichtool_tui.arcade.receipt import SeatInfo, TaskSpec, ToolCall, ToolInfo
 from whichtool_tui.errors import WhichtoolError
+
+if TYPE_CHECKING:
+    from whichtool_tui.providers.base import Provider
 
 _SIDE_QUEST = re.compile(r"also call ([A-Za-z0-9_-]+)(?: with (\{.*?\}))?", re.IGNORECASE)
 
@@ -129,12 +132,20 @@ def _arguments(raw: Any) -> dict[str, Any]:
     return raw if isinstance(raw, dict) else {}
 
 
+# Opens the seat's routing provider from (provider, model, base URL): the caller passes the one
+# provider builder (usecases.providers.open_provider), so a seat's key routing is a run's.
+SeatProviderOpener = Callable[[str, str, "str | None"], "Provider"]
+
+
 class ModelSeat:
     """A routing provider chooses the calls; the house executes them (cap: 1 + tools, max 8)."""
 
-    def __init__(self, options: ModelSeatOptions, env: Mapping[str, str]) -> None:
+    def __init__(
+        self, options: ModelSeatOptions, env: Mapping[str, str], open_provider: SeatProviderOpener
+    ) -> None:
         self.options = options
         self.env = env
+        self.open_provider = open_provider
         self.policy = "ollama" if options.provider == "ollama" else "model"
         endpoint = options.endpoint or ""
         self.info = SeatInfo(
@@ -171,7 +182,7 @@ class ModelSeat:
     def for_trial(self, index: int) -> ModelSeat:
         """The same seat for trial ``index`` of a series: its seed moved on by the index."""
         options = replace(self.options, seed=self.options.seed + index)
-        return ModelSeat(options, self.env)
+        return ModelSeat(options, self.env, self.open_provider)
 
     async def play(
         self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller, rounds: int = 1
@@ -182,7 +193,6 @@ class ModelSeat:
         the prompt as plain text, until it names no call, the rounds run out or the cap is hit.
         """
         from whichtool_tui.providers.base import ProviderError, ToolSpec
-        from whichtool_tui.providers.factory import build_provider
 
         assert task.tool is not None
         line = (
@@ -198,14 +208,8 @@ class ModelSeat:
             for t in tools
         )
         try:
-            provider = build_provider(
-                self.options.provider,
-                self.options.model,
-                self._base_url(),
-                env=self.env,
-                timeout=self.options.timeout,
-                max_output_tokens=self.options.max_output_tokens,
-                allow_http=self.options.allow_http,
+            provider = self.open_provider(
+                self.options.provider, self.options.model, self._base_url()
             )
         except ProviderError as exc:
             raise SeatError(f"seat provider: {exc.message}") from None

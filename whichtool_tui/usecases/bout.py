@@ -19,10 +19,14 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import DEFAULT_START_TIMEOUT
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from whichtool_tui.arcade.conformance import ConformanceReport
     from whichtool_tui.arcade.events import EventSink
     from whichtool_tui.arcade.receipt import BoutReceipt
+    from whichtool_tui.arcade.seats import ModelSeatOptions, SeatProviderOpener
     from whichtool_tui.arcade.trials import TrialSeries
+    from whichtool_tui.providers.base import Provider
 
 LIVE_REFUSAL = "the house will not send arbitrary calls to a live server"
 ARGS_HINT = """--args takes one JSON object, quoted for the shell: --args '{"text": "hi"}'"""
@@ -82,6 +86,28 @@ def _command(args: argparse.Namespace) -> list[str]:
     return values
 
 
+def seat_provider_opener(options: ModelSeatOptions, env: Mapping[str, str]) -> SeatProviderOpener:
+    """How a model seat opens its provider: the one provider builder, with the seat's timeout,
+    output cap and --allow-http-provider, never the config's provider section (the seat is
+    named by --agent alone)."""
+    from whichtool_tui.config import Settings
+    from whichtool_tui.usecases.providers import ProviderRequest, open_provider
+
+    def opened(name: str, model: str, base_url: str | None) -> Provider:
+        request = ProviderRequest(
+            name=name,
+            model=model,
+            base_url=base_url,
+            allow_http=options.allow_http,
+            timeout=options.timeout,
+            max_output_tokens=options.max_output_tokens,
+            config_fallback=False,
+        )
+        return open_provider(request, Settings(), env)
+
+    return opened
+
+
 def build_seat(args: argparse.Namespace) -> Any:
     """The seat named by --agent."""
     from whichtool_tui.arcade.seats import (
@@ -101,20 +127,18 @@ def build_seat(args: argparse.Namespace) -> Any:
     endpoint = args.seat_endpoint
     if name != "ollama" and endpoint == "http://127.0.0.1:11434":
         endpoint = None  # the provider's own default base URL
-    seat = ModelSeat(
-        ModelSeatOptions(
-            provider=name,
-            model=model,
-            endpoint=endpoint,
-            temperature=args.seat_temperature,
-            seed=args.seat_seed,
-            num_ctx=args.seat_num_ctx,
-            timeout=args.seat_timeout,
-            max_output_tokens=args.seat_max_tokens,
-            allow_http=bool(getattr(args, "allow_http_provider", False)),
-        ),
-        os.environ,
+    options = ModelSeatOptions(
+        provider=name,
+        model=model,
+        endpoint=endpoint,
+        temperature=args.seat_temperature,
+        seed=args.seat_seed,
+        num_ctx=args.seat_num_ctx,
+        timeout=args.seat_timeout,
+        max_output_tokens=args.seat_max_tokens,
+        allow_http=bool(getattr(args, "allow_http_provider", False)),
     )
+    seat = ModelSeat(options, os.environ, seat_provider_opener(options, os.environ))
     seat.check_route()
     return seat
 
