@@ -6,14 +6,20 @@ use-case layer, ``errors`` or ``limits``, and how many of those are in the engin
 faces contract forbids (the rest is shared plumbing: config, redact, files, reports/ ...).
 Target: faces reach the engine through ``usecases`` and name only the deliberate exceptions
 listed in the import-linter contract ``faces-through-usecases`` (``lint-imports`` keeps it).
+
+It also counts the contract's ignores: the patterns, the face -> engine edges they excuse, and
+every import edge of the package the patterns match (a ``whichtool_tui.** -> M`` pattern matches
+domain modules too, so this is the size of what the contract waves through).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent.parent / "whichtool_tui"
 FACES = {
@@ -26,13 +32,51 @@ SHARED = ("whichtool_tui.usecases", "whichtool_tui.errors", "whichtool_tui.limit
 FACES_CONTRACT_ID = "faces-through-usecases"
 
 
-def contract_engine() -> tuple[str, ...]:
-    """The engine packages the faces contract forbids (each import of one is a named exception)."""
+def faces_contract() -> dict[str, Any]:
+    """The faces contract's table in pyproject.toml."""
     config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
     for contract in config["tool"]["importlinter"]["contracts"]:
         if contract.get("id") == FACES_CONTRACT_ID:
-            return tuple(contract["forbidden_modules"])
-    return ()
+            found: dict[str, Any] = contract
+            return found
+    return {}
+
+
+def contract_engine() -> tuple[str, ...]:
+    """The engine packages the faces contract forbids (each import of one is a named exception)."""
+    return tuple(faces_contract().get("forbidden_modules", ()))
+
+
+def _pattern(expression: str) -> re.Pattern[str]:
+    """An import-linter module expression (``*`` one level, ``**`` any) as a regex."""
+    escaped = re.escape(expression).replace(r"\*\*", ".*").replace(r"\*", "[^.]*")
+    return re.compile(f"^{escaped}$")
+
+
+def ignored_edges() -> tuple[int, int, int]:
+    """(ignore patterns, face -> engine edges excused, package edges the patterns match)."""
+    import grimp
+
+    contract = faces_contract()
+    patterns = [
+        tuple(_pattern(side.strip()) for side in ignore.split("->"))
+        for ignore in contract.get("ignore_imports", ())
+    ]
+    sources = tuple(contract.get("source_modules", ()))
+    forbidden = contract_engine()
+    graph = grimp.build_graph("whichtool_tui", include_external_packages=True)
+
+    def under(module: str, packages: tuple[str, ...]) -> bool:
+        return any(module == p or module.startswith(p + ".") for p in packages)
+
+    excused = matched = 0
+    for importer in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(importer):
+            if under(importer, sources) and under(imported, forbidden):
+                excused += 1
+            if any(a.match(importer) and b.match(imported) for a, b in patterns):
+                matched += 1
+    return len(patterns), excused, matched
 
 
 def face_files(parts: list[str]) -> list[Path]:
@@ -77,6 +121,11 @@ def main() -> int:
             f"beyond usecases/errors/limits: {len(domain):3}   "
             f"of them engine packages (each a named contract exception): {len(named):3}\n"
         )
+    patterns, excused, matched = ignored_edges()
+    sys.stdout.write(
+        f"faces contract: {patterns} ignore patterns excuse {excused} face -> engine edges and "
+        f"match {matched} import edges of the package (target: only the fork-early plumbing)\n"
+    )
     return 0
 
 

@@ -14,7 +14,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def execute(args: argparse.Namespace) -> int:
     """Print each atom id with its title, question and tags (holdout, extended)."""
-    from whichtool_tui.arcade.atoms import CATALOG
+    from whichtool_tui.usecases.models import CATALOG
 
     for spec in CATALOG:
         tag = " (holdout)" if spec.holdout else ""

@@ -26,36 +26,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def execute(args: argparse.Namespace) -> int:
     """Print cache statistics, or remove the cached trials."""
-    from whichtool_tui.evaluation.cache import (
-        cache_clear,
-        cache_info,
-        format_size,
-    )
+    from whichtool_tui.places import default_cache_dir
     from whichtool_tui.redact import redact_paths
+    from whichtool_tui.usecases.providers import (
+        cache_size_text,
+        clear_trial_cache,
+        trial_cache_info,
+    )
 
     if args.action is None:
         sys.stdout.write(USAGE)
         return 0
-    from whichtool_tui.places import default_cache_dir
-
-    directory = args.cache_dir or default_cache_dir()
-    shown = redact_paths(str(directory))
+    directory = args.cache_dir or str(default_cache_dir())
+    shown = redact_paths(directory)
     if args.action == "info":
-        stats = cache_info(directory)
+        stats = trial_cache_info(directory)
         sys.stdout.write(
-            f"location  {shown}\nentries   {stats.entries:,}\nsize      "
-            f"{format_size(stats.size_bytes)}\n"
+            f"location  {shown}\nentries   {stats.entries:,}\n"
+            f"size      {cache_size_text(stats.size_bytes)}\n"
         )
         return 0
     if args.action == "clear":
-        try:
-            removed = cache_clear(directory)
-        except OSError as exc:
-            raise WhichtoolError(
-                "cache/unwritable",
-                f"Cannot clear {shown}: {exc.strerror or exc}",
-                "Check the folder's permissions.",
-            ) from None
+        removed = clear_trial_cache(directory)
         sys.stdout.write(f"Removed {removed:,} cached trials from {shown}.\n")
         return 0
     raise WhichtoolError(

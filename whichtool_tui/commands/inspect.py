@@ -16,7 +16,7 @@ from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
-    from whichtool_tui.surface.report_model import InspectReport
+    from whichtool_tui.usecases.models import InspectReport
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

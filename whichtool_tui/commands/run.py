@@ -21,9 +21,13 @@ from whichtool_tui.reports.run_formats import RUN_FORMATS
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
-    from whichtool_tui.discovery.deferred_run import DiscoveryOptions
-    from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions
-    from whichtool_tui.evaluation.report_model import RunReport
+    from whichtool_tui.usecases.models import (
+        DiscoveryOptions,
+        PreparedRun,
+        RunInputs,
+        RunOptions,
+        RunReport,
+    )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -11,10 +11,9 @@ import json
 import sys
 from typing import Any
 
-from whichtool_tui.arcade.bout import BoutPlan
-from whichtool_tui.arcade.receipt import BoutReceipt, OperatorCall
 from whichtool_tui.errors import ExitCode
 from whichtool_tui.usecases.bout import build_plan
+from whichtool_tui.usecases.models import BoutPlan, BoutReceipt, OperatorCall
 
 
 def ask_operator(no_prompt: bool) -> OperatorCall:

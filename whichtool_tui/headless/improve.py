@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from typing import IO
 
-from whichtool_tui.improve.events import CandidateMeasured, ImproveEvent
 from whichtool_tui.redact import sanitize_text
+from whichtool_tui.usecases.models import CandidateMeasured, ImproveEvent
 
 
 class ImproveProgress:

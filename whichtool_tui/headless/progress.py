@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 from typing import IO, TYPE_CHECKING
 
-from whichtool_tui.evaluation.events import RunEvent, RunFinished, RunPlanned, TrialFinished
 from whichtool_tui.redact import sanitize_text
+from whichtool_tui.usecases.models import RunEvent, RunFinished, RunPlanned, TrialFinished
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID

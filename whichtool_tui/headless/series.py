@@ -14,7 +14,6 @@ from typing import Any
 
 def run_series_command(args: argparse.Namespace, early: Any = None) -> int:
     """Plan once, run the series, print the chosen face, keep the JSON with -o."""
-    from whichtool_tui.arcade.series_render import render_conformance, render_series
     from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.files import write_atomic
     from whichtool_tui.usecases.bout import (
@@ -23,6 +22,7 @@ def run_series_command(args: argparse.Namespace, early: Any = None) -> int:
         run_trial_series,
         series_json,
     )
+    from whichtool_tui.usecases.models import render_conformance, render_series
 
     if early is not None:
         early.close()  # a series starts its own fixture processes

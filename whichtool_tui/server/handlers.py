@@ -53,9 +53,7 @@ from whichtool_tui.usecases.options import (
 )
 
 if TYPE_CHECKING:
-    from whichtool_tui.evaluation.engine import RunInputs, RunOptions
-    from whichtool_tui.evaluation.report_model import RunReport
-    from whichtool_tui.surface.listing import ServedListing
+    from whichtool_tui.usecases.models import RunInputs, RunOptions, RunReport, ServedListing
 
 
 @dataclass
@@ -329,9 +327,9 @@ def _write_result_file(options: ServerOptions, report: RunReport) -> dict[str, A
     """With --result-file, the full run goes to disk and only a pointer reaches the agent."""
     if options.result_file is None:
         return None
-    from whichtool_tui.evaluation.report_model import dump_report_json
     from whichtool_tui.files import write_atomic
     from whichtool_tui.redact import redact_paths
+    from whichtool_tui.usecases.models import dump_report_json
 
     text = dump_report_json(report)
     write_atomic(options.result_file, text)

@@ -18,11 +18,13 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from whichtool_tui.diagnostics import Diagnostic
-    from whichtool_tui.evaluation.diff_model import DiffReport
-    from whichtool_tui.evaluation.engine import PreparedRun
-    from whichtool_tui.evaluation.report_model import RunReport
-    from whichtool_tui.surface.report_model import InspectReport
-    from whichtool_tui.tasks.lint import Coverage
+    from whichtool_tui.usecases.models import (
+        Coverage,
+        DiffReport,
+        InspectReport,
+        PreparedRun,
+        RunReport,
+    )
 
 INSPECT_SUMMARY = "whichtool.mcp-inspect-summary/1"
 VALIDATION_SUMMARY = "whichtool.mcp-task-validation-summary/1"
@@ -178,7 +180,7 @@ def run_summary(
     report: RunReport, artifact: dict[str, Any] | None = None
 ) -> tuple[str, dict[str, Any]]:
     """Headline line and compact data of a finished run."""
-    from whichtool_tui.evaluation.report_model import js_numbers, wire_dict
+    from whichtool_tui.usecases.models import js_numbers, wire_dict
 
     metrics = report.metrics
     reproducibility = report.reproducibility
@@ -237,7 +239,7 @@ def run_summary(
 
 def diff_summary(report: DiffReport) -> tuple[str, dict[str, Any]]:
     """Headline line and compact data of a paired diff."""
-    from whichtool_tui.evaluation.report_model import wire_dict
+    from whichtool_tui.usecases.models import wire_dict
 
     data: dict[str, Any] = {
         "schemaVersion": DIFF_SUMMARY,

@@ -36,8 +36,7 @@ from whichtool_tui.ui.widgets.section_bar import SECTIONS
 from whichtool_tui.usecases.artefacts import open_artefact, summarize_artefact
 
 if TYPE_CHECKING:
-    from whichtool_tui.artefacts import Artefact
-    from whichtool_tui.evaluation.diff_model import DiffReport
+    from whichtool_tui.usecases.models import Artefact, DiffReport
 
 
 def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:

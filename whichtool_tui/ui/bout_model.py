@@ -15,10 +15,17 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from whichtool_tui.arcade.receipt import BoutReceipt, WireEventModel, validate_receipt
-from whichtool_tui.arcade.timeline import TapeAtom, TapeHeader, TapeView, TimelineRow
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.usecases.artefacts import wire_nesting_error
+from whichtool_tui.usecases.models import (
+    BoutReceipt,
+    TapeAtom,
+    TapeHeader,
+    TapeView,
+    TimelineRow,
+    WireEventModel,
+    validate_receipt,
+)
 
 VALIDATE_CHUNK = 2_000
 _WIRE = TypeAdapter(list[WireEventModel])

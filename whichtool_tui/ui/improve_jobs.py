@@ -17,11 +17,9 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths
 
 if TYPE_CHECKING:
-    from whichtool_tui.evaluation.report_model import RunReport
-    from whichtool_tui.improve.events import ImproveEvent
-    from whichtool_tui.improve.model import ImproveReport
     from whichtool_tui.ui.modals.proposal import ProposalModal
     from whichtool_tui.ui.session import Session
+    from whichtool_tui.usecases.models import ImproveEvent, ImproveReport, RunReport
 
 
 class ImproveJobs(App[int]):
@@ -87,8 +85,8 @@ class ImproveJobs(App[int]):
     def write_improve_patch(self, report: ImproveReport) -> None:
         """Ask where, then write the RFC 6902 patch of the accepted rewrites."""
         from whichtool_tui.files import write_atomic
-        from whichtool_tui.improve.model import dump_patch_json
         from whichtool_tui.ui.modals.path_prompt import PathPrompt
+        from whichtool_tui.usecases.models import dump_patch_json
 
         def save(path: str | None) -> None:
             if not path:

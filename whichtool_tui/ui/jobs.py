@@ -33,12 +33,10 @@ from whichtool_tui.ui.session import (
 ROW_CHUNK = 10_000  # rows read per step while a big receipt loads in the background
 
 if TYPE_CHECKING:
-    from whichtool_tui.arcade.bout import BoutPlan
-    from whichtool_tui.evaluation.diff_model import DiffReport
-    from whichtool_tui.evaluation.report_model import RunReport
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.modals.generate import GenerateRequest
     from whichtool_tui.ui.run_control import RunSetup
+    from whichtool_tui.usecases.models import BoutPlan, DiffReport, RunReport
 
 
 def load_tasks_state(path: str) -> TaskSetState:
@@ -195,8 +193,8 @@ class JobsApp(ImproveJobs):
         The trial cache is on as for a headless ``run``, with that command's ``--no-cache`` and
         ``--cache-dir`` (carried in the session's run form) when it opened the app.
         """
-        from whichtool_tui.evaluation.events import RunEvent, TrialFinished
         from whichtool_tui.ui.run_control import RunProgress
+        from whichtool_tui.usecases.models import RunEvent, TrialFinished
         from whichtool_tui.usecases.providers import (
             ProviderRequest,
             open_provider,
@@ -319,9 +317,9 @@ class JobsApp(ImproveJobs):
         """
         import tempfile
 
-        from whichtool_tui.arcade.events import BoutEvent
         from whichtool_tui.ui.live_bout import LiveBout
         from whichtool_tui.usecases.bout import receipt_text, run_planned_bout
+        from whichtool_tui.usecases.models import BoutEvent
 
         live = LiveBout(label, plan.kind, str(getattr(plan.seat, "policy", "seat")))
         previous = self.session.bout

@@ -8,9 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from whichtool_tui.arcade.events import AtomFinished, AtomStarted, BoutEvent, BoutStarted, WireEvent
-from whichtool_tui.arcade.timeline import TapeAtom, TapeHeader, TimelineRow
 from whichtool_tui.ui.bout_model import BoutView
+from whichtool_tui.usecases.models import (
+    AtomFinished,
+    AtomStarted,
+    BoutEvent,
+    BoutStarted,
+    TapeAtom,
+    TapeHeader,
+    TimelineRow,
+    WireEvent,
+)
 
 
 def live_note(event: WireEvent) -> str:

@@ -8,14 +8,16 @@ from dataclasses import dataclass, field, replace
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.evaluation.confusion import DISTRACTOR_ROW
-from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions
-from whichtool_tui.evaluation.metrics import picked_column
-from whichtool_tui.evaluation.report_model import ScoredTrial
-from whichtool_tui.evaluation.stats import wilson_interval
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
-from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.ui.session import Session
+from whichtool_tui.usecases.models import (
+    LiveTally,
+    PreparedRun,
+    RunInputs,
+    RunOptions,
+    ScoredTrial,
+    ServedListing,
+)
 from whichtool_tui.usecases.options import RunOverrides, merge_run_options, with_overrides
 from whichtool_tui.usecases.run import draft_plan, normalize, prepare
 from whichtool_tui.usecases.tasks import in_memory
@@ -85,29 +87,20 @@ def raised(setup: RunSetup) -> RunSetup:
     return RunSetup(setup.inputs, options, prepare(setup.inputs, options), setup.blocking)
 
 
-@dataclass
-class RunProgress:
+@dataclass(kw_only=True)
+class RunProgress(LiveTally):
     """Live tallies fed by TrialFinished events; the screen redraws from it on a timer.
 
-    Besides the running rates it keeps the confusion counts and per-tool tallies, so the Run
-    screen can draw the heatmap while trials arrive; leaving ``running`` stamps the end time,
-    which freezes the rate.
+    The counts (rates, confusion cells, per-tool tallies) are the engine's ``LiveTally``, so
+    the Run screen can draw the heatmap while trials arrive; this adds the plan, the latest
+    trials and the clock: leaving ``running`` stamps the end time, which freezes the rate.
     """
 
     planned: int
     provider: str = ""
-    tools: frozenset[str] = frozenset()  # the surface's tool names (phantom picks are others)
-    done: int = 0
-    correct: int = 0
-    scored_targeted: int = 0
-    over_triggered: int = 0
-    distractors: int = 0
-    errors: int = 0
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None
     latest: deque[ScoredTrial] = field(default_factory=lambda: deque(maxlen=LATEST_SHOWN))
-    confusion: dict[str, dict[str, int]] = field(default_factory=dict)
-    by_tool: dict[str, tuple[int, int]] = field(default_factory=dict)  # tool -> (right, scored)
     _state: str = "running"
 
     @property
@@ -122,25 +115,9 @@ class RunProgress:
         self._state = value
 
     def add(self, trial: ScoredTrial) -> None:
-        """Count one finished trial."""
-        self.done += 1
+        """Count one finished trial and keep it among the latest shown."""
         self.latest.appendleft(trial)
-        if trial.error is not None:
-            self.errors += 1
-            return
-        expected = trial.expected or DISTRACTOR_ROW
-        row = self.confusion.setdefault(expected, {})
-        column = picked_column(trial, set(self.tools))
-        row[column] = row.get(column, 0) + 1
-        if trial.expected is None:
-            self.distractors += 1
-            self.over_triggered += trial.verdict == "over-triggered"
-        else:
-            self.scored_targeted += 1
-            right = trial.verdict == "correct"
-            self.correct += right
-            hits, scored = self.by_tool.get(trial.expected, (0, 0))
-            self.by_tool[trial.expected] = (hits + right, scored + 1)
+        super().add(trial)
 
     @property
     def elapsed(self) -> float:
@@ -159,17 +136,3 @@ class RunProgress:
         if self.state != "running" or self.done == 0 or self.rate <= 0:
             return None
         return (self.planned - self.done) / self.rate
-
-    def accuracy(self) -> tuple[float, tuple[float, float]] | None:
-        """Running single-call accuracy with its Wilson interval, once anything is scored."""
-        interval = wilson_interval(self.correct, self.scored_targeted)
-        if interval is None:
-            return None
-        return self.correct / self.scored_targeted, interval
-
-    def over_trigger(self) -> tuple[float, tuple[float, float]] | None:
-        """Running over-trigger rate on distractors with its Wilson interval."""
-        interval = wilson_interval(self.over_triggered, self.distractors)
-        if interval is None:
-            return None
-        return self.over_triggered / self.distractors, interval

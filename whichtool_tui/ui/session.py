@@ -9,13 +9,10 @@ from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
 
 if TYPE_CHECKING:  # the report and task models load with the first run or task set, not at launch
-    from whichtool_tui.evaluation.diff_model import DiffReport
-    from whichtool_tui.evaluation.engine import RunOptions
-    from whichtool_tui.evaluation.report_model import RunReport
-    from whichtool_tui.tasks.model import Task, TaskSet
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.run_control import RunProgress
     from whichtool_tui.ui.surface_model import SurfaceView
+    from whichtool_tui.usecases.models import DiffReport, RunOptions, RunReport, Task, TaskSet
 
 
 @dataclass(frozen=True)
@@ -43,7 +40,7 @@ class TaskSetState:
 
     def as_task_set(self) -> TaskSet:
         """The model to lint or write."""
-        from whichtool_tui.tasks.model import TaskSet
+        from whichtool_tui.usecases.models import TaskSet
 
         return TaskSet(version=self.version, surface=self.surface, tasks=list(self.tasks))
 

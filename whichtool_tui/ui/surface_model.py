@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 from whichtool_tui.diagnostics import SEVERITY_RANK, Diagnostic
 
 if TYPE_CHECKING:
-    from whichtool_tui.surface.model import NormalizedSurface
-    from whichtool_tui.surface.report_model import InspectReport
+    from whichtool_tui.usecases.models import InspectReport, NormalizedSurface
 
 OVERLAP_CODES = ("descriptions/identical", "overlap/high", "overlap/notable")
 # Findings about two tools (or a family of them) that the side-by-side view explains.
@@ -177,7 +176,7 @@ def visible_findings(
 
 def _fix_hint(finding: Diagnostic) -> str | None:
     """The finding's own hint, else its rule's fix from the catalog (older saved reports)."""
-    from whichtool_tui.surface.rule_catalog import rule_for
+    from whichtool_tui.usecases.models import rule_for
 
     if finding.hint:
         return finding.hint
@@ -204,7 +203,7 @@ def _finding(item: Diagnostic) -> Finding:
 def typed_report(report: InspectReport | Mapping[str, Any]) -> InspectReport:
     """An inspect report as its model: a saved file's JSON is validated (one-line error)."""
     from whichtool_tui.strict_model import validated
-    from whichtool_tui.surface.report_model import InspectReport
+    from whichtool_tui.usecases.models import InspectReport
 
     if isinstance(report, InspectReport):
         return report
@@ -285,7 +284,7 @@ class RuleState:
 
 def rule_states(rules: dict[str, Any]) -> list[RuleState]:
     """Every catalog rule with the severity config gives it; switched-off and changed first."""
-    from whichtool_tui.surface.rule_catalog import RULES
+    from whichtool_tui.usecases.models import RULES
 
     states = []
     for code, rule in RULES.items():

@@ -12,7 +12,7 @@ from whichtool_tui.strict_model import StrictModel
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
-    from whichtool_tui.evaluation.cache import TrialCache
+    from whichtool_tui.evaluation.cache import CacheStats, TrialCache
     from whichtool_tui.providers.base import Provider
     from whichtool_tui.providers.factory import Destination
 
@@ -109,3 +109,39 @@ def open_trial_cache(enabled: bool | None, directory: str | None) -> TrialCache 
     from whichtool_tui.evaluation.cache import cli_trial_cache
 
     return cli_trial_cache(enabled, directory)
+
+
+def trial_cache_info(directory: str | None) -> CacheStats:
+    """What ``cache info`` shows: the folder (``--dir`` or the default), entries and bytes."""
+    from whichtool_tui.evaluation.cache import cache_info
+    from whichtool_tui.places import default_cache_dir
+
+    return cache_info(directory or default_cache_dir())
+
+
+def clear_trial_cache(directory: str | None) -> int:
+    """Remove every cached trial under the folder (``cache clear``) and say how many went.
+
+    A folder that cannot be emptied is ``cache/unwritable``, with the path redacted.
+    """
+    from whichtool_tui.errors import WhichtoolError
+    from whichtool_tui.evaluation.cache import cache_clear
+    from whichtool_tui.places import default_cache_dir
+    from whichtool_tui.redact import redact_paths
+
+    folder = directory or default_cache_dir()
+    try:
+        return cache_clear(folder)
+    except OSError as exc:
+        raise WhichtoolError(
+            "cache/unwritable",
+            f"Cannot clear {redact_paths(str(folder))}: {exc.strerror or exc}",
+            "Check the folder's permissions.",
+        ) from None
+
+
+def cache_size_text(size_bytes: int) -> str:
+    """A cache's size as ``cache info`` prints it (B, KB or MB)."""
+    from whichtool_tui.evaluation.cache import format_size
+
+    return format_size(size_bytes)

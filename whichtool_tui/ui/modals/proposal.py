@@ -15,10 +15,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from whichtool_tui.improve.events import CandidateProposed, ImproveEvent
-from whichtool_tui.improve.model import Candidate, ImproveReport
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.improve_text import marked_words, measurement_lines
+from whichtool_tui.usecases.models import Candidate, CandidateProposed, ImproveEvent, ImproveReport
 
 
 def _marked(text: str, opening: str, closing: str, style: str) -> Text:

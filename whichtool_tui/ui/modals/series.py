@@ -16,14 +16,14 @@ from textual.widgets import Static
 def series_text(kind: str, data: Any) -> tuple[str, str]:
     """(title, body) for a ``bout-trials`` or ``conformance`` artefact; the body never holds a
     raw control character (the terminal renderers sanitize every string)."""
-    from whichtool_tui.arcade.series_render import render_conformance, render_series
+    from whichtool_tui.usecases.models import render_conformance, render_series
 
     if kind == "conformance":
-        from whichtool_tui.arcade.conformance import ConformanceReport
+        from whichtool_tui.usecases.models import ConformanceReport
 
         report = ConformanceReport.model_validate(data)
         return "Defence conformance", render_conformance(report, "terminal")
-    from whichtool_tui.arcade.trials import TrialSeries
+    from whichtool_tui.usecases.models import TrialSeries
 
     series = TrialSeries.model_validate(data)
     return f"Bout trials · {series.trials}", render_series(series, "terminal")

@@ -15,13 +15,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Input, Select, Static
 
-from whichtool_tui.arcade.render import score_panel
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.ui.bout_model import BoutView
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.timeline import RpcTimeline, columns_header
 from whichtool_tui.ui.widgets.tool_detail import safe_multiline
 from whichtool_tui.ui.wire_search import WireSearch
+from whichtool_tui.usecases.models import score_panel
 
 ALL = "all"
 LIVE_REDRAW_SECONDS = 0.25

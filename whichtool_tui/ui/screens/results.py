@@ -12,10 +12,6 @@ from textual.containers import Horizontal, HorizontalScroll, Vertical, VerticalS
 from textual.widgets import Static
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.evaluation.confusion import DISTRACTOR_ROW, confusion_axes
-from whichtool_tui.evaluation.diff_model import DiffReport
-from whichtool_tui.evaluation.metrics import picked_column
-from whichtool_tui.evaluation.report_model import RunReport, ScoredTrial
 from whichtool_tui.redact import redact_paths, sanitize_text
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.modals.trials import TrialsModal
@@ -29,6 +25,14 @@ from whichtool_tui.ui.widgets.run_summary import (
     per_tool_table,
 )
 from whichtool_tui.ui.widgets.task_statistics import statistics_text
+from whichtool_tui.usecases.models import (
+    DISTRACTOR_ROW,
+    DiffReport,
+    RunReport,
+    ScoredTrial,
+    confusion_axes,
+    picked_column,
+)
 
 PER_TOOL_MIN_WIDTH = 48
 HEATMAP_MIN_WIDTH = 44  # accuracy with its interval and counts, a few confusions, borders
@@ -297,8 +301,8 @@ class ResultsScreen(SectionScreen):
         def save(path: str | None) -> None:
             if not path:
                 return
-            from whichtool_tui.evaluation.report_model import dump_report_json
             from whichtool_tui.files import write_atomic
+            from whichtool_tui.usecases.models import dump_report_json
 
             try:
                 written = write_atomic(path, dump_report_json(report), create_folders=False)

@@ -12,8 +12,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, ProgressBar, Select, Static
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.evaluation.confusion import confusion_axes
-from whichtool_tui.providers.presets import PROVIDER_NAMES
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.ui.modals.confirm import ConfirmModal
 from whichtool_tui.ui.run_control import (
@@ -26,6 +24,7 @@ from whichtool_tui.ui.run_control import (
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 from whichtool_tui.ui.widgets.task_statistics import power_text
+from whichtool_tui.usecases.models import PROVIDER_NAMES, confusion_axes
 from whichtool_tui.usecases.run import power_plan
 
 REDRAW_SECONDS = 0.25  # progress redraws are throttled to this period, whatever the trial rate

@@ -12,7 +12,6 @@ from textual.widgets import DataTable, Input, Static
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths, sanitize_text
-from whichtool_tui.tasks.model import TASK_SET_VERSION, Task
 from whichtool_tui.ui.modals.confirm import ConfirmModal
 from whichtool_tui.ui.modals.generate import GenerateDialog, GenerateRequest
 from whichtool_tui.ui.modals.mutation_preview import MutationPreview
@@ -20,6 +19,7 @@ from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.modals.task_editor import TaskEditor
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.session import TaskSetState
+from whichtool_tui.usecases.models import TASK_SET_VERSION, Task
 from whichtool_tui.usecases.tasks import lint_findings, mutate_in_memory, save_tasks
 
 PROMPT_WIDTH = 52  # the prompt column at 120 columns; narrower terminals give it less

@@ -7,9 +7,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.discovery_run import TASK_HEADERS, summary_rows, task_rows
+from whichtool_tui.usecases.models import RunReport
 
 
 def discovery_view(report: RunReport) -> RenderableType:

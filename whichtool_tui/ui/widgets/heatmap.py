@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from whichtool_tui.evaluation.confusion import HEATMAP_LEGEND, OUTCOME_COLUMNS
+from whichtool_tui.usecases.models import HEATMAP_LEGEND, OUTCOME_COLUMNS
 
 SPECIAL_COLUMNS = {column.key: column.cell for column in OUTCOME_COLUMNS}
 SPECIAL_NAMES = {column.key: column.name for column in OUTCOME_COLUMNS}

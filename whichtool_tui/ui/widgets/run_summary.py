@@ -8,12 +8,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.rates import format_proportion_compact as proportion
+from whichtool_tui.usecases.models import RunReport
 
 if TYPE_CHECKING:
-    from whichtool_tui.evaluation.diff_model import DiffReport
+    from whichtool_tui.usecases.models import DiffReport
 
 
 def headline(report: RunReport) -> Text:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from whichtool_tui.evaluation.power import PowerPlan, power_lines
-from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.reports.rates import format_clustered
 from whichtool_tui.reports.run_statistics import (
     clustered_headline,
     consistency_rows,
     position_test_line,
 )
+from whichtool_tui.usecases.models import PowerPlan, RunReport, power_lines
 
 
 def statistics_text(report: RunReport) -> Text:
