@@ -36,9 +36,12 @@ from whichtool_tui.surface.overlap_findings import (
     identical_diagnostic,
 )
 from whichtool_tui.surface.overlap_findings import NOTABLE_OVERLAP as NOTABLE_OVERLAP
+from whichtool_tui.surface.pair_scores import PairRow, notable_rows, pair_score_matrix, top_pairs
 from whichtool_tui.surface.report_model import OverlapPair, OverlapSection
 
 MAX_OVERLAP_PAIRS = 20
+VECTOR_MIN_TOOLS = 300
+"""From this many tools the pairs are scored as matrix products (numpy), below in pure Python."""
 MAX_SHARED_TERMS = 6
 METHOD = "sorensen-dice over character trigrams of name-plus-description"
 STOPWORDS = frozenset(
@@ -282,10 +285,8 @@ def _analyze_overlap(tools: Sequence[Tool], max_pairs: int) -> OverlapAnalysis:
     diagnostics = description_diagnostics(tools)
 
     count = len(prepared)
-    bags = [trigram_counts(entry.combined) for entry in prepared]
-    sizes = [bag.total() for bag in bags]
-    empty = [not entry.combined for entry in prepared]
-    rows = all_pair_shared_counts(bags) if count > 1 else []
+    texts = [entry.combined for entry in prepared]
+    empty = [not text for text in texts]
 
     by_description: dict[str, list[int]] = {}
     for index, entry in enumerate(prepared):
@@ -298,41 +299,21 @@ def _analyze_overlap(tools: Sequence[Tool], max_pairs: int) -> OverlapAnalysis:
             group_of[index] = number
         diagnostics.append(identical_diagnostic([tools[index].name for index in group]))
 
+    if count >= VECTOR_MIN_TOOLS:
+        scores = pair_score_matrix(texts, empty)
+        rows = notable_rows(scores, group_of, NOTABLE_OVERLAP, HIGH_OVERLAP)
+        ranked = top_pairs(scores, max_pairs)
+        del scores
+    else:
+        rows, ranked = _plain_pairs(texts, empty, group_of, max_pairs)
     high = Components(count)
     notable = Components(count)
-    best: list[tuple[float, int, int]] = []  # min-heap of (score, -first, -second)
-    for first in range(count - 1):
-        own = sizes[first]
-        start = first + 1
-        if empty[first] or any(empty[start:]):
-            scores = [
-                _special_score(
-                    empty[first], empty[second], 2 * rows[first][second], own + sizes[second]
-                )
-                for second in range(start, count)
-            ]
-        else:
-            scores = [
-                2 * shared / (own + other)
-                for shared, other in zip(rows[first][start:], sizes[start:], strict=True)
-            ]
-        top = max(scores)
-        if top >= NOTABLE_OVERLAP:
-            _join(first, scores, group_of, high, notable)
-        if max_pairs > 0 and (len(best) < max_pairs or top >= best[0][0]):
-            floor = best[0][0] if len(best) >= max_pairs else -1.0
-            for offset, score in enumerate(scores):
-                if score < floor:
-                    continue
-                item = (score, -first, -(start + offset))
-                if len(best) < max_pairs:
-                    heapq.heappush(best, item)
-                elif item > best[0]:
-                    heapq.heapreplace(best, item)
-                    floor = best[0][0]
-    ranked = sorted(best, key=lambda item: (-item[0], -item[1], -item[2]))
+    for row in rows:
+        for target, (partners, values) in ((high, row.strong), (notable, row.weak)):
+            if partners:
+                target.add_row(row.first, partners, values)
     pairs = [
-        _pair(prepared[-a], prepared[-b], score, group_of[-a] == group_of[-b], frequency)
+        _pair(prepared[a], prepared[b], score, group_of[a] == group_of[b], frequency)
         for score, a, b in ranked
     ]
     section = OverlapSection(
@@ -358,36 +339,67 @@ def _analyze_overlap(tools: Sequence[Tool], max_pairs: int) -> OverlapAnalysis:
     return OverlapAnalysis(section, diagnostics, names)
 
 
-def _join(
-    first: int,
-    scores: list[float],
-    group_of: list[int],
-    high: Components,
-    notable: Components,
-) -> None:
-    """Add row ``first``'s pairs over the thresholds (identical descriptions aside)."""
+def _plain_pairs(
+    texts: Sequence[str], empty: Sequence[bool], group_of: Sequence[int], max_pairs: int
+) -> tuple[list[PairRow], list[tuple[float, int, int]]]:
+    """A small surface's pairs, scored row by row in pure Python (no numpy to import)."""
+    count = len(texts)
+    bags = [trigram_counts(text) for text in texts]
+    sizes = [bag.total() for bag in bags]
+    shared = all_pair_shared_counts(bags) if count > 1 else []
+    found: list[PairRow] = []
+    best: list[tuple[float, int, int]] = []  # min-heap of (score, -first, -second)
+    for first in range(count - 1):
+        own = sizes[first]
+        start = first + 1
+        if empty[first] or any(empty[start:]):
+            scores = [
+                _special_score(
+                    empty[first], empty[second], 2 * shared[first][second], own + sizes[second]
+                )
+                for second in range(start, count)
+            ]
+        else:
+            scores = [
+                2 * common / (own + other)
+                for common, other in zip(shared[first][start:], sizes[start:], strict=True)
+            ]
+        top = max(scores)
+        if top >= NOTABLE_OVERLAP:
+            found.append(_row_pairs(first, scores, group_of))
+        if max_pairs > 0 and (len(best) < max_pairs or top >= best[0][0]):
+            floor = best[0][0] if len(best) >= max_pairs else -1.0
+            for offset, score in enumerate(scores):
+                if score < floor:
+                    continue
+                item = (score, -first, -(start + offset))
+                if len(best) < max_pairs:
+                    heapq.heappush(best, item)
+                elif item > best[0]:
+                    heapq.heapreplace(best, item)
+                    floor = best[0][0]
+    ranked = sorted(best, key=lambda item: (-item[0], -item[1], -item[2]))
+    return found, [(score, -a, -b) for score, a, b in ranked]
+
+
+def _row_pairs(first: int, scores: list[float], group_of: Sequence[int]) -> PairRow:
+    """Row ``first``'s pairs over the thresholds (identical descriptions aside)."""
     start = first + 1
     group = group_of[first]
     if group < 0 and min(scores) >= HIGH_OVERLAP:  # a templated row: every partner is close
-        high.add_row(first, range(start, start + len(scores)), scores)
-        return
-    if group >= 0:
-        kept = [
-            (second, score)
-            for second, score in zip(range(start, start + len(scores)), scores, strict=True)
-            if score >= NOTABLE_OVERLAP and group_of[second] != group
-        ]
-    else:
-        kept = [
-            (second, score)
-            for second, score in zip(range(start, start + len(scores)), scores, strict=True)
-            if score >= NOTABLE_OVERLAP
-        ]
+        return PairRow(first, (list(range(start, start + len(scores))), scores), ([], []))
+    kept = [
+        (second, score)
+        for second, score in zip(range(start, start + len(scores)), scores, strict=True)
+        if score >= NOTABLE_OVERLAP and (group < 0 or group_of[second] != group)
+    ]
     strong = [item for item in kept if item[1] >= HIGH_OVERLAP]
     weak = [item for item in kept if item[1] < HIGH_OVERLAP] if len(strong) < len(kept) else []
-    for target, items in ((high, strong), (notable, weak)):
-        if items:
-            target.add_row(first, [item[0] for item in items], [item[1] for item in items])
+    return PairRow(
+        first,
+        ([item[0] for item in strong], [item[1] for item in strong]),
+        ([item[0] for item in weak], [item[1] for item in weak]),
+    )
 
 
 def _special_score(left_empty: bool, right_empty: bool, twice_shared: int, size: int) -> float:

@@ -25,6 +25,8 @@ T = TypeVar("T")
 
 _PR_SET_PDEATHSIG = 1
 _CHILD_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE")
+_ONE_CORE = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""A helper is the second core's only worker: a math library it loads must not start more."""
 
 
 def second_core_free() -> bool:
@@ -131,9 +133,12 @@ def _start(compute: Callable[[], T]) -> tuple[int, int] | None:
 
 
 def _as_plain_child(parent: int) -> None:
-    """Default signal handling, and death with the parent (checked once more after asking)."""
+    """Default signal handling, one thread per math library, and death with the parent
+    (checked once more after asking)."""
     for name in _CHILD_SIGNALS:
         signal.signal(getattr(signal, name), signal.SIG_DFL)
+    for variable in _ONE_CORE:
+        os.environ[variable] = "1"
     try:
         import ctypes
 
