@@ -31,9 +31,13 @@ class KeyFooter(Footer):
     _composed: tuple[object, ...] | None = None
 
     def _signature(self) -> tuple[object, ...]:
+        """What the keys are composed from: the shown bindings and the palette key (a focus
+        change that only moves hidden bindings, an Input's for one, rebuilds nothing)."""
+        palette = self.app.COMMAND_PALETTE_BINDING
         return tuple(
-            (key, active.binding.description, active.enabled, active.binding.show)
+            (key, binding.action, binding.description, active.enabled, active.tooltip, active.node)
             for key, active in self.screen.active_bindings.items()
+            if (binding := active.binding).show or key == palette
         )
 
     def bindings_changed(self, screen: Screen[object]) -> None:
@@ -59,25 +63,40 @@ class KeyFooter(Footer):
                 shown[binding.action] = (binding, enabled, tooltip)
         self.styles.grid_size_columns = len(shown)
         for binding, enabled, tooltip in shown.values():
-            yield FooterKey(
-                binding.key,
-                self.app.get_key_display(binding),
-                binding.description,
-                binding.action,
-                disabled=not enabled,
-                tooltip=tooltip,
-            ).data_bind(compact=Footer.compact)
+            yield self._sized(
+                FooterKey(
+                    binding.key,
+                    self.app.get_key_display(binding),
+                    binding.description,
+                    binding.action,
+                    disabled=not enabled,
+                    tooltip=tooltip,
+                )
+            )
         palette = active.get(self.app.COMMAND_PALETTE_BINDING)
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None:
+            # Not bound to the footer's size: Textual's palette key is always compact.
             yield FooterKey(
                 palette.binding.key,
                 self.app.get_key_display(palette.binding),
                 palette.binding.description,
                 palette.binding.action,
-                classes="-command-palette",
+                classes="-command-palette -compact",
                 disabled=not palette.enabled,
                 tooltip=palette.binding.tooltip or palette.binding.description,
             )
+
+    def _sized(self, key: FooterKey) -> FooterKey:
+        """A key born in the footer's current size: bound with data_bind, each key was created
+        compact and restyled (a stylesheet pass per key) when it mounted into a wide footer."""
+        key.set_reactive(FooterKey.compact, self.compact)
+        key.set_class(self.compact, "-compact", update=False)
+        return key
+
+    def watch_compact(self, compact: bool) -> None:
+        for key in self.query_children(FooterKey):
+            if not key.has_class("-command-palette"):
+                key.compact = compact
 
     def on_resize(self, event: events.Resize) -> None:
         compact = event.size.width < COMPACT_BELOW
