@@ -128,8 +128,30 @@ class PrintCompletion(argparse.Action):
         parser.exit(0)
 
 
-def build_parser() -> ArgumentParser:
-    """The full parser: global flags plus one subparser per command."""
+# Top-level flags that take a value: the word after them is never the command's name.
+_VALUED_FLAGS = frozenset(["--theme", "--print-completion"])
+
+
+def invoked_command(arguments: Sequence[str]) -> str | None:
+    """The command a command line runs (its first word that is not a top-level flag), or None
+    when that is not a known command or the full parser is needed (completion scripts)."""
+    words = iter(arguments)
+    for word in words:
+        if word == "--print-completion" or word.startswith("--print-completion="):
+            return None
+        if word in _VALUED_FLAGS:
+            next(words, None)
+        elif word == "--" or not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
+
+
+def build_parser(only: str | None = None) -> ArgumentParser:
+    """The parser: global flags plus one subparser per command.
+
+    With ``only``, that command alone gets its flags (the others keep their name and summary
+    for ``--help`` and error messages): a command line pays for importing one command module.
+    """
     parser = ArgumentParser(
         prog=PROG,
         description=DESCRIPTION,
@@ -163,6 +185,8 @@ def build_parser() -> ArgumentParser:
             allow_abbrev=False,
         )
         add_global_flags(sub, suppress=True)
+        if only is not None and name != only:
+            continue
         load_command(name).configure(sub)
         for action in sub._actions:  # a command's own subcommands (tasks lint, ...) too
             if isinstance(action, argparse._SubParsersAction):
@@ -222,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # (stderr already does this); everything else on stdout is unchanged.
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
-        parser = build_parser()
+        parser = build_parser(only=invoked_command(arguments))
         args = parser.parse_args(arguments)
         return int(_dispatch(args, parser))
     except WhichtoolError as error:

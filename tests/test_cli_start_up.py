@@ -1,0 +1,67 @@
+"""A command line builds only the parser of the command it runs, with the same result."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from whichtool_tui.cli import COMMANDS, build_parser, invoked_command
+from whichtool_tui.errors import WhichtoolError
+
+LINES = [
+    ["--no-ui", "inspect", "snapshots/time.json", "--format", "json", "--max-tools", "9"],
+    ["--debug", "--theme", "textual-light", "inspect", "a.json", "--no-color"],
+    ["--theme=textual-light", "run", "a.json", "--tasks", "t.yaml", "--provider", "keyword"],
+    ["tasks", "lint", "a.json", "--tasks", "t.yaml"],
+    ["diff", "base.json", "head.json", "--max-accuracy-drop", "0.05"],
+    ["report", "run.json", "--format", "markdown"],
+    ["bout", "--target", "fixture", "--no-prompt", "-o", "r.json"],
+    ["--no-ui", "mcp"],
+]
+
+
+@pytest.mark.parametrize("argv", LINES, ids=lambda argv: " ".join(argv))
+def test_one_command_parser_parses_as_the_full_one(argv: list[str]) -> None:
+    only = invoked_command(argv)
+    assert only in COMMANDS
+    assert build_parser(only=only).parse_args(argv) == build_parser().parse_args(argv)
+
+
+def test_the_command_is_the_first_word_that_is_not_a_top_level_flag() -> None:
+    assert invoked_command(["--theme", "inspect", "run", "x"]) == "run"  # a flag's value
+    assert invoked_command(["--debug", "inspect"]) == "inspect"
+    assert invoked_command(["--version"]) is None
+    assert invoked_command([]) is None
+    assert invoked_command(["nonsense", "inspect"]) is None  # the full parser reports it
+    assert invoked_command(["--print-completion", "bash", "inspect"]) is None
+
+
+def test_an_unknown_flag_is_the_same_error_with_one_command_configured() -> None:
+    argv = ["inspect", "a.json", "--no-such-flag"]
+    messages = []
+    for parser in (build_parser(only="inspect"), build_parser()):
+        with pytest.raises(WhichtoolError) as caught:
+            parser.parse_args(argv)
+        messages.append((caught.value.code, caught.value.message))
+    assert messages[0] == messages[1]
+
+
+def test_top_level_help_lists_every_command_either_way() -> None:
+    full, one = build_parser().format_help(), build_parser(only="inspect").format_help()
+    assert one == full
+    for name in COMMANDS:
+        assert name in one
+
+
+def test_unconfigured_commands_have_no_flags_of_their_own() -> None:
+    parser = build_parser(only="inspect")
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    run_flags = {
+        flag for action in commands.choices["run"]._actions for flag in action.option_strings
+    }
+    assert "--provider" not in run_flags
+    inspect_flags = {
+        flag for action in commands.choices["inspect"]._actions for flag in action.option_strings
+    }
+    assert "--format" in inspect_flags
