@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import gc
+import json
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +68,19 @@ def test_unconfigured_commands_have_no_flags_of_their_own() -> None:
         flag for action in commands.choices["inspect"]._actions for flag in action.option_strings
     }
     assert "--format" in inspect_flags
+
+
+def test_an_in_process_inspect_leaves_the_callers_collector_alone(tmp_path: Path) -> None:
+    from whichtool_tui.cli import main
+
+    snapshot = tmp_path / "s.json"
+    snapshot.write_text(
+        json.dumps({"tools": [{"name": "get_time", "description": "The time in a zone."}]}),
+        encoding="utf-8",
+    )
+    out = tmp_path / "r.json"
+    frozen = gc.get_freeze_count()
+    code = main(["--no-ui", "inspect", str(snapshot), "--format", "json", "--out", str(out)])
+    assert code in (0, 1)
+    assert json.loads(out.read_text(encoding="utf-8"))["surface"]["toolCount"] == 1
+    assert gc.get_freeze_count() == frozen  # only the real process entry freezes its heap

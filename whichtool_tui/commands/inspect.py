@@ -226,4 +226,17 @@ def execute(args: argparse.Namespace) -> int:
         return _open_in_ui(args, settings, target)
     report = build_report(args, settings, target)
     write_outputs(report, args, settings, report_format)
+    _done_until_exit()
     return int(ExitCode.OK if report.ok else ExitCode.THRESHOLD_FAILED)
+
+
+def _done_until_exit() -> None:
+    """In our own process, once every output is written: what is alive stays until exit, so the
+    interpreter's final collections need not scan it (about 0.3 s after 1,000 tools). Exit
+    handlers, the child sweep and the flushing of stdout still run as usual."""
+    from whichtool_tui.shutdown import owns_process
+
+    if owns_process():
+        from whichtool_tui.gc_phases import keep_for_session
+
+        keep_for_session()
