@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,22 +34,38 @@ pytestmark = [
 ]  # starts processes or servers
 
 
+@dataclass
+class GatedApi:
+    """A Chat Completions endpoint the test paces: every prompt but the weather one picks
+    list_users once ``answers`` is released for it; the weather prompt fails with a 400 only
+    once ``error_released`` is set.
+
+    The error is held back on purpose: a six-trial run has an error budget of zero, so once an
+    error is in, the trials not yet sent are never sent. Which in-flight request the server
+    answers first is up to its threads; holding the error until every trial has gone out makes
+    the run the same whichever it is.
+    """
+
+    api: FakeApi
+    answers: threading.Semaphore
+    error_released: threading.Event
+
+
 @pytest.fixture
-def gated_api() -> Iterator[tuple[FakeApi, threading.Semaphore]]:
-    """A Chat Completions endpoint that answers one request per release of the semaphore:
-    the weather prompt errors (a 400 with a message), every other prompt picks list_users."""
-    gate = threading.Semaphore(0)
+def gated_api() -> Iterator[GatedApi]:
+    answers, error_released = threading.Semaphore(0), threading.Event()
 
     def answer(request: RecordedRequest) -> FakeReply:
-        gate.acquire(timeout=20)
         prompt = str(request.json["messages"][-1]["content"])
         if "Rome" in prompt:
+            error_released.wait(timeout=60)
             return http_error(400, "model overloaded: try later")
+        answers.acquire(timeout=60)
         return chat_reply(calls=[("list_users", "{}")])
 
     with fake_api_server() as api:
         api.responder = answer
-        yield api, gate
+        yield GatedApi(api, answers, error_released)
 
 
 def stats(app: WhichtoolApp) -> str:
@@ -56,9 +73,9 @@ def stats(app: WhichtoolApp) -> str:
 
 
 async def test_run_draws_progress_heatmap_and_errors_live_then_freezes(
-    tmp_path: Path, gated_api: tuple[FakeApi, threading.Semaphore]
+    tmp_path: Path, gated_api: GatedApi
 ) -> None:
-    api, gate = gated_api
+    api = gated_api.api
     app = WhichtoolApp()
     async with app.run_test(size=SIZE) as pilot:
         await open_lab_run(app, pilot, tmp_path, "1")
@@ -75,25 +92,25 @@ async def test_run_draws_progress_heatmap_and_errors_live_then_freezes(
         await pilot.press("r")
         assert screen.check_action("cancel", ()) is True
         assert screen.check_action("run", ()) is False
-        gate.release()
-        gate.release()
+        gated_api.answers.release(2)
         await wait_until(pilot, lambda: "2/6" in stats(app), "two trials drawn while running")
         assert "eta " in stats(app) and "running" in stats(app)
         heatmap = screen.query_one("#run-heatmap", ConfusionHeatmap)
         running = app.session.progress
         assert running is not None
         counted = sum(n for row in heatmap.matrix.values() for n in row.values())
-        assert counted == 2 - running.errors  # errored trials are in no cell
+        assert running.errors == 0 and counted == 2  # the error is still held back
         per_tool = static_text(screen.query_one("#run-per-tool", Static))
         # Which two prompts were answered first is up to the thread pool: check whatever was.
-        assert running.by_tool or running.distractors or running.errors
+        assert running.by_tool or running.distractors
         for tool, (correct, seen) in running.by_tool.items():
             assert f"{tool}" in per_tool and f"({correct}/{seen})" in per_tool, per_tool
         assert running.distractors == 0 or "over-trigger" in per_tool, per_tool
-        for _ in range(4):
-            gate.release()
-        await app.workers.wait_for_complete()
-        await wait_until(pilot, lambda: "6/6" in stats(app), "the finished run is drawn")
+        gated_api.answers.release(3)  # the other non-weather trials
+        await wait_until(pilot, lambda: "5/6" in stats(app), "every other trial drawn")
+        gated_api.error_released.set()
+        finished = lambda: "6/6" in stats(app) and "took " in stats(app)  # noqa: E731
+        await wait_until(pilot, finished, "the finished run is drawn")
         latest = static_text(screen.query_one("#run-latest", Static))
         assert "error: " in latest and "overloaded" in latest, latest
         assert "errors 1" in stats(app) and "took " in stats(app)
