@@ -1,7 +1,9 @@
 """The app's long work: inspect, run, bout, draft and the demo, as App workers (not screens).
 
-Workers live on the App so that leaving a screen never cancels a run; they report through the
-shared Session and toasts, never through tracebacks.
+Workers live on the App so that leaving a screen never cancels a run. Each makes its use-case
+call and posts what came of it as a message (``ui/messages.py``); the App's handlers
+(``ui/session_updates.py``) turn it into session state. Failures are messages too, never
+tracebacks.
 """
 
 from __future__ import annotations
@@ -12,23 +14,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
-from textual.message import Message
-from textual.worker import Worker, get_current_worker
+from textual.worker import get_current_worker
 
-from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import keep_for_session, paused_gc
 from whichtool_tui.redact import redact_message, redact_paths
-from whichtool_tui.ui.improve_jobs import ImproveJobs
-from whichtool_tui.ui.recent import remember
-from whichtool_tui.ui.screens.base import SectionScreen
-from whichtool_tui.ui.session import (
-    ReviewOptions,
-    RunForm,
-    Session,
-    TargetChoice,
-    TaskSetState,
+from whichtool_tui.ui.messages import (
+    BoutChanged,
+    BoutLoaded,
+    DiffComputed,
+    InspectStarted,
+    JobCrashed,
+    JobFailed,
+    RunCompleted,
+    RunStarted,
+    RunStopped,
+    SettingsReloaded,
+    TargetInspected,
+    TasksOpened,
 )
+from whichtool_tui.ui.session import RunForm, TargetChoice, TaskSetState
+from whichtool_tui.ui.session_updates import SessionApp
 
 ROW_CHUNK = 10_000  # rows read per step while a big receipt loads in the background
 
@@ -36,7 +42,7 @@ if TYPE_CHECKING:
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.modals.generate import GenerateRequest
     from whichtool_tui.ui.run_control import RunSetup
-    from whichtool_tui.usecases.models import BoutPlan, DiffReport, RunReport
+    from whichtool_tui.usecases.models import BoutPlan, RunReport
 
 
 def load_tasks_state(path: str) -> TaskSetState:
@@ -48,52 +54,8 @@ def load_tasks_state(path: str) -> TaskSetState:
     return TaskSetState(path, task_set.version, task_set.surface, list(task_set.tasks))
 
 
-class JobFailed(Message):
-    """A job ended on a WhichtoolError: the App remembers it in the session and shows a toast."""
-
-    def __init__(self, title: str, error: WhichtoolError) -> None:
-        super().__init__()
-        self.title = title
-        self.error = error
-
-
-class DiffComputed(Message):
-    """A diff against a base run finished (its typed whichtool.diff/2 report) and may be shown."""
-
-    def __init__(self, diff: DiffReport) -> None:
-        super().__init__()
-        self.diff = diff
-
-
-class JobsApp(ImproveJobs):
-    """The session and the workers that fill it; WhichtoolApp adds screens and keys."""
-
-    def __init__(self, settings: Settings | None = None) -> None:
-        super().__init__()
-        self.session = Session(settings=settings or Settings())
-        self.review = ReviewOptions()  # config file and inspect flags every review runs under
-
-    @property
-    def settings(self) -> Settings:
-        """The config, loaded once at start (and again only by a re-inspect)."""
-        return self.session.settings
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A finished inspect or bout (even a failed one) changes what the sections say."""
-        if event.worker.is_finished and event.worker.group in ("inspect", "bout"):
-            self.refresh_sections()
-
-    def fail(self, title: str, error: WhichtoolError) -> None:
-        """Report a job's failure as a message; ``on_job_failed`` turns it into state."""
-        self.post_message(JobFailed(title, error))
-
-    def on_job_failed(self, message: JobFailed) -> None:
-        """The last failure is kept (its stable code too), then said in a toast."""
-        self.session.last_error = message.error
-        error = message.error
-        # The hint says what to do, and for a failed stdio server carries its stderr tail.
-        said = f"{error.message}\n{error.hint}" if error.hint else error.message
-        self.notify(said, title=message.title, severity="error", timeout=8)
+class JobsApp(SessionApp):
+    """The workers that fill the session; WhichtoolApp adds screens and keys."""
 
     @work(thread=True, exclusive=True, group="diff", exit_on_error=False, description="a diff")
     def diff_against_base(self, base_path: str, head: RunReport) -> None:
@@ -110,17 +72,6 @@ class JobsApp(ImproveJobs):
             return
         self.post_message(DiffComputed(diff))
 
-    def on_diff_computed(self, message: DiffComputed) -> None:
-        """The diff becomes the session's, and the visible section redraws."""
-        self.session.diff = message.diff
-        self.refresh_sections()
-
-    def refresh_sections(self) -> None:
-        """Tell the visible section that the session changed."""
-        screen = self.screen
-        if isinstance(screen, SectionScreen):
-            screen.on_screen_resume()
-
     @work(exclusive=True, group="demo", exit_on_error=False, description="the offline demo")
     async def run_demo(self) -> None:
         """The offline demo: every step is the real engine on bundled files, no key, no network."""
@@ -136,10 +87,15 @@ class JobsApp(ImproveJobs):
         if self.session.target != choice:
             return  # inspect failed and said so
         try:
-            self.session.tasks = load_tasks_state(str(folder / "demo-lab.tasks.yaml"))
+            tasks = load_tasks_state(str(folder / "demo-lab.tasks.yaml"))
+        except WhichtoolError as error:
+            await self.apply(JobFailed("Demo", error))
+            return
+        await self.apply(TasksOpened(tasks))
+        try:
             setup = prepare_from_session(self.session)
         except WhichtoolError as error:
-            self.fail("Demo", error)
+            await self.apply(JobFailed("Demo", error))
             return
         # The keyword baseline is offline and free, so the demo may raise budgets without asking.
         # No trial cache: a tour should leave no folder behind, and the keyword run is instant.
@@ -153,31 +109,23 @@ class JobsApp(ImproveJobs):
     async def inspect_target(self, choice: TargetChoice, section: str = "surface") -> None:
         """Load and inspect a target without blocking the UI, then show the Surface section."""
         self.notify(f"Inspecting {redact_message(choice.label)}…", timeout=2)
-        self.session.attempted = choice
+        await self.apply(InspectStarted(choice))
         try:
             from whichtool_tui.ui import engine
 
             if choice == self.session.target:  # a re-inspect: an edited config shows at once
-                self.session.settings = engine.review_settings(self.review)
+                await self.apply(SettingsReloaded(engine.review_settings(self.review)))
             view = await engine.inspect_target(choice, self.settings, self.review)
         except WhichtoolError as error:
             retry = "r on Surface retries."
             hint = f"{error.hint} {retry}" if error.hint else retry
-            self.fail("Inspect failed", WhichtoolError(error.code, error.message, hint))
+            failure = WhichtoolError(error.code, error.message, hint)
+            await self.apply(JobFailed("Inspect failed", failure))
             return
-        except Exception as error:
-            self.notify(
-                f"{type(error).__name__}: {error}", title="Inspect failed", severity="error"
-            )
+        except Exception as error:  # a toast, never a traceback
+            await self.apply(JobCrashed("Inspect failed", error))
             return
-        self.session.target = choice
-        self.session.target_label = redact_message(view.target or choice.value)
-        self.session.surface = view
-        if choice.kind == "snapshot":
-            remember(choice.value, "snapshot", f"{len(view.tools)} tools")
-        if self.current_mode != section:
-            self.switch_mode(section)
-        self.refresh_sections()
+        await self.apply(TargetInspected(choice, view, section))
 
     @work(exclusive=True, group="run", exit_on_error=False, description="a routing run")
     async def start_run(
@@ -209,7 +157,9 @@ class JobsApp(ImproveJobs):
             provider=provider_name,
             tools=frozenset(tool.name for tool in setup.inputs.tools),
         )
-        self.session.progress = progress
+        # Posted, not awaited: a cancel must not land between the session taking these tallies
+        # and the try below that marks them cancelled (messages are applied in order).
+        self.post_message(RunStarted(progress))
 
         def sink(event: RunEvent) -> None:
             if isinstance(event, TrialFinished):
@@ -229,8 +179,8 @@ class JobsApp(ImproveJobs):
                 self.settings,
             )
         except WhichtoolError as error:
-            progress.state = "failed"
-            self.fail("Provider", error)
+            await self.apply(RunStopped(progress, "failed"))
+            await self.apply(JobFailed("Provider", error))
             return
         try:
             report = await spend(
@@ -242,22 +192,18 @@ class JobsApp(ImproveJobs):
                 sink=sink,
             )
         except asyncio.CancelledError:
-            progress.state = "cancelled"
-            self.notify("Run cancelled; no report was kept.", severity="warning")
+            # Posted, not awaited: the worker is being cancelled (perhaps by quitting).
+            self.post_message(RunStopped(progress, "cancelled"))
             raise
         except WhichtoolError as error:
-            progress.state = "failed"
-            self.fail("Run failed", error)
+            await self.apply(RunStopped(progress, "failed"))
+            await self.apply(JobFailed("Run failed", error))
             return
         except Exception as error:  # a toast, never a traceback
-            progress.state = "failed"
-            self.notify(f"{type(error).__name__}: {error}", title="Run failed", severity="error")
+            await self.apply(RunStopped(progress, "failed"))
+            await self.apply(JobCrashed("Run failed", error))
             return
-        self.session.run = report
-        progress.state = "finished"
-        reused = f" ({cache.hits} from the cache)" if cache is not None and cache.hits else ""
-        self.notify(f"Run finished: {progress.done} trials{reused}. Press 4 for the results.")
-        self.refresh_sections()
+        await self.apply(RunCompleted(progress, report, cache.hits if cache is not None else 0))
 
     @work(
         thread=True,
@@ -282,11 +228,7 @@ class JobsApp(ImproveJobs):
             bout.search_texts()  # the body-search index, so the first keystroke is quick
         # The receipt lives as long as the session: keep the collector from rescanning it.
         keep_for_session()
-        if bout.invalid is not None:
-            self.call_from_thread(
-                self.notify, bout.invalid, title="Not a valid receipt", severity="error"
-            )
-        self.call_from_thread(self.refresh_sections)
+        self.post_message(BoutLoaded(bout))
 
     def _bout_rows_grew(self) -> None:
         from whichtool_tui.ui.screens.bout import BoutScreen
@@ -323,8 +265,7 @@ class JobsApp(ImproveJobs):
 
         live = LiveBout(label, plan.kind, str(getattr(plan.seat, "policy", "seat")))
         previous = self.session.bout
-        self.session.bout = live.view  # the Bout screen draws it as it grows
-        self.refresh_sections()
+        await self.apply(BoutChanged(live.view))  # the Bout screen draws it as it grows
 
         def sink(event: BoutEvent) -> None:
             live.add(event)
@@ -335,13 +276,12 @@ class JobsApp(ImproveJobs):
             try:
                 receipt = await run_planned_bout(plan, sink)
             except WhichtoolError as error:
-                self.session.bout = previous
-                self.fail("Bout failed", error)
+                await self.apply(BoutChanged(previous))
+                await self.apply(JobFailed("Bout failed", error))
                 return
             except Exception as error:  # a toast, never a traceback
-                self.session.bout = previous
-                message = f"{type(error).__name__}: {error}"
-                self.notify(message, title="Bout failed", severity="error")
+                await self.apply(BoutChanged(previous))
+                await self.apply(JobCrashed("Bout failed", error))
                 return
         text = receipt_text(receipt)
         if output:
@@ -350,7 +290,7 @@ class JobsApp(ImproveJobs):
             try:
                 written = write_atomic(output, text)
             except WhichtoolError as error:
-                self.fail("Receipt not written", error)
+                await self.apply(JobFailed("Receipt not written", error))
             else:
                 self.notify(f"Receipt written to {redact_paths(str(written))}")
         from whichtool_tui.ui.bout_model import view_of_receipt
@@ -359,12 +299,7 @@ class JobsApp(ImproveJobs):
         view = view_of_receipt(json.loads(text), label, validate=False)
         view.receipt = receipt
         view.output = output
-        self.session.bout = view
-        if show and self.current_mode != "bout":
-            self.switch_mode("bout")
-        elif not show:
-            self.notify("The bout finished: press 5 to review it.")
-        self.refresh_sections()
+        await self.apply(BoutChanged(view, finished=True, show=show))
 
     def save_receipt(self, bout: BoutView) -> None:
         """Ask for a path and write the receipt (with the operator's guess, if made)."""
@@ -418,25 +353,23 @@ class JobsApp(ImproveJobs):
         try:
             drafted = await draft_tasks(draft, surface_of(view.raw_list), self.settings, asking)
         except WhichtoolError as error:
-            self.fail("Not drafted", error)
+            await self.apply(JobFailed("Not drafted", error))
             return
         except Exception as error:  # a toast, never a traceback
-            message = f"{type(error).__name__}: {error}"
-            self.notify(message, title="Not drafted", severity="error")
+            await self.apply(JobCrashed("Not drafted", error))
             return
         result, written = drafted.result, drafted.written
         task_set = result.task_set
-        self.session.tasks = TaskSetState(
+        dropped = len(result.diagnostics)
+        drafted_tasks = TaskSetState(
             str(written), task_set.version, task_set.surface, list(task_set.tasks)
         )
-        dropped = len(result.diagnostics)
-        self.notify(
+        note = (
             f"Drafted {len(task_set.tasks)} tasks into {redact_paths(str(written))}"
             + (f"; {dropped} notes on dropped entries" if dropped else "")
-            + ". Review them before committing.",
-            timeout=8,
+            + ". Review them before committing."
         )
-        self.refresh_sections()
+        await self.apply(TasksOpened(drafted_tasks, note))
 
     def cancel_run(self) -> None:
         """Cancel a running benchmark (its worker); nothing partial is kept."""
