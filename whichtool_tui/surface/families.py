@@ -10,14 +10,43 @@ arrays merged smaller-into-larger, so grouping costs about n log n on top of the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, SupportsIndex
 
 MAX_FAMILY_TOOLS = 50
 """Members a family finding lists in ``tools`` (its ``detail.members`` has the full count)."""
 MAX_NAMED_IN_MESSAGE = 3
 MAX_TEMPLATE_CHARS = 160
 MIN_TEMPLATE_WORDS = 3
+
+
+class Partners(Protocol):
+    """Partner indices: a list, a range or an integer array."""
+
+    def __getitem__(self, position: int, /) -> SupportsIndex: ...
+
+    def __iter__(self) -> Iterator[SupportsIndex]: ...
+
+
+@dataclass(frozen=True)
+class RowPairs:
+    """One row's pairs into a family: the partners, how many, the scores' left-to-right sum
+    (as ``sum`` adds them), the best score and the position of its first occurrence."""
+
+    partners: Partners
+    count: int
+    total: float
+    best: float
+    best_at: int
+
+    @classmethod
+    def of(cls, partners: Partners, scores: list[float]) -> RowPairs | None:
+        """Summed from the row's scores in partner order (None when there are none)."""
+        if not scores:
+            return None
+        best = max(scores)
+        return cls(partners, len(scores), sum(scores), best, scores.index(best))
 
 
 @dataclass
@@ -39,14 +68,14 @@ class Components:
     def __post_init__(self) -> None:
         self.label = list(range(self.size))
 
-    def add_row(self, first: int, partners: Sequence[int], scores: Sequence[float]) -> None:
+    def add_row(self, first: int, row: RowPairs) -> None:
         """Join ``first`` with every partner (pairs (first, j), j > first) and count the pairs."""
         label = self.label
         home = self.members.get(label[first])
         if home is not None and len(home) == self.size:  # everyone is already one family
             labels = {label[first]}
         else:
-            labels = {label[j] for j in partners}
+            labels = {label[j] for j in row.partners}
         labels.add(label[first])
         if len(labels) > 1:
             ordered = sorted(labels, key=lambda item: (-len(self.members.get(item, (item,))), item))
@@ -64,10 +93,9 @@ class Components:
                     merged.total += gone.total
                     merged.best = max(merged.best, gone.best)
         stats = self.stats.setdefault(label[first], _Stats())
-        stats.pairs += len(scores)
-        stats.total += sum(scores)
-        best = max(scores)
-        stats.best = max(stats.best, (best, -first, -partners[scores.index(best)]))
+        stats.pairs += row.count
+        stats.total += row.total
+        stats.best = max(stats.best, (row.best, -first, -int(row.partners[row.best_at])))
 
     def families(self) -> list[Family]:
         """Every component of two or more tools, members in index order, first member first."""

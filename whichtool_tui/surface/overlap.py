@@ -25,7 +25,7 @@ from whichtool_tui.surface.canonical import (
     JS_WHITESPACE_CLASS,
     as_utf16_units,
 )
-from whichtool_tui.surface.families import Components
+from whichtool_tui.surface.families import Components, RowPairs
 from whichtool_tui.surface.model import Tool
 from whichtool_tui.surface.naming import name_tokens
 from whichtool_tui.surface.overlap_findings import HIGH_OVERLAP as HIGH_OVERLAP
@@ -212,11 +212,10 @@ class _Prepared:
     words: frozenset[str]
 
 
-def _words(text: str) -> frozenset[str]:
+def _words(normalized: str) -> frozenset[str]:
+    """The distinctive words of an already normalised text (``normalize_for_overlap``)."""
     return frozenset(
-        word
-        for word in _NON_WORD.split(normalize_for_overlap(text))
-        if len(word) >= 3 and word not in STOPWORDS
+        word for word in _NON_WORD.split(normalized) if len(word) >= 3 and word not in STOPWORDS
     )
 
 
@@ -270,13 +269,14 @@ def _analyze_overlap(tools: Sequence[Tool], max_pairs: int) -> OverlapAnalysis:
     for tool in tools:
         name = " ".join(name_tokens(tool.name))
         description = scored_description(tool)
+        combined = normalize_for_overlap(name + " " + description)
         prepared.append(
             _Prepared(
                 tool=tool,
-                combined=normalize_for_overlap(name + " " + description),
+                combined=combined,
                 name=name,
                 description=normalize_for_overlap(description),
-                words=_words(name + " " + description),
+                words=_words(combined),
             )
         )
     frequency: Counter[str] = Counter()
@@ -309,9 +309,9 @@ def _analyze_overlap(tools: Sequence[Tool], max_pairs: int) -> OverlapAnalysis:
     high = Components(count)
     notable = Components(count)
     for row in rows:
-        for target, (partners, values) in ((high, row.strong), (notable, row.weak)):
-            if partners:
-                target.add_row(row.first, partners, values)
+        for target, joined in ((high, row.strong), (notable, row.weak)):
+            if joined is not None:
+                target.add_row(row.first, joined)
     pairs = [
         _pair(prepared[a], prepared[b], score, group_of[a] == group_of[b], frequency)
         for score, a, b in ranked
@@ -387,7 +387,7 @@ def _row_pairs(first: int, scores: list[float], group_of: Sequence[int]) -> Pair
     start = first + 1
     group = group_of[first]
     if group < 0 and min(scores) >= HIGH_OVERLAP:  # a templated row: every partner is close
-        return PairRow(first, (list(range(start, start + len(scores))), scores), ([], []))
+        return PairRow(first, RowPairs.of(range(start, start + len(scores)), scores), None)
     kept = [
         (second, score)
         for second, score in zip(range(start, start + len(scores)), scores, strict=True)
@@ -397,8 +397,8 @@ def _row_pairs(first: int, scores: list[float], group_of: Sequence[int]) -> Pair
     weak = [item for item in kept if item[1] < HIGH_OVERLAP] if len(strong) < len(kept) else []
     return PairRow(
         first,
-        ([item[0] for item in strong], [item[1] for item in strong]),
-        ([item[0] for item in weak], [item[1] for item in weak]),
+        RowPairs.of([item[0] for item in strong], [item[1] for item in strong]),
+        RowPairs.of([item[0] for item in weak], [item[1] for item in weak]),
     )
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from whichtool_tui.surface.canonical import as_utf16_units
+from whichtool_tui.surface.families import RowPairs
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,11 +31,12 @@ _CODE_BITS = 21  # every code unit is below 0x110000 = 2**21: three fit in one i
 
 @dataclass(frozen=True)
 class PairRow:
-    """Row ``first``'s partners at or above the notable threshold, split at the high one."""
+    """Row ``first``'s partners at or above the notable threshold, split at the high one
+    (None where it has none on that side)."""
 
     first: int
-    strong: tuple[list[int], list[float]]
-    weak: tuple[list[int], list[float]]
+    strong: RowPairs | None
+    weak: RowPairs | None
 
 
 def trigram_keys(text: str) -> NDArray[np.int64]:
@@ -129,11 +131,22 @@ def notable_rows(
         found.append(
             PairRow(
                 first,
-                (partners[strong].tolist(), values[strong].tolist()),
-                (partners[~strong].tolist(), values[~strong].tolist()),
+                _summed(partners[strong], values[strong]),
+                _summed(partners[~strong], values[~strong]),
             )
         )
     return found
+
+
+def _summed(partners: NDArray[np.int64], values: NDArray[np.float64]) -> RowPairs | None:
+    """A row's pairs summed as ``sum`` would add them: a cumulative sum adds left to right."""
+    import numpy as np
+
+    if not len(partners):
+        return None
+    best_at = int(np.argmax(values))  # the first of equal maxima, as list.index finds it
+    total = float(np.cumsum(values)[-1])
+    return RowPairs(partners, len(partners), total, float(values[best_at]), best_at)
 
 
 def top_pairs(scores: NDArray[np.float64], limit: int) -> list[tuple[float, int, int]]:
