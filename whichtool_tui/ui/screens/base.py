@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import events, on
+from textual._context import NoActiveAppError
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from whichtool_tui.gc_phases import settle_after_build
 from whichtool_tui.ui.widgets.key_footer import KeyFooter
 from whichtool_tui.ui.widgets.section_bar import SectionBar
 
@@ -21,6 +24,21 @@ class SectionScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "back", "Back")]
 
+    def __init__(
+        self, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name, id, classes)
+        # A section opened in a running app is born under its current stylesheet: Textual
+        # otherwise re-parses every rule and restyles every screen when a mode's screen is
+        # first shown (its count starts at -1), though this screen's widgets are styled as they
+        # mount and no rule changed. A later theme or stylesheet change moves the app's count
+        # and still refreshes it; the first screen keeps the refresh that applies the theme.
+        self._opened_later = False  # opened in a running app, after its first screen
+        with contextlib.suppress(NoActiveAppError):
+            if self.app.screen_stack:
+                self._opened_later = True
+                self._css_update_count = self.app._css_update_count
+
     def compose(self) -> ComposeResult:
         yield SectionBar()
         yield from self.compose_body()
@@ -32,6 +50,9 @@ class SectionScreen(Screen[None]):
     _section_ready = False
     _styled_for: tuple[object, ...] | None = None
 
+    def _style_key(self) -> tuple[object, ...]:
+        return (self.app.theme, frozenset(self.app.classes), frozenset(self.classes))
+
     @on(events.ScreenResume)
     def keep_styles_on_revisit(self, event: events.ScreenResume) -> None:
         """Skip Textual's full restyle of a revisited screen when nothing it depends on moved.
@@ -41,14 +62,22 @@ class SectionScreen(Screen[None]):
         (breakpoints), and a stylesheet change is refreshed by the mode switch itself. This
         runs before Screen's own resume handler, which reads ``refresh_styles``.
         """
-        key = (self.app.theme, frozenset(self.app.classes), frozenset(self.classes))
+        key = self._style_key()
         if event.refresh_styles and key == self._styled_for:
             event.refresh_styles = False
         self._styled_for = key
 
+    @on(events.ScreenSuspend)
+    def note_styles_on_leaving(self) -> None:
+        """What the styles were kept current for while shown (a first visit's breakpoint
+        classes arrive after its resume, so the resume's key alone restyled the next visit)."""
+        self._styled_for = self._style_key()
+
     def on_mount(self) -> None:
         self._section_ready = True
         self.on_screen_resume()
+        if self._opened_later:  # the collection the build calls for, once it is on screen
+            self.call_after_refresh(settle_after_build)
 
     def on_screen_resume(self) -> None:
         if not self._section_ready:

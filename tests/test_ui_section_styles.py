@@ -1,0 +1,81 @@
+"""Section switches stay cheap: a section opened in a running app is not a reason to re-parse
+the stylesheet, a revisit restyles nothing unless the theme or a breakpoint moved, and a first
+visit ends with the full collection its build calls for (not left to land on a later key)."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual.color import Color
+
+from tests.ui_support import LAB_INSPECT, wait_until
+from whichtool_tui.artefacts import load_artefact
+from whichtool_tui.ui.app import WhichtoolApp
+from whichtool_tui.ui.screens.surface import SurfaceScreen
+
+pytestmark = pytest.mark.usefixtures("isolated_state")
+
+
+def counting(calls: list[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(name)
+        return method(*args, **kwargs)
+
+    return counted
+
+
+async def test_sections_open_and_return_without_restyling_everything() -> None:
+    app = WhichtoolApp(load_artefact(LAB_INSPECT), theme="textual-dark")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SurfaceScreen), "Surface")
+        await pilot.pause()
+        calls: list[str] = []
+        sheet = app.stylesheet
+        sheet.reparse = counting(calls, "reparse", sheet.reparse)  # type: ignore[method-assign]
+        sheet.update_nodes = counting(calls, "restyle", sheet.update_nodes)  # type: ignore[method-assign]
+        await pilot.press("2")  # Tasks: a first visit in a running app
+        await wait_until(pilot, lambda: app.current_mode == "tasks", "Tasks shown")
+        await pilot.pause()
+        assert "reparse" not in calls
+        await pilot.press("1")
+        await pilot.pause()
+        calls.clear()
+        await pilot.press("2")  # a revisit: nothing the styles depend on moved
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+        assert calls == []
+        app.theme = "textual-light"  # a theme change still restyles a screen left behind
+        await pilot.pause()
+        assert "reparse" in calls
+        await pilot.press("2")
+        await pilot.pause()
+        light = Color.parse(app.get_css_variables()["background"])
+        assert app.screen.styles.background == light
+
+
+async def test_a_first_visit_ends_with_a_full_collection() -> None:
+    app = WhichtoolApp(load_artefact(LAB_INSPECT))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SurfaceScreen), "Surface")
+        await pilot.pause()
+        collecting = gc.isenabled()
+        gc.disable()  # the only full collection now is one the app asks for
+        try:
+            before = gc.get_stats()[2]["collections"]
+            await pilot.press("4")  # Results, first visit
+            await wait_until(
+                pilot, lambda: gc.get_stats()[2]["collections"] > before, "a full collection"
+            )
+            collected = gc.get_stats()[2]["collections"]
+            await pilot.press("1")  # a revisit builds nothing and asks for none
+            await pilot.pause()
+            await pilot.press("4")
+            await pilot.pause()
+            assert gc.get_stats()[2]["collections"] == collected
+        finally:
+            if collecting:
+                gc.enable()
