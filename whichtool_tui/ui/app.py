@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import work
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
@@ -21,6 +22,7 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import keep_for_session, paused_gc
 from whichtool_tui.redact import redact_message, redact_paths
 from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
+from whichtool_tui.ui.messages import ArtefactRead
 from whichtool_tui.ui.preferences import chosen_theme, remember_theme
 from whichtool_tui.ui.recent import key_metric, remember
 from whichtool_tui.ui.screens.help import HelpScreen
@@ -56,6 +58,7 @@ WORK_LOST_ON_QUIT = {
     "bout": "a bout in progress",
     "generate": "drafting a task set with a model",
     "improve": "measuring a proposed fix",
+    "save": "writing a receipt",
 }
 QUIT_GRACE_SECONDS = 5.0  # cancelled work gets this long to stop its servers before we exit
 FIRST_ROWS = 2_000  # timeline rows built before the first frame; the rest load in a thread
@@ -284,9 +287,25 @@ class WhichtoolApp(JobsApp):
 
         def chosen(path: str | None) -> None:
             if path:
-                self.open_path(path)
+                self.read_artefact(path)
 
         self.push_screen(PathPrompt("Open a saved file", ""), chosen)
+
+    @work(thread=True, exclusive=True, group="open", exit_on_error=False, description="open")
+    def read_artefact(self, path: str) -> None:
+        """Read and check a saved file off the UI thread (a 100,000-event receipt: seconds);
+        ``ArtefactRead`` then shows it, as ``open_path`` does at once."""
+        try:
+            artefact = open_artefact(path, wire_checked_to=FIRST_ROWS)
+        except WhichtoolError as error:
+            self.notify(error.message, title="Cannot open", severity="error")
+            return
+        self.post_message(ArtefactRead(artefact))
+
+    def on_artefact_read(self, message: ArtefactRead) -> None:
+        """A file read in the background is put in the session and its section shown."""
+        self.show_artefact(message.artefact)
+        message.applied.set()
 
     def open_path(self, path: str) -> None:
         """Open a saved artefact from disk (recent list), reporting problems as a toast."""

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.modals.generate import GenerateRequest
     from whichtool_tui.ui.run_control import RunSetup
-    from whichtool_tui.usecases.models import BoutPlan, RunReport
+    from whichtool_tui.usecases.models import BoutPlan, BoutReceipt, RunReport
 
 
 def load_tasks_state(path: str) -> TaskSetState:
@@ -302,31 +302,34 @@ class JobsApp(SessionApp):
         await self.apply(BoutChanged(view, finished=True, show=show))
 
     def save_receipt(self, bout: BoutView) -> None:
-        """Ask for a path and write the receipt (with the operator's guess, if made)."""
-        from whichtool_tui.files import write_atomic
+        """Ask for a path, then write the receipt (with the operator's guess, if made)."""
         from whichtool_tui.ui.modals.path_prompt import PathPrompt
-        from whichtool_tui.usecases.bout import receipt_text
 
         receipt = bout.receipt
         if receipt is None:
             return
 
         def save(path: str | None) -> None:
-            if not path:
-                return
-            try:
-                written = write_atomic(
-                    path, receipt_text(receipt, bout.guess), create_folders=False
-                )
-            except WhichtoolError as error:
-                self.fail("Not saved", error)
-                return
-            self.notify(f"Receipt written to {redact_paths(str(written))}")
+            if path:
+                self.write_receipt(path, receipt, bout.guess)
 
         prompt = PathPrompt(
             "Save receipt to", bout.output or "receipt.json", save=True, replaces=bout.output
         )
         self.push_screen(prompt, save)
+
+    @work(thread=True, group="save", exit_on_error=False, description="write a receipt")
+    def write_receipt(self, path: str, receipt: BoutReceipt, guess: str | None) -> None:
+        """Serialise and write a receipt off the UI thread (100,000 wire events take seconds)."""
+        from whichtool_tui.files import write_atomic
+        from whichtool_tui.usecases.bout import receipt_text
+
+        try:
+            written = write_atomic(path, receipt_text(receipt, guess), create_folders=False)
+        except WhichtoolError as error:
+            self.fail("Not saved", error)
+            return
+        self.notify(f"Receipt written to {redact_paths(str(written))}")
 
     @work(exclusive=True, group="generate", exit_on_error=False, description="draft a task set")
     async def generate_tasks(self, request: GenerateRequest) -> None:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from whichtool_tui.ui.run_control import RunProgress
     from whichtool_tui.ui.session import TargetChoice, TaskSetState
     from whichtool_tui.ui.surface_model import SurfaceView
-    from whichtool_tui.usecases.models import DiffReport, RunReport
+    from whichtool_tui.usecases.models import Artefact, DiffReport, RunReport
 
 
 class SessionUpdate(Message):
@@ -140,3 +140,11 @@ class BoutLoaded(SessionUpdate):
     def __init__(self, bout: BoutView) -> None:
         super().__init__()
         self.bout = bout
+
+
+class ArtefactRead(SessionUpdate):
+    """A saved file was read and checked in the background, and is to be shown."""
+
+    def __init__(self, artefact: Artefact) -> None:
+        super().__init__()
+        self.artefact = artefact
