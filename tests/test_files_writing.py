@@ -90,6 +90,22 @@ def test_a_directory_is_refused_in_one_line(tmp_path: Path) -> None:
         check_output_path(tmp_path / "missing" / "r.json", create_folders=False)
 
 
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs a Linux /proc")
+@pytest.mark.parametrize("target", ["/proc/whichtool-report.json", "/proc/new/folder/r.json"])
+def test_a_folder_that_takes_no_new_files_is_refused_before_any_work(target: str) -> None:
+    # As root the permission bits of /proc say "writable"; only trying tells.
+    with pytest.raises(WhichtoolError) as caught:
+        check_output_path(target)
+    assert caught.value.code == "output/unwritable"
+    assert "takes no new files" in caught.value.message and "\n" not in caught.value.message
+
+
+def test_the_check_leaves_nothing_behind(tmp_path: Path) -> None:
+    check_output_path(tmp_path / "r.json")
+    check_output_path(tmp_path / "new" / "deeper" / "r.json")
+    assert leftovers(tmp_path) == [] and list(tmp_path.iterdir()) == []
+
+
 def test_cli_out_to_dev_stdout_and_to_a_directory(tmp_path: Path, cli_env: dict[str, str]) -> None:
     run = tmp_path / "run.json"
     run.write_text(json.dumps(demo_run()), encoding="utf-8")

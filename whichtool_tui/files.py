@@ -101,7 +101,25 @@ def check_output_path(path: str | os.PathLike[str], *, create_folders: bool = Tr
         raise _unwritable(shown, f"{redact_paths(str(probe))} is not a folder")
     if not os.access(probe, os.W_OK | os.X_OK):
         raise _unwritable(shown, f"the folder {redact_paths(str(probe))} is not writable")
+    _probe_new_entry(probe, shown, make_folder=probe != folder)
     return plan
+
+
+def _probe_new_entry(folder: Path, shown: str, *, make_folder: bool) -> None:
+    """Create and remove a scratch entry in ``folder``: the permission bits say yes to root on
+    ``/proc`` or on a read-only mount, and only the file system itself knows it will say no."""
+    try:
+        if make_folder:  # the output's folders will be made here
+            os.rmdir(tempfile.mkdtemp(prefix=".whichtool-probe-", dir=folder))
+        else:
+            handle, name = tempfile.mkstemp(prefix=".whichtool-probe-", dir=folder)
+            os.close(handle)
+            os.unlink(name)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise _unwritable(
+            shown, f"the folder {redact_paths(str(folder))} takes no new files ({reason})"
+        ) from None
 
 
 def write_atomic(
