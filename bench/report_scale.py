@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.run_report_factory import Answer, Task, build_run  # noqa: E402
+from tests.support.run_report_factory import Answer, Task, build_run  # noqa: E402
 from whichtool_tui.evaluation.diff import DiffInput, diff_runs  # noqa: E402
 from whichtool_tui.evaluation.reader import load_run_report  # noqa: E402
 from whichtool_tui.reports.run_formats import render_run  # noqa: E402

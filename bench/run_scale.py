@@ -21,7 +21,7 @@ from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.evaluation_support import make_inputs
+from tests.support.evaluation import make_inputs
 from whichtool_tui.evaluation.engine import (
     RunOptions,
     prepare_run,

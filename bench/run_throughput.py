@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.evaluation_support import make_inputs
+from tests.support.evaluation import make_inputs
 from tests.support.fake_apis import FakeReply, chat_reply, fake_api_server
 from whichtool_tui.evaluation.engine import RunOptions, run_evaluation
 from whichtool_tui.evaluation.plan import TaskSpec

@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 BINARY = Path(sys.executable).parent / "whichtool-tui"
 EVENTS = 100_000
 
-from tests.ui_support import big_receipt  # noqa: E402 - needs the repository on sys.path
+from tests.support.ui import big_receipt  # noqa: E402 - needs the repository on sys.path
 
 
 class Tmux:

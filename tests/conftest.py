@@ -1,10 +1,9 @@
-"""Shared fixtures: paths to the repository, its snapshots and the installed binary."""
+"""Fixtures every test folder shares (unit, edges, faces, ui, browser): this conftest sits above
+them all. Paths live in tests/support/paths.py, the binary in tests/support/cli.py."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,23 +19,10 @@ from tests.support.slow_guard import (
     mark_whole_app_tests_slow,
 )
 
-REPO = Path(__file__).resolve().parent.parent
-SNAPSHOTS = REPO / "snapshots"
-
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Pilot and snapshot tests are marked slow (see ``mark_whole_app_tests_slow``)."""
     mark_whole_app_tests_slow(items)
-
-
-def binary_path() -> str:
-    """The installed ``whichtool-tui`` script of the interpreter running the tests."""
-    candidate = Path(sys.executable).parent / "whichtool-tui"
-    if candidate.exists():
-        return str(candidate)
-    found = shutil.which("whichtool-tui")
-    assert found, "whichtool-tui is not installed in this environment"
-    return found
 
 
 @pytest.fixture

@@ -10,135 +10,20 @@ and their own tests run them against stand-ins for `pipx` and `gh` put first on 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from tests.conftest import REPO, SNAPSHOTS
+from tests.support.action import ACTION, action_workspace, run_action
+from tests.support.paths import REPO
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
-ACTION = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
-EXPRESSION = re.compile(r"^\$\{\{\s*(.+?)\s*\}\}$")
-NOT_RUN_LOCALLY = {"install", "comment"}
-GITHUB_CONTEXT = {"event.pull_request.number": "17", "repository": "octo/server"}
 PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
-
-
-@dataclass
-class ActionRun:
-    """What a local run of the action's shell steps left behind."""
-
-    outputs: dict[str, dict[str, str]] = field(default_factory=dict)
-    codes: dict[str, int] = field(default_factory=dict)
-    logs: dict[str, str] = field(default_factory=dict)
-    summary: str = ""
-
-    def action_output(self, name: str) -> str:
-        """An output of the action, resolved the way its `outputs:` block says."""
-        match = EXPRESSION.match(ACTION["outputs"][name]["value"])
-        assert match is not None
-        _, step, _, key = match.group(1).split(".")
-        return self.outputs.get(step, {}).get(key, "")
-
-
-def _resolve(value: Any, inputs: dict[str, str], run: ActionRun) -> str:
-    text = str(value)
-    match = EXPRESSION.match(text)
-    if match is None:
-        return text
-    parts = match.group(1).split(".")
-    if parts[0] == "inputs":
-        return inputs[parts[1]]
-    if parts[0] == "steps" and parts[2] == "outputs":
-        return run.outputs.get(parts[1], {}).get(parts[3], "")
-    if parts == ["github", "action_path"]:
-        return str(REPO)
-    if parts[0] == "github" and ".".join(parts[1:]) in GITHUB_CONTEXT:
-        return GITHUB_CONTEXT[".".join(parts[1:])]
-    raise AssertionError(f"a shell step reads an expression the test cannot resolve: {text}")
-
-
-def _read_outputs(path: Path) -> dict[str, str]:
-    values: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        key, _, value = line.partition("=")
-        values[key] = value
-    return values
-
-
-def run_action(
-    workspace: Path, only: set[str] | None = None, stand_ins: Path | None = None, **given: str
-) -> ActionRun:
-    """Run the shell steps in ``workspace`` with ``given`` inputs (underscores for dashes).
-
-    ``only`` runs just those steps (the install and comment steps included); ``stand_ins`` is a
-    folder put first on PATH, for the programs a step would reach GitHub or PyPI through.
-    """
-    inputs = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()}
-    inputs.update({name.replace("_", "-"): value for name, value in given.items()})
-    summary_file = workspace / "step-summary.md"
-    summary_file.write_text("", encoding="utf-8")
-    run = ActionRun()
-    failed = False
-    venv_bin = str(Path(sys.executable).parent)
-    for step in ACTION["runs"]["steps"]:
-        step_id = step["id"]
-        condition = str(step.get("if", ""))
-        if "uses" in step:
-            continue
-        if (step_id not in only) if only is not None else (step_id in NOT_RUN_LOCALLY):
-            continue
-        if failed and "always()" not in condition:
-            continue
-        output_file = workspace / f".output-{step_id}"
-        output_file.write_text("", encoding="utf-8")
-        env = {
-            key: value
-            for key, value in os.environ.items()
-            if not key.endswith("_API_KEY") and not key.startswith(("WHICHTOOL_", "GITHUB_"))
-        }
-        path = venv_bin + os.pathsep + env.get("PATH", "")
-        env.update(
-            PATH=(f"{stand_ins}{os.pathsep}{path}" if stand_ins else path),
-            NO_COLOR="1",
-            GITHUB_OUTPUT=str(output_file),
-            GITHUB_PATH=str(workspace / ".github-path"),
-            GITHUB_STEP_SUMMARY=str(summary_file),
-        )
-        for key, value in (step.get("env") or {}).items():
-            env[key] = _resolve(value, inputs, run)
-        script = workspace / f".step-{step_id}.sh"
-        script.write_text(step["run"], encoding="utf-8")
-        completed = subprocess.run(
-            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
-            cwd=workspace,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        run.codes[step_id] = completed.returncode
-        run.logs[step_id] = completed.stdout + completed.stderr
-        run.outputs[step_id] = _read_outputs(output_file)
-        failed = failed or completed.returncode != 0
-    run.summary = summary_file.read_text(encoding="utf-8")
-    return run
-
-
-def _workspace(tmp_path: Path) -> Path:
-    shutil.copy(SNAPSHOTS / "demo-lab.json", tmp_path / "demo-lab.json")
-    shutil.copy(SNAPSHOTS / "demo-lab.tasks.yaml", tmp_path / "whichtool.tasks.yaml")
-    return tmp_path
 
 
 def test_inputs_outputs_and_steps_match_the_contract() -> None:
@@ -196,7 +81,7 @@ def test_inputs_outputs_and_steps_match_the_contract() -> None:
 
 
 def test_free_static_pass_without_a_provider(tmp_path: Path) -> None:
-    workspace = _workspace(tmp_path)
+    workspace = action_workspace(tmp_path)
     run = run_action(workspace, target="demo-lab.json")
     assert all(code == 0 for code in run.codes.values()), run.logs
     assert run.codes.keys() >= {"inspect", "lint", "preflight", "run", "diff", "summary", "gate"}
@@ -212,7 +97,7 @@ def test_free_static_pass_without_a_provider(tmp_path: Path) -> None:
 
 
 def test_keyword_run_then_a_diff_against_it(tmp_path: Path) -> None:
-    workspace = _workspace(tmp_path)
+    workspace = action_workspace(tmp_path)
     first = run_action(workspace, target="demo-lab.json", provider="keyword", repeat="2")
     assert all(code == 0 for code in first.codes.values()), first.logs
     assert "No model was called" in first.logs["preflight"]
@@ -239,7 +124,7 @@ def test_keyword_run_then_a_diff_against_it(tmp_path: Path) -> None:
 
 
 def test_budget_preflight_refuses_before_any_model(tmp_path: Path) -> None:
-    workspace = _workspace(tmp_path)
+    workspace = action_workspace(tmp_path)
     run = run_action(workspace, target="demo-lab.json", provider="keyword", repeat="6")
     assert run.codes["preflight"] == 2
     assert "60 trials, above max-trials 50" in run.logs["preflight"]
@@ -249,7 +134,7 @@ def test_budget_preflight_refuses_before_any_model(tmp_path: Path) -> None:
 
 
 def test_too_many_tools_stops_a_paid_run_but_not_the_static_pass(tmp_path: Path) -> None:
-    workspace = _workspace(tmp_path)
+    workspace = action_workspace(tmp_path)
     refused = run_action(workspace, target="demo-lab.json", provider="keyword", max_tools="5")
     assert refused.codes["inspect"] == 2
     assert "6 tools, above max-tools 5" in refused.logs["inspect"]
@@ -258,7 +143,7 @@ def test_too_many_tools_stops_a_paid_run_but_not_the_static_pass(tmp_path: Path)
 
 
 def test_a_failed_threshold_fails_the_gate(tmp_path: Path) -> None:
-    workspace = _workspace(tmp_path)
+    workspace = action_workspace(tmp_path)
     run = run_action(
         workspace, target="demo-lab.json", provider="keyword", repeat="1", min_accuracy="0.99"
     )
@@ -393,7 +278,7 @@ def test_without_a_marked_comment_one_is_created(tmp_path: Path) -> None:
 def test_sarif_is_written_for_upload(tmp_path: Path) -> None:
     from tests.support.sarif_github import github_problems
 
-    workspace = _workspace(tmp_path)
+    workspace = action_workspace(tmp_path)
     run = run_action(workspace, target="demo-lab.json")
     assert run.codes["inspect"] == 0, run.logs
     log = json.loads((workspace / "whichtool-inspect.sarif").read_text(encoding="utf-8"))
@@ -410,6 +295,6 @@ def test_sarif_is_written_for_upload(tmp_path: Path) -> None:
     assert upload["continue-on-error"] is True and "inputs.sarif == 'true'" in upload["if"]
     other = tmp_path / "without-sarif"
     other.mkdir()
-    skipped = run_action(_workspace(other), target="demo-lab.json", sarif="false")
+    skipped = run_action(action_workspace(other), target="demo-lab.json", sarif="false")
     assert skipped.codes["inspect"] == 0
     assert not (other / "whichtool-inspect.sarif").exists()

@@ -1,4 +1,4 @@
-"""`bout --defence`: every atom behind two small proxies written here (tests/arcade_proxies.py),
+"""`bout --defence`: every atom behind two small proxies (tests/support/arcade_proxies.py),
 over real stdio, and without them; the table's outcomes are each produced for real."""
 
 from __future__ import annotations
@@ -11,16 +11,17 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.arcade_proxies import tool_hash
-from tests.arcade_support import run_cli
+from tests.support import paths
+from tests.support.arcade import run_cli
+from tests.support.arcade_proxies import tool_hash
+from tests.support.paths import REPO
 from whichtool_tui.arcade.atoms import ATOM_IDS
 from whichtool_tui.arcade.fixture import FixtureState, FixtureSwitches
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
-ROOT = Path(__file__).resolve().parent.parent
-PROXY = Path(__file__).resolve().parent / "arcade_proxies.py"
-SCHEMA = json.loads((ROOT / "docs/schemas/conformance.schema.json").read_text(encoding="utf-8"))
+PROXY = paths.ARCADE_PROXIES
+SCHEMA = json.loads((REPO / "docs/schemas/conformance.schema.json").read_text(encoding="utf-8"))
 
 
 def conformance(tmp_path: Path, capsys: Any, proxy: str, *flags: str) -> dict[str, Any]:

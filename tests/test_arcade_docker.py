@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import run_cli
+from tests.support import paths
+from tests.support.arcade import run_cli
 from whichtool_tui.arcade.docker import container_name, refuse_mount_flags, run_argv
 from whichtool_tui.errors import WhichtoolError
 
@@ -89,7 +90,7 @@ def test_live_docker_bout_leaves_no_container(tmp_path: Any, capsys: Any) -> Non
     pulled = subprocess.run(["docker", "image", "inspect", image], capture_output=True)
     if pulled.returncode != 0:
         pytest.skip(f"{image} is not present locally")
-    from tests.arcade_support import bout
+    from tests.support.arcade import bout
 
     _code, receipt, _ = bout(
         tmp_path,
@@ -112,7 +113,7 @@ def test_docker_args_namespace_round_trip() -> None:
         prepare_docker(args)
 
 
-FAKE_DOCKER = Path(__file__).resolve().parent / "arcade_fake_docker" / "docker"
+FAKE_DOCKER = paths.FAKE_DOCKER
 
 
 @pytest.fixture
@@ -127,7 +128,7 @@ def stand_in_docker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def docker_bout(tmp_path: Path, capsys: Any, *extra: str) -> dict[str, Any]:
-    from tests.arcade_support import bout
+    from tests.support.arcade import bout
 
     _code, receipt, _ = bout(
         tmp_path,
@@ -181,7 +182,7 @@ def test_without_image_our_fixture_image_is_built_pinned_and_run(
 ) -> None:
     """The build argv and context, the id and label gate, and a bout in that image (the stand-in
     runs the Dockerfile's ENTRYPOINT over the unpacked context)."""
-    from tests.arcade_support import bout
+    from tests.support.arcade import bout
     from whichtool_tui import __version__
 
     _code, receipt, _ = bout(tmp_path, capsys, "--target", "docker", "--atoms", "all")
@@ -217,7 +218,7 @@ def test_build_context_is_deterministic() -> None:
 
 @pytest.mark.skipif(not daemon_up(), reason="no Docker daemon (`docker version` fails)")
 def test_live_fixture_image_bout(tmp_path: Any, capsys: Any) -> None:
-    from tests.arcade_support import bout
+    from tests.support.arcade import bout
 
     _code, receipt, _ = bout(tmp_path, capsys, "--target", "docker", "--agent", "task-only")
     assert all(a["session"]["container"]["fixture_image"] for a in receipt["atoms"])

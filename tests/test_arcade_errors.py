@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import run_cli
+from tests.support.arcade import run_cli
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 

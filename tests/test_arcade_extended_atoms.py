@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 
-from tests.test_arcade_golden import GOLDEN, projection
+from tests.support.arcade import ARCADE_GOLDEN as GOLDEN
+from tests.support.arcade import atom, projection
+from tests.support.paths import REPO
 from whichtool_tui.arcade.atoms import EXTENDED_IDS
 from whichtool_tui.arcade.hidden_text import kind_of
 from whichtool_tui.arcade.receipt import EXTENDED_SCHEMA_ID, SCHEMA_ID
@@ -21,7 +23,6 @@ from whichtool_tui.cli import main
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
-ROOT = Path(__file__).resolve().parent.parent
 EXTENDED = [
     "poison.never_called",
     "poison.parameter",
@@ -62,10 +63,6 @@ def honest(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "honest",
     )
     return receipt
-
-
-def atom(receipt: dict[str, Any], atom_id: str) -> dict[str, Any]:
-    return next(a for a in receipt["atoms"] if a["id"] == atom_id)
 
 
 def checks(receipt: dict[str, Any], atom_id: str) -> dict[str, tuple[str, str]]:
@@ -134,7 +131,7 @@ def test_rename_fails_by_content_hash_and_says_it_was_silent(
 
 
 def test_announced_rename_still_fails_but_is_reported_as_announced(tmp_path: Path) -> None:
-    cmd = f"env PYTHONPATH={ROOT} {sys.executable} -m whichtool_tui.arcade.fixture --rename-notify"
+    cmd = f"env PYTHONPATH={REPO} {sys.executable} -m whichtool_tui.arcade.fixture --rename-notify"
     _code, receipt, _ = run_bout(
         tmp_path,
         "--target",

@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import bout, run_cli
-from tests.test_arcade_interop import ARCADE, arcade
+from tests.support.arcade import ARCADE, arcade, bout, run_cli
 
 pytestmark = [
     pytest.mark.slow,

@@ -3,12 +3,11 @@ judge, defence templates and the series scoring."""
 
 from __future__ import annotations
 
-import math
 import sys
-from typing import Any
 
 import pytest
 
+from tests.support.intervals import wilson
 from whichtool_tui.arcade.atoms.common import compare_menus, content_hash, menu_hashes
 from whichtool_tui.arcade.conformance import expand_defence, judge_attack, judge_honest
 from whichtool_tui.arcade.hidden_text import decode_tags, findings, visible
@@ -116,24 +115,9 @@ def test_defence_templates_splice_the_target() -> None:
         expand_defence("proxy --", target)
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """An independent Wilson 95% interval, written out from the textbook formula."""
-    z = 1.959963984540054
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = (z / (1 + z * z / n)) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return centre - half, centre + half
-
-
 def test_wilson_helper_matches_a_known_value() -> None:
     low, high = wilson(3, 10)
     assert round(low, 4) == 0.1078 and round(high, 4) == 0.6032
-
-
-def approx_interval(actual: Any, expected: tuple[float, float]) -> bool:
-    return actual is not None and all(
-        math.isclose(a, b, abs_tol=1e-12) for a, b in zip(actual, expected, strict=True)
-    )
 
 
 def test_every_face_escapes_tags_and_zero_width_characters() -> None:

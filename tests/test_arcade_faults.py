@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import (
+from tests.support.arcade import (
     ECHO_INSPECT_ONLY,
     atom,
     bout,

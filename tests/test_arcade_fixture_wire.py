@@ -16,13 +16,14 @@ from typing import Any
 
 import pytest
 
+from tests.support import paths
 from whichtool_tui.arcade.fixture import FixtureState, FixtureSwitches
 from whichtool_tui.arcade.fixture_rpc import FixtureSession
 from whichtool_tui.mcp_client.frames import encode_frame
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
-GOLDEN = Path(__file__).resolve().parent / "golden" / "arcade" / "fixture-transcripts.json"
+GOLDEN = paths.GOLDEN / "arcade" / "fixture-transcripts.json"
 Message = dict[str, Any] | str
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import run_cli
+from tests.support.arcade import run_cli
 from whichtool_tui.arcade.jsonfile import MAX_JSON_FILE_BYTES
 
 pytestmark = pytest.mark.slow  # starts processes or servers

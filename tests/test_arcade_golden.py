@@ -8,58 +8,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.arcade_support import bout
+from tests.support.arcade import ARCADE_GOLDEN as GOLDEN
+from tests.support.arcade import bout, projection
 
 pytestmark = pytest.mark.slow  # starts processes or servers
-
-GOLDEN = Path(__file__).resolve().parent / "golden" / "arcade"
-_NONCE = re.compile(r"arcade\.unlisted\.[0-9a-f]{12}")
-
-
-def projection(receipt: dict[str, Any]) -> dict[str, Any]:
-    """The stable part of a receipt."""
-    projected = {
-        "schema_id": receipt["schema_id"],
-        "agent_policy": receipt["agent_policy"],
-        "scores": receipt["scores"],
-        "dataset": receipt["dataset"],
-        "atoms": [
-            {
-                "id": a["id"],
-                "result": a["result"],
-                "task": a["task"],
-                "poison_source": a["poison_source"],
-                "authorized_tools": a["authorized_tools"],
-                "checks": [{"id": c["id"], "result": c["result"]} for c in a["checks"]],
-                "calls": [
-                    {k: c[k] for k in ("name", "arguments", "is_error", "sent")} for c in a["calls"]
-                ],
-                "env_after": a["env_after"],
-                "session": {
-                    k: a["session"][k]
-                    for k in (
-                        "framing",
-                        "framing_source",
-                        "protocol_version_sent",
-                        "protocol_version",
-                    )
-                },
-            }
-            for a in receipt["atoms"]
-        ],
-        "wire": [
-            [w["atom_id"], w["seq"], w["direction"], w["method"], w["rpc_id"]]
-            for w in receipt["wire"]
-        ],
-        "server_requests": receipt["server_requests"],
-    }
-    return json.loads(_NONCE.sub("arcade.unlisted.<nonce>", json.dumps(projected)))
 
 
 @pytest.mark.parametrize("agent", ["naive", "task-only"])

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import (
+from tests.support.arcade import (
     atom,
     http_bout,
     run_cli,

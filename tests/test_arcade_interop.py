@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.arcade_support import (
+from tests.support.arcade import (
+    ARCADE,
     FIXTURE_CMD,
+    arcade,
     atom,
     bout,
     live_bout,
@@ -22,17 +23,10 @@ from tests.arcade_support import (
     time_server,
 )
 
-ARCADE = Path(sys.executable).parent / "mcp-arcade"
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not ARCADE.exists(), reason="mcp-arcade 0.2.0 is not installed"),
 ]  # starts processes or servers
-
-
-def arcade(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(ARCADE), *args], capture_output=True, text=True, cwd=cwd, timeout=60, check=False
-    )
 
 
 @pytest.fixture(scope="module")

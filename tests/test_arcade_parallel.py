@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.arcade_support import gone_soon, processes_matching
+from tests.support.arcade import gone_soon, processes_matching
 from whichtool_tui.arcade import bout as bout_module
 from whichtool_tui.arcade import events
 from whichtool_tui.arcade.bout import run_bout

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import (
+from tests.support.arcade import (
     FIXTURE_CMD,
     atom,
     fixture_bout,

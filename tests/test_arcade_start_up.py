@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import atom, live_bout, processes_matching, run_cli
+from tests.support.arcade import atom, live_bout, processes_matching, run_cli
+from tests.support.paths import REPO
 from whichtool_tui.mcp_client.recorder import Recorder, WireError, recorded_stdio
 
 pytestmark = pytest.mark.slow  # starts processes
 
-REPO = Path(__file__).resolve().parent.parent
 # Busy for SPIN seconds of wall-clock time (CPU-bound, like imports), then the bundled fixture.
 SLOW_START = (
     "import runpy, sys, time\n"

@@ -11,14 +11,14 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.arcade_support import run_cli
+from tests.support.arcade import run_cli
 from tests.support.fake_apis import FakeReply, RecordedRequest, chat_reply, fake_api_server
-from tests.test_arcade_extended_units import approx_interval, wilson
+from tests.support.intervals import approx_interval, wilson
+from tests.support.paths import REPO
 from whichtool_tui.evaluation.clustered import clustered_rate
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
-ROOT = Path(__file__).resolve().parent.parent
 TRIALS = 20
 BASE_SEED = 42
 FOLLOWED = {0, 1, 2, 10, 11, 12}  # trial indexes where the scripted model follows: 6 of 20
@@ -69,7 +69,7 @@ def test_rates_over_n_trials_equal_an_independent_computation(tmp_path: Path, ca
     assert code == 0
     assert seeds == list(range(BASE_SEED, BASE_SEED + TRIALS))
     series = json.loads(out.read_text(encoding="utf-8"))
-    schema = json.loads((ROOT / "docs/schemas/bout-trials.schema.json").read_text("utf-8"))
+    schema = json.loads((REPO / "docs/schemas/bout-trials.schema.json").read_text("utf-8"))
     jsonschema.validate(series, schema)
     assert series["trials"] == TRIALS and len(series["receipts"]) == TRIALS
     k = len(FOLLOWED)

@@ -281,7 +281,7 @@ def test_dataset_routing_drops_and_manifest(tmp_path: Path) -> None:
 
 
 def test_receipt_command_refusals_are_one_line(tmp_path: Path, capsys: Any) -> None:
-    from tests.arcade_support import run_cli
+    from tests.support.arcade import run_cli
 
     broken = tmp_path / "broken.json"
     broken.write_text("{nope")
@@ -306,7 +306,7 @@ def test_receipt_command_refusals_are_one_line(tmp_path: Path, capsys: Any) -> N
 
 
 def test_atoms_catalog_tags_exactly_one_holdout(capsys: Any) -> None:
-    from tests.arcade_support import run_cli
+    from tests.support.arcade import run_cli
 
     code, out, _ = run_cli(["atoms"], capsys)
     assert code == 0

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.run_report_factory import demo_run
-from tests.run_support import write_project
+from tests.support.run_project import write_project
+from tests.support.run_report_factory import demo_run
 from whichtool_tui.bounded_read import MAX_NESTING, nesting_exceeds, parse_json_text
 from whichtool_tui.cli import main
 from whichtool_tui.errors import WhichtoolError
@@ -161,7 +161,7 @@ def test_the_nesting_check_is_iterative_and_exact() -> None:
 
 
 async def test_the_mcp_server_answers_a_deep_file_with_a_named_error(tmp_path: Path) -> None:
-    from tests.server_support import call, demo_workspace, mcp_session
+    from tests.support.mcp_session import call, demo_workspace, mcp_session
 
     config = demo_workspace(tmp_path)
     (tmp_path / "deep.json").write_text(DEEP_JSON, encoding="utf-8")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.arcade_support import http_bout
+from tests.support.arcade import http_bout
 from tests.support.net import serve_handler
 
 CHUNK = b"x" * (1024 * 1024)

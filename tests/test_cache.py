@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.evaluation_support import make_inputs
-from tests.run_support import run_args, write_project
+from tests.support.evaluation import make_inputs
 from tests.support.fake_apis import chat_reply, fake_api_server
+from tests.support.run_project import run_args, write_project
 from whichtool_tui.cli import main
 from whichtool_tui.evaluation.cache import (
     MAX_ENTRY_BYTES,

@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli import run_binary
+from tests.support.paths import REPO
 from whichtool_tui import __version__
 from whichtool_tui.cli import COMMANDS
 
 pytestmark = pytest.mark.slow  # starts processes or servers
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def _bash_complete(script: Path, *words: str) -> list[str]:

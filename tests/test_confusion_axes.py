@@ -28,7 +28,7 @@ def test_labels_name_outcomes_and_leave_tools_alone() -> None:
 
 
 def test_the_ui_and_the_reports_read_the_same_axes() -> None:
-    from tests.run_report_factory import demo_run
+    from tests.support.run_report_factory import demo_run
     from whichtool_tui.evaluation.reader import parse_run_report
     from whichtool_tui.reports.run_markdown import render_run_markdown
     from whichtool_tui.ui.screens.results import matrix_axes

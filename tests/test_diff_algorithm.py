@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.run_report_factory import Answer, Task, build_run
+from tests.support.run_report_factory import Answer, Task, build_run
 from whichtool_tui.evaluation.diff import DiffInput, diff_exit_code, diff_runs
 from whichtool_tui.evaluation.diff_model import DiffReport, dump_diff_json
 from whichtool_tui.evaluation.reader import parse_run_report

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.evaluation_support import make_inputs
 from tests.support.cli import run_headless as cli
+from tests.support.evaluation import make_inputs
 from whichtool_tui.evaluation.engine import RunOptions, run_evaluation
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.evaluation.report_model import dump_report_json

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
-from tests.run_report_factory import Answer, Task, build_run
+from tests.support import paths
+from tests.support.run_report_factory import Answer, Task, build_run
 from whichtool_tui.evaluation.diff import DiffInput, diff_runs
 from whichtool_tui.evaluation.diff_model import DiffReport, dump_diff_json
 from whichtool_tui.evaluation.reader import parse_run_report
 from whichtool_tui.reports.diff_markdown import render_diff_markdown
 from whichtool_tui.reports.diff_terminal import render_diff_terminal
 
-GOLDEN = Path(__file__).parent / "golden" / "diff"
+GOLDEN = paths.GOLDEN / "diff"
 TOOLS = {"list_users": 100, "search_users": 120, "get_user": 80, "delete_user": 70}
 TASKS = [
     Task("list", "Show every user", "list_users"),

@@ -17,11 +17,11 @@ from tests.support.fake_apis import (
     fake_api_server,
     responses_reply,
 )
+from tests.support.paths import SNAPSHOTS
 from whichtool_tui.cli import main
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
-SNAPSHOTS = Path(__file__).resolve().parent.parent / "snapshots"
 SURFACE = str(SNAPSHOTS / "demo-lab.json")
 TASKS = str(SNAPSHOTS / "demo-lab.tasks.yaml")
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from tests.support.paths import SNAPSHOTS
 from whichtool_tui.cli import main
 from whichtool_tui.discovery.documents import build_document
 from whichtool_tui.discovery.embedding import embedding_available
 from whichtool_tui.providers.base import ProviderError
 
-SNAPSHOTS = Path(__file__).resolve().parent.parent / "snapshots"
 REPO = SNAPSHOTS.parent
 
 pytestmark = pytest.mark.skipif(

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.paths import SNAPSHOTS
 from whichtool_tui.cli import main
 from whichtool_tui.discovery.deferral import predict_deferral
 from whichtool_tui.discovery.documents import ToolDocument, build_document
@@ -17,8 +18,6 @@ from whichtool_tui.discovery.findability import assess_findability
 from whichtool_tui.discovery.lexical import Bm25Retriever, RegexRetriever, keyword_pattern
 from whichtool_tui.discovery.ranking import Retriever
 from whichtool_tui.evaluation.plan import TaskSpec
-
-SNAPSHOTS = Path(__file__).resolve().parent.parent / "snapshots"
 
 
 def _doc(index: int, name: str, description: str, *params: str) -> ToolDocument:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.evaluation_support import make_inputs
+from tests.support.evaluation import make_inputs
 from whichtool_tui.discovery.deferred_run import DiscoveryOptions, run_deferred_evaluation
 from whichtool_tui.evaluation.engine import RunOptions
 from whichtool_tui.evaluation.plan import TaskSpec

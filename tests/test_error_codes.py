@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import SNAPSHOTS
+from tests.support.paths import SNAPSHOTS
 from whichtool_tui.cli import build_parser
 from whichtool_tui.commands import run as run_command
 from whichtool_tui.config import parse_config

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.evaluation_support import make_inputs
+from tests.support.evaluation import make_inputs
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.engine import (
     RunOptions,

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from textual.widgets import Input
 
-from tests.conftest import SNAPSHOTS
-from tests.server_support import call, mcp_session
-from tests.ui_support import wait_until
+from tests.support.mcp_session import call, mcp_session
+from tests.support.paths import SNAPSHOTS
+from tests.support.ui import wait_until
 from whichtool_tui.cli import build_parser, main
 from whichtool_tui.commands.mcp_server import server_options
 from whichtool_tui.commands.run import build_options

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.run_report_factory import demo_run
-from tests.run_support import run_args, write_project
 from tests.support.cli import run_binary, run_headless
 from tests.support.fake_apis import FakeApi
+from tests.support.run_project import run_args, write_project
+from tests.support.run_report_factory import demo_run
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.files import check_output_path, write_atomic
 

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import binary_path
-from tests.support.cli import run_headless
+from tests.support.cli import binary_path, run_headless
 from tests.support.net import free_port
 from tests.support.processes import wait_for
 

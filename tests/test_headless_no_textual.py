@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SNAPSHOTS
+from tests.support.paths import SNAPSHOTS
 
 pytestmark = pytest.mark.slow  # each case starts a Python process (the bout also the fixture)
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cdp_pipe import Browser, file_url, find_chromium
-from tests.run_report_factory import demo_run
+from tests.support.cdp_pipe import Browser, file_url, find_chromium
+from tests.support.run_report_factory import demo_run
 from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.reports.run_html import render_run_html
 

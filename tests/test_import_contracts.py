@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import REPO
 
 pytestmark = pytest.mark.slow  # starts lint-imports in a child process
 
@@ -26,7 +26,7 @@ def lint_imports() -> list[str]:
 def test_import_contracts_are_kept() -> None:
     result = subprocess.run(
         [*lint_imports(), "--no-cache"],
-        cwd=ROOT,
+        cwd=REPO,
         capture_output=True,
         text=True,
         timeout=300,
@@ -58,15 +58,15 @@ def faces_contract(
 
 
 def test_faces_reach_the_engine_only_through_the_use_cases() -> None:
-    result = faces_contract(ROOT)
+    result = faces_contract(REPO)
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"{FACES_CONTRACT} KEPT" in result.stdout
 
 
 def test_a_face_importing_the_engine_directly_breaks_the_contract(tmp_path: Path) -> None:
     # A copy of the package whose `report` command reaches into the engine past the use cases.
-    shutil.copytree(ROOT / "whichtool_tui", tmp_path / "whichtool_tui")
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copytree(REPO / "whichtool_tui", tmp_path / "whichtool_tui")
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
     command = tmp_path / "whichtool_tui" / "commands" / "report.py"
     command.write_text(
         command.read_text(encoding="utf-8")

@@ -11,6 +11,7 @@ import jsonpatch
 import pytest
 from jsonschema import Draft202012Validator
 
+from tests.support.paths import REPO
 from whichtool_tui.cli import main
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.improve.split import split_tasks
@@ -19,9 +20,8 @@ from whichtool_tui.surface.load import load_snapshot
 from whichtool_tui.surface.normalize import normalize_surface
 from whichtool_tui.tasks.load import load_task_set
 
-ROOT = Path(__file__).resolve().parent.parent
-LAB = ROOT / "snapshots" / "demo-lab.json"
-IMPROVE_TASKS = ROOT / "snapshots" / "demo-lab.improve.tasks.yaml"
+LAB = REPO / "snapshots" / "demo-lab.json"
+IMPROVE_TASKS = REPO / "snapshots" / "demo-lab.improve.tasks.yaml"
 
 
 def improve(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
@@ -188,7 +188,7 @@ def test_every_format_shows_the_evidence(
 def test_no_finding_and_no_failure_means_nothing_to_rewrite(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    clean = ROOT / "snapshots" / "clean.json"
+    clean = REPO / "snapshots" / "clean.json"
     names = [tool["name"] for tool in json.loads(clean.read_text(encoding="utf-8"))["tools"]]
     tasks = tmp_path / "t.json"
     tasks.write_text(
@@ -370,8 +370,8 @@ def test_rules_and_gates_on_their_own() -> None:
 def test_a_public_reference_surface_gets_measured_rewrites(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    git = ROOT / "snapshots" / "git.json"
-    tasks = ROOT / "snapshots" / "git.improve.tasks.yaml"
+    git = REPO / "snapshots" / "git.json"
+    tasks = REPO / "snapshots" / "git.improve.tasks.yaml"
     code = main(
         ["--no-ui", "improve", str(git), "--tasks", str(tasks), "--max-tools", "12",
          "--repeat", "1", "--format", "json"]

@@ -7,10 +7,9 @@ other model's. What this proves is the wire path, not the quality of the rewrite
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.support import paths
 from whichtool_tui.evaluation.inputs import normalize_listing
 from whichtool_tui.improve.briefs import gather_briefs
 from whichtool_tui.improve.model import TuningFailure
@@ -22,7 +21,7 @@ from whichtool_tui.surface.load import load_snapshot
 
 pytestmark = pytest.mark.slow
 
-LAB = Path(__file__).resolve().parent.parent / "snapshots" / "demo-lab.json"
+LAB = paths.SNAPSHOTS / "demo-lab.json"
 
 
 async def test_a_structured_rewrite_request_round_trips_through_llama_cpp(

@@ -14,17 +14,17 @@ from typing import Any
 
 import pytest
 
-from tests.improve_support import is_rewrite, keyword_model, rewrite_prompt_tool
 from tests.support.fake_apis import FakeApi, fake_api_server
+from tests.support.improve import is_rewrite, keyword_model, rewrite_prompt_tool
+from tests.support.paths import REPO
 from whichtool_tui.cli import main
 from whichtool_tui.improve.rewrite_request import REWRITE_SCHEMA, SCHEMA_NAME
 from whichtool_tui.tasks.load import load_task_set
 
 pytestmark = pytest.mark.slow  # a loopback server listens
 
-ROOT = Path(__file__).resolve().parent.parent
-LAB = ROOT / "snapshots" / "demo-lab.json"
-IMPROVE_TASKS = ROOT / "snapshots" / "demo-lab.improve.tasks.yaml"
+LAB = REPO / "snapshots" / "demo-lab.json"
+IMPROVE_TASKS = REPO / "snapshots" / "demo-lab.improve.tasks.yaml"
 SEARCH = "List orders, newest first, that match a text query, with their status and total."
 HELPFUL = {
     "search_orders": {

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from tests.support.mcp_http_server import TOOL_COUNT, serve
+from tests.support.paths import REPO
 from tests.support.reference_servers import time_command
 from whichtool_tui.cli import main
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
-REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "snapshots"
 
 

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import paths
+from tests.support.paths import REPO
 from whichtool_tui.reports.inspect_json import render_inspect
 from whichtool_tui.surface.inspect import inspect_surface
 from whichtool_tui.surface.load import load_snapshot
 
-REPO = Path(__file__).resolve().parent.parent
-GOLDEN = REPO / "tests" / "golden" / "inspect"
+GOLDEN = paths.GOLDEN / "inspect"
 REGENERATE = os.environ.get("WHICHTOOL_REGEN_GOLDEN") == "1"
 # snapshot name -> (max_context_tokens, expected ok, the codes that must be present)
 CASES: dict[str, tuple[int | None, bool, set[str]]] = {

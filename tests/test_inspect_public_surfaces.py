@@ -8,16 +8,15 @@ on most tools of one of these servers needs its threshold rethought, not this li
 from __future__ import annotations
 
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
+from tests.support.paths import REPO
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.surface.inspect import inspect_surface
 from whichtool_tui.surface.load import load_snapshot
 from whichtool_tui.surface.report_model import InspectReport
 
-REPO = Path(__file__).resolve().parent.parent
 NEW_RULES = (
     "names/",
     "descriptions/restates-name",

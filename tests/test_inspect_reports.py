@@ -6,6 +6,7 @@ import json
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
+from tests.support import paths
 from whichtool_tui.reports.inspect_badge import inspect_badge
 from whichtool_tui.reports.inspect_json import render_inspect
 from whichtool_tui.reports.inspect_terminal import wrap_words
@@ -94,7 +95,6 @@ def test_wrap_words() -> None:
 
 
 def test_terminal_shared_terms_cut_on_whole_words() -> None:
-    from pathlib import Path
 
     from whichtool_tui.reports.inspect_terminal import clip, fit_words
     from whichtool_tui.surface.load import load_snapshot
@@ -105,7 +105,7 @@ def test_terminal_shared_terms_cut_on_whole_words() -> None:
     assert fit_words(["a", "b"], 34) == "a, b"
     assert fit_words(["x" * 50], 10) == "xxxxxxx..."
     assert clip("abcdef", 5) == "ab..." and clip("abc", 5) == "abc"
-    repo = Path(__file__).resolve().parent.parent
+    repo = paths.REPO
     listing = load_snapshot(repo / "snapshots" / "demo-lab.json", cwd=repo)
     text = render_inspect(inspect_surface(listing), "terminal")
     row = next(line for line in text.splitlines() if "list_orders <-> search_orders" in line)

@@ -10,13 +10,12 @@ from typing import Any
 import jsonschema
 import pytest
 
+from tests.support.paths import REPO, SARIF_SCHEMA
 from whichtool_tui.cli import main
 from whichtool_tui.surface.rule_catalog import RULES
 
-REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "snapshots"
 # The OASIS SARIF 2.1.0 (errata 01) JSON Schema, unmodified; see tests/schemas/README.md.
-SARIF_SCHEMA = REPO / "tests" / "schemas" / "sarif-schema-2.1.0.json"
 
 
 @pytest.fixture(autouse=True)

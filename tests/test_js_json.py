@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from tests.run_report_factory import Task, build_run
+from tests.support.run_report_factory import Task, build_run
 from whichtool_tui.evaluation.js_json import dump_js_json, dump_js_value
 from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.surface.canonical import js_pretty_json

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from junitparser import JUnitXml, TestCase, TestSuite
 
-from tests.run_report_factory import demo_run
+from tests.support.paths import REPO
+from tests.support.run_report_factory import demo_run
 from whichtool_tui.evaluation.reader import parse_run_report
 from whichtool_tui.reports.inspect_json import render_inspect
 from whichtool_tui.reports.run_junit import render_run_junit
@@ -20,7 +21,6 @@ from whichtool_tui.surface.inspect import inspect_surface
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.surface.load import load_snapshot
 
-REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = sorted((REPO / "snapshots").glob("*.json"))
 BIDI_AND_CONTROLS = {"Cc", "Cf", "Zl", "Zp"}
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import binary_path
+from tests.support.cli import binary_path
 from whichtool_tui.files import write_atomic
 
 TOOLS = [

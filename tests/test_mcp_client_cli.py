@@ -15,12 +15,12 @@ import pytest
 from tests.support.cli import run_headless
 from tests.support.mcp_http_server import serve
 from tests.support.net import RunningServer
+from tests.support.paths import MISBEHAVING_SERVER as BAD_SERVER
 from tests.support.processes import read_pidfile, wait_gone
 from whichtool_tui.mcp_client.auth import AUTH_ENV, ORIGIN_ENV
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
-BAD_SERVER = Path(__file__).parent / "support" / "misbehaving_server.py"
 SECRET = "Bearer cli-secret-token-4711"
 
 

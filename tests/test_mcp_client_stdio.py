@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 
 from tests.support import reference_servers
+from tests.support.bad_server import bad_server_spec
+from tests.support.paths import MISBEHAVING_SERVER as BAD_SERVER
+from tests.support.paths import REPO
 from tests.support.processes import read_pidfile, wait_gone
 from whichtool_tui.config import Settings, parse_config
 from whichtool_tui.errors import ExitCode, WhichtoolError
@@ -22,20 +25,6 @@ from whichtool_tui.mcp_client.sessions import McpSession
 from whichtool_tui.targets import TargetSpec, fetch_listing, load_listing, resolve_target
 
 pytestmark = pytest.mark.slow  # starts processes or servers
-
-BAD_SERVER = Path(__file__).parent / "support" / "misbehaving_server.py"
-
-
-def bad_server_spec(mode: str, pidfile: Path | None = None) -> TargetSpec:
-    """The misbehaving server as a config target, so its env comes from config `env`."""
-    target: dict[str, Any] = {
-        "transport": "stdio",
-        "command": sys.executable,
-        "args": [str(BAD_SERVER), mode],
-    }
-    if pidfile is not None:
-        target["env"] = {"MISBEHAVE_PIDFILE": str(pidfile)}
-    return resolve_target(None, None, parse_config({"target": target}, "test"))
 
 
 async def _listing_with_pid(spec: TargetSpec) -> tuple[list[Any], int]:
@@ -237,7 +226,7 @@ def test_ctrl_c_while_waiting_leaves_no_server_behind(tmp_path: Path) -> None:
         # A test runner started in the background inherits an ignored SIGINT; undo that.
         "import signal, sys\n"
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-        "from tests.test_mcp_client_stdio import bad_server_spec\n"
+        "from tests.support.bad_server import bad_server_spec\n"
         "from whichtool_tui.targets import load_listing\n"
         "from pathlib import Path\n"
         "try:\n"
@@ -245,9 +234,7 @@ def test_ctrl_c_while_waiting_leaves_no_server_behind(tmp_path: Path) -> None:
         "except KeyboardInterrupt:\n"
         "    sys.exit(130)\n"
     )
-    client = subprocess.Popen(
-        [sys.executable, "-c", code], cwd=Path(__file__).parent.parent, stderr=subprocess.PIPE
-    )
+    client = subprocess.Popen([sys.executable, "-c", code], cwd=REPO, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 20
         while not (pidfile.exists() and len(pidfile.read_text().split()) == 2):

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from scipy import stats
 
-from tests.run_report_factory import Task, build_run
-from tests.run_support import write_project
+from tests.support.run_project import write_project
+from tests.support.run_report_factory import Task, build_run
 from whichtool_tui.cli import main
 from whichtool_tui.evaluation.power import (
     change_variance,

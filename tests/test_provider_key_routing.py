@@ -17,11 +17,11 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.run_support import write_project
-from tests.server_support import call, demo_workspace, mcp_session
 from tests.support.cli import run_binary, run_headless
 from tests.support.fake_apis import FakeApi, chat_reply, fake_api_server
 from tests.support.logging_proxy import LoggingProxy, logging_proxy
+from tests.support.mcp_session import call, demo_workspace, mcp_session
+from tests.support.run_project import write_project
 from whichtool_tui.cli import main
 from whichtool_tui.config import ProviderConfig
 from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec
@@ -425,9 +425,9 @@ async def test_mcp_agent_switching_provider_never_gets_the_operators_url(
 
 
 def test_the_action_never_picks_up_a_repository_config(tmp_path: Path) -> None:
-    from tests.test_action import _workspace, run_action
+    from tests.support.action import action_workspace, run_action
 
-    workspace = _workspace(tmp_path)
+    workspace = action_workspace(tmp_path)
     # A pull request could add this: it would fail the gate (and could redirect a key).
     (workspace / "whichtool.config.json").write_text(
         json.dumps({"thresholds": {"minAccuracy": 1.0}, "provider": {"name": "vllm"}}),

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.paths import REPO
 from tests.support.processes import wait_for
 
-REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
 FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
 EXPECTED_EXIT = re.compile(r"#\s*exit (\d)\s*$")

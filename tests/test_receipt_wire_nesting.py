@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.ui_support import UI_DATA, big_receipt, wait_until
+from tests.support.ui import UI_DATA, big_receipt, wait_until
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.bounded_read import MAX_NESTING
 from whichtool_tui.errors import WhichtoolError

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.run_report_factory import Task, build_run, demo_run
+from tests.support import paths
 from tests.support.cli import run_headless as cli
+from tests.support.run_report_factory import Task, build_run, demo_run
 
 
 def saved(tmp_path: Path, name: str, data: object) -> str:
@@ -97,7 +98,7 @@ def test_refusals_name_the_reason(tmp_path: Path, cli_env: dict[str, str]) -> No
 
 @pytest.mark.slow
 def test_a_real_run_reads_back_byte_for_byte(tmp_path: Path, cli_env: dict[str, str]) -> None:
-    repo = Path(__file__).resolve().parent.parent
+    repo = paths.REPO
     run_json = tmp_path / "run.json"
     made = cli(
         "run",

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import os
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.run_report_factory import Answer, Task, build_run, demo_run
+from tests.support import paths
+from tests.support.run_report_factory import Answer, Task, build_run, demo_run
 from whichtool_tui.evaluation.reader import load_run_report, parse_run_report
 from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.reports.badge import rate_colour
@@ -22,7 +22,7 @@ from whichtool_tui.reports.run_formats import RUN_FORMATS, render_run
 from whichtool_tui.reports.run_junit import render_run_junit
 from whichtool_tui.reports.run_markdown import render_run_markdown
 
-GOLDEN = Path(__file__).parent / "golden" / "report"
+GOLDEN = paths.GOLDEN / "report"
 SUFFIX = {
     "terminal": "txt",
     "json": "json",

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.run_report_factory import demo_run
+from tests.support.run_report_factory import demo_run
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.reader import (
     InconsistentRunError,

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
-from tests.test_evaluation_scenario import run_scenario
+from tests.support import paths
+from tests.support.scenario import run_scenario
 
-GOLDEN = Path(__file__).resolve().parent / "golden" / "run" / "scenario.json"
+GOLDEN = paths.GOLDEN / "run" / "scenario.json"
 REGENERATE = os.environ.get("WHICHTOOL_REGEN_GOLDEN") == "1"
 
 

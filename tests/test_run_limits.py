@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.run_support import write_project
 from tests.support.fake_apis import (
     FakeApi,
     anthropic_reply,
@@ -19,6 +18,7 @@ from tests.support.fake_apis import (
     http_error,
     responses_reply,
 )
+from tests.support.run_project import write_project
 from whichtool_tui.cli import main
 
 pytestmark = pytest.mark.slow  # starts processes or servers

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.evaluation_support import make_inputs
+from tests.support.evaluation import make_inputs
 from whichtool_tui.evaluation.engine import RunOptions, run_evaluation
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.providers.factory import build_provider

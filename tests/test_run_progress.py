@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from tests.evaluation_support import make_inputs
+from tests.support.evaluation import make_inputs
 from whichtool_tui.evaluation.engine import RunOptions, run_evaluation
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.headless.progress import RunProgress

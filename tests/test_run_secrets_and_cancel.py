@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import binary_path
-from tests.run_support import run_args, write_project
+from tests.support.cli import binary_path
 from tests.support.fake_apis import FakeReply, chat_reply, fake_api_server
 from tests.support.places import PlatformDirs
 from tests.support.processes import wait_for
+from tests.support.run_project import run_args, write_project
 from whichtool_tui.cli import main
 
 pytestmark = pytest.mark.slow  # starts processes or servers

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.test_evaluation_scenario import run_scenario
+from tests.support.scenario import run_scenario
 from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.reports.run_terminal import render_run_terminal
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.run_support import run_args, write_project
 from tests.support.fake_apis import chat_reply, fake_api_server
+from tests.support.run_project import run_args, write_project
 from whichtool_tui.cli import main
 
 pytestmark = pytest.mark.slow  # starts processes or servers

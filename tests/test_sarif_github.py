@@ -17,6 +17,7 @@ import pytest
 
 from tests.support.mcp_http_server import serve
 from tests.support.net import RunningServer
+from tests.support.paths import REPO, SARIF_SCHEMA
 from tests.support.sarif_github import CHECKS, github_problems
 from whichtool_tui.cli import main
 from whichtool_tui.reports.inspect_sarif import build_sarif, sarif_artifact, tool_lines
@@ -25,9 +26,7 @@ from whichtool_tui.surface.load import load_snapshot
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
-REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "snapshots"
-SARIF_SCHEMA = REPO / "tests" / "schemas" / "sarif-schema-2.1.0.json"
 FIXTURE = f"{sys.executable} -m whichtool_tui.arcade.fixture"
 
 

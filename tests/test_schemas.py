@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.run_report_factory import demo_run
+from tests.support import paths
+from tests.support.run_report_factory import demo_run
 from whichtool_tui.schemas import DEFAULT_FOLDER, SCHEMAS, generated, load_model, main
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = paths.GOLDEN
 BY_VERSION = {
     "whichtool.run/2": "run",
     "whichtool.inspect/1": "inspect",

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.server_support import call, demo_workspace, mcp_session
 from tests.support.fake_apis import chat_reply, fake_api_server
+from tests.support.mcp_session import call, demo_workspace, mcp_session
 
 pytestmark = pytest.mark.slow  # starts the server as a process
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tests.server_support import call, demo_workspace, mcp_session
 from tests.support.fake_apis import FakeApi, FakeReply, RecordedRequest, chat_reply, fake_api_server
+from tests.support.mcp_session import call, demo_workspace, mcp_session
 from tests.support.places import PlatformDirs
 
 pytestmark = pytest.mark.slow  # starts processes or servers

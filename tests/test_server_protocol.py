@@ -16,9 +16,9 @@ import pytest
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from tests.conftest import binary_path
-from tests.server_support import call, child_pids, demo_workspace, mcp_session, server_env
+from tests.support.cli import binary_path
 from tests.support.mcp_http_server import serve
+from tests.support.mcp_session import call, child_pids, demo_workspace, mcp_session, server_env
 from tests.support.processes import wait_gone
 from whichtool_tui.server.stdio_lines import OVERSIZED_LINE, CappedLines
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from tests.conftest import SNAPSHOTS
-from tests.server_support import call, demo_workspace, mcp_session
 from tests.support.mcp_http_server import TOKEN, TOOL_COUNT, serve
+from tests.support.mcp_session import call, demo_workspace, mcp_session
+from tests.support.paths import SNAPSHOTS
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 

@@ -9,9 +9,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.conftest import binary_path
-from tests.server_support import call, demo_workspace, mcp_session, server_env
-from tests.support.cli import run_headless
+from tests.support.cli import binary_path, run_headless
+from tests.support.mcp_session import call, demo_workspace, mcp_session, server_env
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 

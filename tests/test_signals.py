@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.paths import MISBEHAVING_SERVER as BAD_SERVER
 from tests.support.processes import (
     gone_soon,
     is_running,
@@ -34,7 +35,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(sys.platform != "linux", reason="reads /proc"),
 ]  # starts processes or servers
-BAD_SERVER = Path(__file__).parent / "support" / "misbehaving_server.py"
 # Starts a setsid() grandchild carrying the marker, then ignores SIGTERM and never reads stdin.
 STUBBORN = (
     "import signal, subprocess, sys, time; "
@@ -167,8 +167,8 @@ def test_an_interrupted_write_leaves_neither_temp_file_nor_half_a_file(
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_sigterm_quits_the_tui_and_restores_the_terminal(tmp_path: Path) -> None:
-    from tests.run_support import write_project
-    from tests.test_ui_tmux import start_terminal
+    from tests.support.run_project import write_project
+    from tests.support.tmux import start_terminal
 
     surface = write_project(tmp_path)
     terminal = start_terminal(tmp_path, f"inspect {surface}")

@@ -8,14 +8,13 @@ from __future__ import annotations
 import json
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.cli import run_headless
+from tests.support.paths import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 README = REPO / "snapshots" / "README.md"
 ROW = re.compile(r"^\| `(?P<file>[\w.-]+\.json)` \| (?P<what>.*?) \| (?P<shows>.*) \|$")
 CODE_WITH_SEVERITY = re.compile(r"`([a-z-]+/[A-Za-z-]+)`(?: \(|, )(error|warning|info)\b")

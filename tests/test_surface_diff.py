@@ -19,13 +19,13 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from tests.support.cli import run_headless as cli
+from tests.support.paths import REPO
 from whichtool_tui.schemas import DEFAULT_FOLDER
 
-ROOT = Path(__file__).resolve().parent.parent
-LAB = ROOT / "snapshots" / "demo-lab.json"
-LAB_TASKS = ROOT / "snapshots" / "demo-lab.tasks.yaml"
-GIT = ROOT / "snapshots" / "git.json"
-GIT_TASKS = ROOT / "snapshots" / "git.tasks.yaml"
+LAB = REPO / "snapshots" / "demo-lab.json"
+LAB_TASKS = REPO / "snapshots" / "demo-lab.tasks.yaml"
+GIT = REPO / "snapshots" / "git.json"
+GIT_TASKS = REPO / "snapshots" / "git.tasks.yaml"
 KEYWORD = ("--provider", "keyword")
 
 

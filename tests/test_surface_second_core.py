@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.support import paths
 from whichtool_tui import shutdown
 from whichtool_tui.reports.inspect_json import render_inspect_json
 from whichtool_tui.surface import second_core
@@ -176,7 +177,7 @@ def test_the_forking_cases_run_in_a_fresh_interpreter() -> None:
         timeout=300,
         check=False,
         env={**os.environ, FRESH: "1"},
-        cwd=Path(__file__).resolve().parent.parent,
+        cwd=paths.REPO,
     )  # fmt: skip
     summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stderr
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]

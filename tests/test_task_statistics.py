@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from scipy import stats
 
-from tests.run_report_factory import Answer, Task, build_run
+from tests.support.run_report_factory import Answer, Task, build_run
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation import permutation
 from whichtool_tui.evaluation.clustered import clustered_rate

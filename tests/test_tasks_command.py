@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support import paths
+from tests.support.paths import REPO
 from tests.support.processes import live_children
 from whichtool_tui.cli import main
 from whichtool_tui.surface.load import load_snapshot
 from whichtool_tui.surface.normalize import normalize_surface
 from whichtool_tui.tasks.load import load_task_set
 
-FIXTURES = REPO / "tests" / "fixtures" / "tasks"
+FIXTURES = paths.TASK_FIXTURES
 SURFACE_FILE = FIXTURES / "surface.json"
 BASIC = FIXTURES / "basic.tasks.yaml"
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support import paths
 from tests.support.fake_apis import chat_reply, fake_api_server, http_error
 from whichtool_tui.cli import main
 from whichtool_tui.errors import WhichtoolError
@@ -28,7 +28,7 @@ from whichtool_tui.tasks.load import load_task_set
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
-SURFACE_FILE = REPO / "tests" / "fixtures" / "tasks" / "surface.json"
+SURFACE_FILE = paths.TASK_FIXTURES / "surface.json"
 TOOLS = ["get_ticket", "list_invoices", "refund_order"]
 
 

@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support import paths
+from tests.support.paths import REPO
 from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.tasks.load import load_task_set, parse_task_text, resolve_task_file
 from whichtool_tui.tasks.model import DerivedFrom, Task
 
-FIXTURES = REPO / "tests" / "fixtures" / "tasks"
+FIXTURES = paths.TASK_FIXTURES
 
 
 def refusal(text: str, source: str = "t.yaml") -> WhichtoolError:

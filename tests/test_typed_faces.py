@@ -8,14 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.paths import UI_DATA
 from whichtool_tui.artefacts import describe, load_artefact
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.server.summaries import inspect_summary
 from whichtool_tui.surface.report_model import InspectReport
 from whichtool_tui.ui.surface_model import build_surface_view
 from whichtool_tui.usecases.saved_runs import parse_diff
-
-UI_DATA = Path(__file__).parent / "ui_data"
 
 
 def test_a_saved_inspect_report_the_model_refuses_is_one_named_error(tmp_path: Path) -> None:

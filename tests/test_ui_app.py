@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, OptionList, Static
 
-from tests.ui_support import (
+from tests.support.ui import (
     LAB_INSPECT,
     LAB_TOOLS,
     lab_report,

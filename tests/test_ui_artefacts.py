@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli import run_binary
-from tests.ui_support import LAB_INSPECT, LAB_TOOLS, UI_DATA
+from tests.support.ui import LAB_INSPECT, LAB_TOOLS, UI_DATA
 from whichtool_tui.artefacts import classify, describe, load_artefact
 from whichtool_tui.errors import WhichtoolError
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
-from tests.ui_support import UI_DATA, big_receipt, live_children, static_text, wait_until
+from tests.support.ui import UI_DATA, big_receipt, live_children, static_text, wait_until
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.bout_model import view_of_receipt

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList, Static
 
-from tests.ui_support import UI_DATA, static_text, wait_until
+from tests.support.ui import UI_DATA, static_text, wait_until
 from whichtool_tui.cli import main
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.preferences import THEME_ENV, load_preferences

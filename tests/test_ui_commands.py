@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
-from tests.ui_support import LAB_TOOLS, UI_DATA, live_children, static_text
+from tests.support.paths import REPO
+from tests.support.ui import LAB_TOOLS, UI_DATA, live_children, static_text
 from whichtool_tui.cli import build_parser, main
 from whichtool_tui.ui.app import StartPoint, WhichtoolApp
 from whichtool_tui.ui.session import ReviewOptions, RunForm
 
 SIZE = (120, 40)
-REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "snapshots" / "demo-lab.json"
 DEMO_TASKS = REPO / "snapshots" / "demo-lab.tasks.yaml"
 LAB_RUN = UI_DATA / "lab-run.json"

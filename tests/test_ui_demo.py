@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, Static
 
-from tests.ui_support import live_children, static_text, wait_until
+from tests.support.ui import live_children, static_text, wait_until
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 from whichtool_tui.ui.widgets.timeline import RpcTimeline

@@ -4,12 +4,12 @@ on Results."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Static
 
-from tests.ui_support import static_text, wait_until
+from tests.support.paths import SNAPSHOTS
+from tests.support.ui import static_text, wait_until
 from whichtool_tui.config import load_settings
 from whichtool_tui.discovery.deferred_run import DiscoveryOptions, run_deferred_evaluation
 from whichtool_tui.evaluation.engine import RunOptions
@@ -21,7 +21,6 @@ from whichtool_tui.tasks.load import load_task_set
 from whichtool_tui.ui.app import WhichtoolApp
 
 pytestmark = pytest.mark.usefixtures("isolated_state")
-SNAPSHOTS = Path(__file__).resolve().parent.parent / "snapshots"
 
 
 def _cell(table: DataTable[object], row: str, column: int) -> str:

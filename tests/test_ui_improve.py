@@ -10,7 +10,8 @@ import jsonpatch
 import pytest
 from textual.widgets import DataTable, Static
 
-from tests.ui_support import static_text, wait_until
+from tests.support.paths import REPO
+from tests.support.ui import static_text, wait_until
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.cli import main
 from whichtool_tui.ui.app import WhichtoolApp
@@ -20,9 +21,8 @@ from whichtool_tui.ui.modals.proposal import ProposalModal
 from whichtool_tui.ui.session import TargetChoice
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 
-ROOT = Path(__file__).resolve().parent.parent
-LAB = ROOT / "snapshots" / "demo-lab.json"
-IMPROVE_TASKS = ROOT / "snapshots" / "demo-lab.improve.tasks.yaml"
+LAB = REPO / "snapshots" / "demo-lab.json"
+IMPROVE_TASKS = REPO / "snapshots" / "demo-lab.improve.tasks.yaml"
 SIZE = (120, 40)
 
 pytestmark = pytest.mark.usefixtures("isolated_state")

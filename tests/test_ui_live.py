@@ -20,8 +20,8 @@ from tests.support.fake_apis import (
     fake_api_server,
     http_error,
 )
-from tests.test_ui_run import open_lab_run
-from tests.ui_support import static_text, wait_until
+from tests.support.ui import static_text, wait_until
+from tests.support.ui_run import open_lab_run
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.screens.run import RunScreen
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap

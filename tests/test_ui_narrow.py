@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual.widget import Widget
 
-from tests.ui_support import LAB_INSPECT, UI_DATA, static_text, wait_until
+from tests.support.ui import LAB_INSPECT, UI_DATA, static_text, wait_until
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.screens.bout import BoutScreen

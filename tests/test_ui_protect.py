@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import DataTable, Input, Select
 
 from tests.support.processes import wait_for
-from tests.ui_support import UI_DATA, lab_report, lab_tools, live_children, wait_until
+from tests.support.ui import UI_DATA, lab_report, lab_tools, live_children, wait_until
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.tasks.load import load_task_set
 from whichtool_tui.ui.app import WhichtoolApp

@@ -7,13 +7,13 @@ them; the test reads back every notification the app raised and the whole render
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.app import App
 
-from tests.ui_support import wait_until
+from tests.support.paths import MISBEHAVING_SERVER as BAD_SERVER
+from tests.support.ui import wait_until
 from whichtool_tui.redact import redact_message
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.session import TargetChoice
@@ -22,7 +22,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.usefixtures("isolated_state"),
 ]  # starts processes or servers
-BAD_SERVER = Path(__file__).parent / "support" / "misbehaving_server.py"
 SECRETS = ("sk-secret1234567890", "abc123token")
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, Static
 
-from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text
+from tests.support.ui import UI_DATA, lab_report, lab_tools, static_text
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.modals.trials import TrialsModal

@@ -3,24 +3,19 @@
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
-from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text, wait_until
-from whichtool_tui.ui.app import WhichtoolApp, load_tasks_state
+from tests.support.ui import static_text, wait_until
+from tests.support.ui_run import SIZE, open_lab_run
+from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.modals.confirm import ConfirmModal
 from whichtool_tui.ui.session import RunForm
-from whichtool_tui.ui.surface_model import build_surface_view
-
-SIZE = (120, 40)
-
 
 pytestmark = [
     pytest.mark.slow,
@@ -55,24 +50,6 @@ def hanging_server() -> Iterator[tuple[str, threading.Event]]:
         server.shutdown()
         server.server_close()
         thread.join(5)
-
-
-async def open_lab_run(
-    app: WhichtoolApp,
-    pilot: Pilot[None],
-    tmp_path: Path,
-    repeat: str,
-    form: RunForm | None = None,
-) -> None:
-    """Load the lab surface and tasks, open the Run section and set the repeat count."""
-    tasks = tmp_path / "tasks.yaml"
-    shutil.copy(UI_DATA / "lab-run-tasks.yaml", tasks)
-    app.session.surface = build_surface_view(lab_report(), lab_tools())
-    # never the repo's folder
-    app.session.run_form = form or RunForm(cache_dir=str(tmp_path / "cache"))
-    app.session.tasks = load_tasks_state(str(tasks))
-    await pilot.press("3")
-    app.screen.query_one("#run-repeat", Input).value = repeat
 
 
 async def test_plan_then_keyword_run_fills_results(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Static
 
-from tests.ui_support import UI_DATA, static_text
+from tests.support.ui import UI_DATA, static_text
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.modals.confirm import ConfirmModal

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from tests.ui_support import UI_DATA, static_text, wait_until
+from tests.support.ui import UI_DATA, static_text, wait_until
 from whichtool_tui.arcade.conformance import ConformanceReceipts, score_conformance
 from whichtool_tui.arcade.receipt import BoutReceipt, read_receipt_data, validate_receipt
 from whichtool_tui.arcade.trials import score_series

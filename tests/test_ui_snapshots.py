@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from tests.ui_support import LAB_INSPECT, LAB_TOOLS, UI_DATA, lab_report, lab_tools, wide_run
+from tests.support.ui import LAB_INSPECT, LAB_TOOLS, UI_DATA, lab_report, lab_tools, wide_run
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp, load_tasks_state
 from whichtool_tui.ui.surface_model import build_surface_view

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Input, Static
 
-from tests.ui_support import LAB_TOOLS, static_text, wait_until
+from tests.support.ui import LAB_TOOLS, static_text, wait_until
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.modals.family import FamilyModal

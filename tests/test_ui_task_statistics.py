@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from tests.test_ui_run import SIZE, open_lab_run
-from tests.ui_support import UI_DATA, static_text
+from tests.support.ui import UI_DATA, static_text
+from tests.support.ui_run import SIZE, open_lab_run
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.evaluation.engine import RunOptions
 from whichtool_tui.ui.app import WhichtoolApp

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
 
 from tests.support.fake_apis import chat_reply, fake_api_server
-from tests.ui_support import UI_DATA, lab_report, lab_tools, static_text
+from tests.support.ui import UI_DATA, lab_report, lab_tools, static_text
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.tasks.load import load_task_set
 from whichtool_tui.ui.app import WhichtoolApp

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
+from tests.support import paths
 from tests.support.cli import run_headless
+from tests.support.paths import UPSTREAM
 from tests.support.upstream_schemas import upstream_validator
 from whichtool_tui.evaluation.reader import load_run_report
 from whichtool_tui.reports.run_formats import RUN_FORMATS
 
-UPSTREAM = Path(__file__).parent / "upstream"
 UPSTREAM_RUN = UPSTREAM / "golden" / "run.report.json"
 UPSTREAM_INSPECT = UPSTREAM / "examples" / "ambiguous-server" / "report.json"
 RUN_SCHEMA_ID = (
@@ -158,7 +159,7 @@ async def test_open_shows_the_upstream_files_on_their_screens(
 
 def test_the_confusion_pairs_we_write_are_upstreams_shape() -> None:
     """Our own run golden's pairs against upstream's confusionPair definition."""
-    ours = json.loads((Path(__file__).parent / "golden" / "run" / "scenario.json").read_text())
+    ours = json.loads((paths.GOLDEN / "run" / "scenario.json").read_text())
     pairs = ours["metrics"]["confusionPairs"]
     assert pairs, "the scenario golden has a confusion pair to check"
     check = upstream_validator("run-report").evolve(
@@ -175,7 +176,7 @@ ADDITIVE_RUN_KEYS = {"statistics", "discovery"}
 
 
 def test_our_run_report_is_upstreams_schema_plus_the_documented_additive_blocks() -> None:
-    ours = json.loads((Path(__file__).parent / "golden" / "run" / "scenario.json").read_text())
+    ours = json.loads((paths.GOLDEN / "run" / "scenario.json").read_text())
     assert "statistics" in ours
     stripped = {key: value for key, value in ours.items() if key not in ADDITIVE_RUN_KEYS}
     errors = [

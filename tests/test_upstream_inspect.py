@@ -14,18 +14,18 @@ from typing import Any
 
 import pytest
 
+from tests.support import paths
 from tests.support.cli import run_headless
+from tests.support.paths import REPO, UPSTREAM
 from tests.support.upstream_schemas import upstream_validator
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.surface.inspect import inspect_surface
 from whichtool_tui.surface.load import load_snapshot
 from whichtool_tui.surface.report_model import InspectReport
 
-REPO = Path(__file__).resolve().parent.parent
-UPSTREAM = REPO / "tests" / "upstream"
 AMBIGUOUS = UPSTREAM / "examples" / "ambiguous-server"
 BUNDLED = sorted((REPO / "snapshots").glob("*.json"))
-INSPECT_GOLDENS = sorted((REPO / "tests" / "golden" / "inspect").glob("*.report.json"))
+INSPECT_GOLDENS = sorted((paths.GOLDEN / "inspect").glob("*.report.json"))
 SCHEMA = upstream_validator("inspect-report")
 
 

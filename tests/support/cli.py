@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
-from tests.conftest import binary_path
+
+def binary_path() -> str:
+    """The installed ``whichtool-tui`` script of the interpreter running the tests."""
+    candidate = Path(sys.executable).parent / "whichtool-tui"
+    if candidate.exists():
+        return str(candidate)
+    found = shutil.which("whichtool-tui")
+    assert found, "whichtool-tui is not installed in this environment"
+    return found
 
 
 def run_binary(

@@ -19,9 +19,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tests.support.net import free_port
+from tests.support.paths import NODE_SERVERS, SUPPORT
 
-REPO = Path(__file__).resolve().parents[2]
-NODE_PACKAGES = REPO / "tests" / "node_servers" / "node_modules" / "@modelcontextprotocol"
+NODE_PACKAGES = NODE_SERVERS / "node_modules" / "@modelcontextprotocol"
 
 
 def _node_entry(package: str) -> Path | None:
@@ -76,7 +76,7 @@ def git_command(repository: Path) -> str | None:
     return shlex.join([str(script), "--repository", str(repository)])
 
 
-LOOPBACK_PRELOAD = Path(__file__).with_name("loopback_only.cjs")
+LOOPBACK_PRELOAD = SUPPORT / "loopback_only.cjs"
 
 
 @contextmanager

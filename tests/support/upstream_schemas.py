@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-UPSTREAM_SCHEMAS = Path(__file__).parent.parent / "upstream" / "schemas"
+from tests.support.paths import UPSTREAM
+
+UPSTREAM_SCHEMAS = UPSTREAM / "schemas"
 
 
 @cache

@@ -14,7 +14,8 @@ import mcp_types as types
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from tests.conftest import SNAPSHOTS, binary_path
+from tests.support.cli import binary_path
+from tests.support.paths import SNAPSHOTS
 from tests.support.processes import live_children, wait_gone
 
 

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.support.paths import UI_DATA as UI_DATA
 from tests.support.processes import live_children as live_children
 
-UI_DATA = Path(__file__).resolve().parent / "ui_data"
 LAB_TOOLS = UI_DATA / "lab-tools.json"
 LAB_INSPECT = UI_DATA / "lab-inspect.json"
 
@@ -105,7 +105,7 @@ def wide_run(path: Path) -> Path:
     """A run over twelve tools named like the reference "everything" server, with confusions
     of 1 to 9 trials (an intensity scale has something to show) and one phantom and one
     multi-call, written to ``path`` as a whichtool.run/2 report."""
-    from tests.run_report_factory import Answer, Task, build_run
+    from tests.support.run_report_factory import Answer, Task, build_run
 
     tools = {name: 60 + 7 * index for index, name in enumerate(EVERYTHING_TOOLS)}
     tasks = [Task(f"t.{name}", f"Please use {name} now", name) for name in EVERYTHING_TOOLS]
