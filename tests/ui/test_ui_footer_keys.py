@@ -7,7 +7,7 @@ import pytest
 from textual.widgets import Button, RadioSet
 from textual.widgets._footer import FooterKey
 
-from tests.ui_support import wait_until
+from tests.support.ui import wait_until
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.widgets.key_footer import KeyFooter
 
