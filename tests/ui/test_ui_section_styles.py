@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from textual.color import Color
 
-from tests.ui_support import LAB_INSPECT, wait_until
+from tests.support.ui import LAB_INSPECT, wait_until
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.screens.surface import SurfaceScreen

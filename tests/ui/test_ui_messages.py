@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from tests.ui_support import UI_DATA, wait_until
+from tests.support.paths import SNAPSHOTS
+from tests.support.ui import UI_DATA, wait_until
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.session import TargetChoice
 
 SIZE = (120, 40)
-LAB_SNAPSHOT = Path(__file__).resolve().parent.parent / "snapshots" / "demo-lab.json"
+LAB_SNAPSHOT = SNAPSHOTS / "demo-lab.json"
 
 pytestmark = pytest.mark.usefixtures("isolated_state")
 
