@@ -1,7 +1,8 @@
 """The App's "propose a fix" job: the improve loop for a few tools, shown in ProposalModal.
 
 It runs on the App (leaving a screen does not cancel it), in a thread because the loop drives
-its own event loop, and forwards each candidate to the modal as it is proposed and measured.
+its own event loop, and posts each candidate as a message as it is proposed and measured; the
+App's handlers hand them to the modal while it is open.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from textual.worker import get_current_worker
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths
+from whichtool_tui.ui.messages import FixMeasured, FixNotMeasured, FixProgressed
 
 if TYPE_CHECKING:
     from whichtool_tui.ui.modals.proposal import ProposalModal
@@ -69,18 +71,30 @@ class ImproveJobs(App[int]):
         def forward(event: ImproveEvent) -> None:
             if worker.is_cancelled:  # quitting: stop at the next candidate, keep nothing
                 raise WhichtoolError("improve/cancelled", "the measurement was cancelled")
-            if modal.is_attached:
-                self.call_from_thread(modal.add_event, event)
+            self.post_message(FixProgressed(modal, event))
 
         try:
             request = request_for(snapshot, tasks, tools, self.session.settings, provider)
             report = run_improve(request, self.session.settings, base_report=base_run, sink=forward)
         except WhichtoolError as error:
-            if modal.is_attached:
-                self.call_from_thread(modal.fail, error.message)
+            self.post_message(FixNotMeasured(modal, error.message))
             return
-        if modal.is_attached:
-            self.call_from_thread(modal.finish, report)
+        self.post_message(FixMeasured(modal, report))
+
+    def on_fix_progressed(self, message: FixProgressed) -> None:
+        """A candidate joins the proposal, if it is still open."""
+        if message.modal.is_attached:
+            message.modal.add_event(message.event)
+
+    def on_fix_measured(self, message: FixMeasured) -> None:
+        """The proposal shows what was accepted, if it is still open."""
+        if message.modal.is_attached:
+            message.modal.finish(message.report)
+
+    def on_fix_not_measured(self, message: FixNotMeasured) -> None:
+        """The proposal says why nothing was measured, if it is still open."""
+        if message.modal.is_attached:
+            message.modal.fail(message.reason)
 
     def write_improve_patch(self, report: ImproveReport) -> None:
         """Ask where, then write the RFC 6902 patch of the accepted rewrites."""

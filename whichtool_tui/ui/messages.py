@@ -18,10 +18,17 @@ from whichtool_tui.errors import WhichtoolError
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
     from whichtool_tui.ui.bout_model import BoutView
+    from whichtool_tui.ui.modals.proposal import ProposalModal
     from whichtool_tui.ui.run_control import RunProgress
     from whichtool_tui.ui.session import TargetChoice, TaskSetState
     from whichtool_tui.ui.surface_model import SurfaceView
-    from whichtool_tui.usecases.models import Artefact, DiffReport, RunReport
+    from whichtool_tui.usecases.models import (
+        Artefact,
+        DiffReport,
+        ImproveEvent,
+        ImproveReport,
+        RunReport,
+    )
 
 
 class SessionUpdate(Message):
@@ -148,3 +155,30 @@ class ArtefactRead(SessionUpdate):
     def __init__(self, artefact: Artefact) -> None:
         super().__init__()
         self.artefact = artefact
+
+
+class FixProgressed(Message):
+    """The improve loop proposed or measured a candidate, for the proposal on screen."""
+
+    def __init__(self, modal: ProposalModal, event: ImproveEvent) -> None:
+        super().__init__()
+        self.modal = modal
+        self.event = event
+
+
+class FixMeasured(Message):
+    """The improve loop ended with its report (which rewrites the patch would hold)."""
+
+    def __init__(self, modal: ProposalModal, report: ImproveReport) -> None:
+        super().__init__()
+        self.modal = modal
+        self.report = report
+
+
+class FixNotMeasured(Message):
+    """The improve loop could not run (a bad task set, provider errors): ``reason`` says why."""
+
+    def __init__(self, modal: ProposalModal, reason: str) -> None:
+        super().__init__()
+        self.modal = modal
+        self.reason = reason
