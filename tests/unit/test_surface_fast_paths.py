@@ -259,3 +259,51 @@ def test_token_total_from_parts_equals_counting_the_whole(
     counted = tool_tokens(tool)
     assert counted.total == count_tokens(counting_serialization(tool))
     assert counted.schema == count_tokens(canonical_json(schema))
+
+
+def _plain_placeholder_match(text: str) -> str | None:
+    from whichtool_tui.surface.rules_descriptions import _PLACEHOLDER_ANY, _PLACEHOLDER_UPPER
+
+    match = _PLACEHOLDER_UPPER.search(text) or _PLACEHOLDER_ANY.search(text)
+    return match.group(0) if match else None
+
+
+PLACEHOLDER_TEXT = st.lists(
+    st.sampled_from(
+        [
+            *["lorem", "ipsum", "Lorem Ipsum", "LOREM IPSUM", "description", "DESCRIPTION"],
+            *["goes", "here", "Here", "add", "Insert", "write", "a", "the", "placeholder"],
+            *["text", "to", "be", "To Be", "written", "documented", "described", "TODO", "todo"],
+            *["TBD", "FIXME", "xTODO", "ſ", "K", "é", " ", "  ", ".", "\n", "İ", "Description"],
+        ]
+    ),
+    max_size=10,
+).map("".join) | st.text(max_size=30)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(PLACEHOLDER_TEXT, max_size=3).map(" ".join))
+def test_placeholder_prefilter_equals_the_two_regexes(text: str) -> None:
+    from whichtool_tui.surface.rules_descriptions import placeholder_match
+
+    assert placeholder_match(text) == _plain_placeholder_match(text)
+
+
+def test_placeholder_prefilter_known_cases() -> None:
+    from whichtool_tui.surface.rules_descriptions import placeholder_match
+
+    for text in [
+        "Add a description",
+        "DESCRIPTION GOES HERE",
+        "Lorem Ipsum dolor",
+        "TBD.",
+        "to be documented",
+        "Placeholder text",
+        "none here",
+        "todo list",
+        "ſ",
+    ]:
+        assert placeholder_match(text) == _plain_placeholder_match(text), text
+    assert placeholder_match("ADD THE DESCRİPTİON") == _plain_placeholder_match(
+        "ADD THE DESCRİPTİON"
+    )

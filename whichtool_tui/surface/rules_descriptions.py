@@ -83,9 +83,23 @@ def restates_name(surface: NormalizedSurface, options: CheckOptions) -> list[Dia
     return found
 
 
+# Every placeholder phrase holds one of these words: an ASCII text (where ignoring case is
+# plain lower-casing) with none of them lowered cannot match, and skips the case-blind regex.
+_PLACEHOLDER_WORDS = ("lorem ipsum", "description", "placeholder", "to be ")
+_PLACEHOLDER_MARKS = ("TODO", "TBD", "FIXME")
+
+
 def placeholder_match(text: str) -> str | None:
     """The placeholder text found in ``text`` (TODO, lorem ipsum, ...), or None."""
-    match = _PLACEHOLDER_UPPER.search(text) or _PLACEHOLDER_ANY.search(text)
+    if any(mark in text for mark in _PLACEHOLDER_MARKS):
+        match = _PLACEHOLDER_UPPER.search(text)
+        if match:
+            return match.group(0)
+    if text.isascii():
+        lowered = text.lower()
+        if not any(word in lowered for word in _PLACEHOLDER_WORDS):
+            return None
+    match = _PLACEHOLDER_ANY.search(text)
     return match.group(0) if match else None
 
 
