@@ -22,9 +22,8 @@ from whichtool_tui.bounded_read import (
 )
 from whichtool_tui.diagnostics import HasSeverity, count_by_severity
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.gc_phases import paused_gc
+from whichtool_tui.gc_phases import gc_paused
 from whichtool_tui.redact import redact_paths, sanitize_text
-from whichtool_tui.reports.rates import format_proportion_compact
 from whichtool_tui.strict_model import ModelT, validated
 
 ArtefactKind = Literal[
@@ -137,7 +136,9 @@ def parse_artefact_text(
     if not stripped:
         raise WhichtoolError("open/empty", f"{shown} is empty", _READABLE_HINT)
     if stripped[0] in "{[":
-        with paused_gc():  # a big receipt is a million acyclic objects: nothing to collect
+        # A big receipt is a million acyclic objects: nothing to collect, and handed to the
+        # oldest generation so the first young collection after the parse does not scan them.
+        with gc_paused():
             return parse_json_text(
                 text,
                 shown,
@@ -286,6 +287,7 @@ def _summary_inspect(data: dict[str, Any], shown: str) -> list[tuple[str, str]]:
 
 def _summary_run(data: dict[str, Any], source: str) -> list[tuple[str, str]]:
     from whichtool_tui.evaluation.reader import parse_run_report
+    from whichtool_tui.reports.rates import format_proportion_compact  # the run models with it
 
     report = parse_run_report(data, source)
     repro = report.reproducibility
