@@ -6,9 +6,18 @@ import ast
 import gc
 from pathlib import Path
 
+import pytest
+
 import whichtool_tui
 from whichtool_tui.event_loop import run_coroutine
 from whichtool_tui.gc_phases import collect_in_child, gc_paused, gc_settling, warm_fork_parent
+
+
+@pytest.fixture(autouse=True)
+def nothing_frozen() -> None:
+    """Start from a collector with nothing frozen: an app test earlier in the same process may
+    have kept a receipt for its session (these helpers act only when nothing is frozen)."""
+    gc.unfreeze()
 
 
 def test_pause_nests_and_restores_the_collector() -> None:
