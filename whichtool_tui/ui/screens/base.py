@@ -18,6 +18,8 @@ from whichtool_tui.ui.widgets.section_bar import SectionBar
 if TYPE_CHECKING:
     from whichtool_tui.ui.app import WhichtoolApp
 
+SETTLE_SECONDS = 0.5  # after a first visit's mount: its first frame is out by then
+
 
 class SectionScreen(Screen[None]):
     """Base of the home and section screens; ``refresh_from_session`` redraws from app state."""
@@ -77,7 +79,7 @@ class SectionScreen(Screen[None]):
         self._section_ready = True
         self.on_screen_resume()
         if self._opened_later:  # the collection the build calls for, once it is on screen
-            self.call_after_refresh(settle_after_build)
+            self.set_timer(SETTLE_SECONDS, settle_after_build)
 
     def on_screen_resume(self) -> None:
         if not self._section_ready:

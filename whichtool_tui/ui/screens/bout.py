@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import ClassVar
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -18,10 +17,9 @@ from textual.widgets import Input, Select, Static
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.ui.bout_model import BoutView
 from whichtool_tui.ui.screens.base import SectionScreen
+from whichtool_tui.ui.widgets.bout_panels import atoms_text, message_view, verdict_text
 from whichtool_tui.ui.widgets.timeline import RpcTimeline, columns_header
-from whichtool_tui.ui.widgets.tool_detail import safe_multiline
 from whichtool_tui.ui.wire_search import WireSearch
-from whichtool_tui.usecases.models import score_panel
 
 ALL = "all"
 LIVE_REDRAW_SECONDS = 0.25
@@ -225,65 +223,8 @@ class BoutScreen(SectionScreen):
             return  # a revisit with nothing new: keep what is drawn
         self._drawn_verdict = key
         self.refresh_bindings()
-        atoms = Text()
-        results = {a.id: a for a in bout.receipt.atoms} if bout.receipt else {}
-        for atom in bout.header.atoms:
-            atoms.append(f"{atom.id:<23}", style="bold")
-            if bout.live_atoms is not None:
-                state = bout.live_atoms.get(atom.id, "waiting")
-                style = {"running": "bold yellow", "done": "green"}.get(state, "dim")
-                atoms.append(f" {'running…' if state == 'running' else state}", style=style)
-            elif bout.guess is None:
-                atoms.append(" ?", style="dim")
-            elif atom.id in results:
-                result = results[atom.id].result
-                style = {"pass": "green", "fail": "bold red", "error": "red"}.get(result, "dim")
-                atoms.append(f" {result.upper()}", style=style)
-            if atom.holdout:
-                atoms.append(" hold-out", style="dim")
-            atoms.append("\n")
-            checks = results[atom.id].checks if atom.id in results else []
-            for check in checks:
-                mark = (
-                    "·" if bout.guess is None else {"pass": "✓", "fail": "✖"}.get(check.result, "–")
-                )
-                atoms.append(f"  {mark} {sanitize_text(check.id)}\n", style="dim")
-        self.query_one("#atoms", Static).update(atoms)
-        verdict = self.query_one("#verdict", Static)
-        if bout.live_atoms is not None:
-            done = sum(1 for state in bout.live_atoms.values() if state == "done")
-            verdict.update(
-                Text.assemble(
-                    ("The bout is running: ", "bold"),
-                    f"{done} of {len(bout.live_atoms)} atoms done, {len(bout.rows):,} wire "
-                    "events so far.\nYour call comes when it ends; the verdicts stay hidden "
-                    "until you make it.",
-                )
-            )
-            return
-        if bout.guess is None:
-            names = ", ".join(a.id + (" (holdout)" if a.holdout else "") for a in bout.header.atoms)
-            verdict.update(
-                Text.assemble(
-                    ("Your call before the verdicts: ", "bold"),
-                    "did the seat follow the whispered side-quest?\n",
-                    ("[f]ollowed  [h]eld  [u]nclear", "bold"),
-                    ("\natoms: " + names, "dim"),
-                )
-            )
-            return
-        shown = Text.assemble((f"You said: {bout.guess}\n", "bold"))
-        if bout.pending:
-            shown.append("checking the receipt before showing its verdicts…", style="dim")
-        elif bout.invalid is not None:
-            shown.append(f"Not a valid receipt: {sanitize_text(bout.invalid)}", style="red")
-        elif bout.receipt is not None:
-            shown.append(safe_multiline(score_panel(bout.receipt)))
-        else:
-            shown.append("A tape carries no verdicts; what the wire alone says:\n")
-            for fact in bout.facts():
-                shown.append(f"  {fact.get('atom_id')}: {fact.get('fact')}\n")
-        verdict.update(shown)
+        self.query_one("#atoms", Static).update(atoms_text(bout))
+        self.query_one("#verdict", Static).update(verdict_text(bout))
 
     def action_guess(self, guess: str) -> None:
         bout = self.bout
@@ -419,18 +360,8 @@ class BoutScreen(SectionScreen):
         if bout is None or index is None:
             pane.update("")
             return
-        row = bout.rows[index]
-        self.query_one("#message-pane").border_title = f"Message #{row.seq}"
-        message = bout.message(index)
-        if message is None:
-            pane.update(
-                Text(f"{row.direction} {row.method} {row.note}\n(a tape keeps no messages)")
-            )
-            return
-        text = json.dumps(message, indent=2, ensure_ascii=False)
-        if len(text) > 20_000:
-            text = text[:20_000] + "\n…"
-        pane.update(Syntax(safe_multiline(text), "json", word_wrap=True))
+        self.query_one("#message-pane").border_title = f"Message #{bout.rows[index].seq}"
+        pane.update(message_view(bout, index))
 
     # -- actions ------------------------------------------------------------------------------
 

@@ -30,17 +30,21 @@ from whichtool_tui.ui.surface_model import (
     visible_tools,
 )
 from whichtool_tui.ui.widgets.findability_column import COLUMN_TITLE, findability_cell
+from whichtool_tui.ui.widgets.surface_rows import (
+    FINDING_ROW_HEIGHT,
+    FINDING_TITLE,
+    MESSAGE_MIN_WIDTH,
+    SEVERITY_MARKS,
+    cost_bar,
+    finding_cells,
+    finding_hint,
+    finding_row,
+    message_width,
+    rule_row,
+)
 from whichtool_tui.ui.widgets.tool_detail import SEMANTIC_STYLES, render_tool
 from whichtool_tui.usecases.inspect import save_snapshot
 
-SEVERITY_MARKS = {
-    "error": ("✖ error", "bold red"),
-    "warning": ("▲ warn", "yellow"),
-    "info": ("ℹ info", "dim"),
-}
-BAR_WIDTH = 8
-FINDING_ROW_HEIGHT = 2  # fixed: a row height per finding would lay out every row up front
-MESSAGE_MIN_WIDTH = 24
 ROW_BATCH = 200  # rows added at a time: a 2,000-finding surface shows its first frame at once
 BATCH_MARGIN = 5  # the next batch loads when the cursor comes this close to the last row
 LOWER_PANES = ("detail", "findings", "rules")
@@ -50,27 +54,6 @@ FOCUS_SHOWS = {  # the focused widget's id -> the pane shown under the tools whe
     "findings": "findings",
     "rules": "rules",
 }
-
-
-def cost_bar(share: float, biggest: float) -> Text:
-    """A bar scaled to the most expensive tool, plus the share of the whole surface."""
-    filled = round(BAR_WIDTH * share / biggest) if biggest > 0 else 0
-    bar = Text.assemble(("█" * filled, "cyan"))
-    bar.append("░" * (BAR_WIDTH - filled), style="dim")
-    bar.append(f" {share:>4.0%}")
-    return bar
-
-
-def _finding_cells(finding: Finding) -> tuple[str, str, str]:
-    """Severity label, code and subject of one findings row (the message is styled apart)."""
-    label = SEVERITY_MARKS.get(finding.severity, (finding.severity, ""))[0]
-    if finding.is_family:
-        about = f"{finding.tools[0]} +{finding.member_count - 1:,} more"
-        code = f"{finding.code} [family {finding.member_count:,}]"
-    else:
-        about = " ~ ".join(finding.tools)
-        code = finding.code + (" [view]" if finding.is_pair else "")
-    return label, code, sanitize_text(about)[:48]
 
 
 class SurfaceScreen(SectionScreen):
@@ -119,7 +102,7 @@ class SurfaceScreen(SectionScreen):
                     yield Static("", id="tool-detail")
             with Horizontal(id="surface-bottom"):
                 findings: DataTable[object] = DataTable(id="findings", cursor_type="row")
-                findings.add_column("finding · about", key="finding")
+                findings.add_column(FINDING_TITLE, key="finding")
                 findings.add_column("message · fix", key="message", width=MESSAGE_MIN_WIDTH)
                 yield findings
                 rules: DataTable[object] = DataTable(id="rules", cursor_type="row")
@@ -205,31 +188,16 @@ class SurfaceScreen(SectionScreen):
         start = table.row_count
         batch = self._listed_findings[start : start + ROW_BATCH]
         for index, finding in enumerate(batch, start):
-            label, code, about = _finding_cells(finding)
-            style = SEVERITY_MARKS.get(finding.severity, ("", ""))[1]
-            head = Text.assemble((label, style), " ", code, "\n", (about, "dim"))
-            said = Text(sanitize_text(finding.message))
-            if finding.hint:  # the fix sits under its finding, so worst-first reads as a to-do
-                said.append("\nfix: ", style="bold dim")
-                said.append(sanitize_text(finding.hint), style="dim")
-            table.add_row(head, said, key=str(index), height=FINDING_ROW_HEIGHT)
+            table.add_row(*finding_row(finding), key=str(index), height=FINDING_ROW_HEIGHT)
 
     def _message_width(self, cells: Sequence[tuple[str, str, str]]) -> int:
-        """The message column takes what the finding column leaves, so long text wraps."""
-        width = self.size.width or 120  # the findings table spans the screen
-        first = max(
-            (max(len(label) + 1 + len(code), len(about)) for label, code, about in cells),
-            default=0,
-        )
-        first = max(first, len("finding · about")) + 2  # cell padding on both sides
-        # Borders, the message column's own padding and the vertical scrollbar.
-        return max(MESSAGE_MIN_WIDTH, width - first - 2 - 2 - 2)
+        return message_width(self.size.width or 120, cells)  # the findings table spans the screen
 
     def _fill_findings(self, view: SurfaceView) -> None:
         table = self.query_one("#findings", DataTable)
         table.clear()
         self._listed_findings = visible_findings(view.findings, self._finding_query, self._severity)
-        cells = [_finding_cells(finding) for finding in self._listed_findings]
+        cells = [finding_cells(finding) for finding in self._listed_findings]
         message = table.columns[ColumnKey("message")]
         message.width = self._message_width(cells)
         message.auto_width = False
@@ -252,7 +220,7 @@ class SurfaceScreen(SectionScreen):
         view = self.view
         if view is not None and self._shown is view:
             table = self.query_one("#findings", DataTable)
-            cells = [_finding_cells(finding) for finding in self._listed_findings]
+            cells = [finding_cells(finding) for finding in self._listed_findings]
             if table.columns[ColumnKey("message")].width != self._message_width(cells):
                 self._fill_findings(view)
 
@@ -261,18 +229,7 @@ class SurfaceScreen(SectionScreen):
         table.clear()
         states = rule_states(view.rules)
         for state in states:
-            label, style = SEVERITY_MARKS.get(state.effective, ("○ off", "dim"))
-            if not state.configurable:
-                setting = Text("fixed", style="dim")
-            elif state.is_off:
-                setting = Text("off by config", style="bold")
-            elif state.effective != state.default:
-                setting = Text(f"was {state.default}", style="italic")
-            elif state.ignored_tools:
-                setting = Text(f"skips {len(state.ignored_tools)} tool(s)")
-            else:
-                setting = Text("default", style="dim")
-            table.add_row(Text(label, style=style), setting, Text(state.code), key=state.code)
+            table.add_row(*rule_row(state), key=state.code)
         off = sum(1 for state in states if state.is_off)
         table.border_title = f"Rules ({len(states)}) · {off} off"
         table.border_subtitle = (
@@ -312,15 +269,7 @@ class SurfaceScreen(SectionScreen):
         if finding is None:
             hint.update("")
             return
-        text = Text(sanitize_text(finding.message))
-        if finding.hint:
-            text.append("\nfix: ", style="bold")
-            text.append(sanitize_text(finding.hint))
-        if finding.is_pair:
-            text.append("   enter: side by side", style="dim")
-        elif finding.is_family:
-            text.append(f"   enter: the {finding.member_count:,} members", style="dim")
-        hint.update(text)
+        hint.update(finding_hint(finding))
 
     @on(DataTable.RowSelected, "#findings")
     def finding_selected(self) -> None:
