@@ -307,3 +307,21 @@ def test_placeholder_prefilter_known_cases() -> None:
     assert placeholder_match("ADD THE DESCRİPTİON") == _plain_placeholder_match(
         "ADD THE DESCRİPTİON"
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(TOKEN_TEXT, JSON_LIKE | TOKEN_TEXT, max_size=4), max_size=4))
+def test_normalised_tools_carry_their_schemas_canonical_json(schemas: list[Any]) -> None:
+    import dataclasses
+
+    from whichtool_tui.surface.normalize import normalize_surface
+    from whichtool_tui.surface.tokens import counting_serialization, tool_tokens
+
+    raw: list[Any] = [{"name": f"t{i}", "inputSchema": s} for i, s in enumerate(schemas)]
+    raw.append({"name": "no_schema"})
+    for tool in normalize_surface(raw).tools:
+        assert tool.input_schema_json == canonical_json(tool.input_schema)
+        plain = dataclasses.replace(tool, input_schema_json=None)
+        assert plain == tool  # the cached text is not part of the tool's identity
+        assert tool_tokens(tool) == tool_tokens(plain)
+        assert counting_serialization(tool) == counting_serialization(plain)

@@ -29,6 +29,9 @@ class Tool:
     output_schema: JsonObject | None = None
     output_schema_resolved: JsonObject | None = None
     annotations: JsonObject | None = None
+    # The canonical JSON of ``input_schema`` when normalising already wrote it (the token
+    # estimate counts that text; it is not part of the tool's identity).
+    input_schema_json: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def has_description(self) -> bool:

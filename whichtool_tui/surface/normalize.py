@@ -165,14 +165,15 @@ def _strip_definitions(value: Any) -> Any:
 
 
 def resolve_internal_refs(
-    schema: JsonObject,
+    schema: JsonObject, canonical: str | None = None
 ) -> tuple[JsonObject, list[tuple[str, UnresolvedReason]]]:
     """The analysis view of a schema: refs inlined, definitions stripped only if all resolved.
 
     A canonical schema with no ``$ref`` and no definitions, small enough to stay inside the
-    node budget, is its own analysis view (shared, not copied).
+    node budget, is its own analysis view (shared, not copied). ``canonical`` is the schema's
+    canonical JSON when the caller already has it.
     """
-    if _nothing_to_resolve(schema):
+    if _nothing_to_resolve(canonical_json(schema) if canonical is None else canonical):
         return schema, []
     resolver = _RefResolver(schema)
     resolved = resolver.walk(schema)
@@ -208,13 +209,13 @@ def _unresolved_diagnostics(
     return found
 
 
-def _nothing_to_resolve(schema: JsonObject) -> bool:
+def _nothing_to_resolve(text: str) -> bool:
     """True when a canonical schema has no ``$ref`` or definitions key and under the budget.
 
-    Read off its canonical JSON: every node starts at its own character, so a text shorter than
-    the budget has fewer nodes; a key is always ``"name":``, which no string value can spell.
+    Read off its canonical JSON ``text``: every node starts at its own character, so a text
+    shorter than the budget has fewer nodes; a key is always ``"name":``, which no string value
+    can spell.
     """
-    text = canonical_json(schema)
     return (
         len(text) < MAX_RESOLVED_NODES
         and '"$ref":' not in text
@@ -288,7 +289,8 @@ def _normalize_entry(raw: JsonObject, name: str, index: int, notes: list[Diagnos
             )
         )
         input_schema = {"type": "object"}
-    input_resolved, unresolved = resolve_internal_refs(input_schema)
+    input_json = canonical_json(input_schema)
+    input_resolved, unresolved = resolve_internal_refs(input_schema, input_json)
     notes.extend(_unresolved_diagnostics(name, "inputSchema", unresolved))
     output_schema = _schema_or_none(raw.get("outputSchema"))
     output_resolved = None
@@ -307,6 +309,7 @@ def _normalize_entry(raw: JsonObject, name: str, index: int, notes: list[Diagnos
         output_schema=output_schema,
         output_schema_resolved=output_resolved,
         annotations=annotations,
+        input_schema_json=input_json,
     )
 
 

@@ -167,6 +167,8 @@ def counting_serialization(tool: Tool, schema_json: str | None = None) -> str:
     It is the canonical JSON of ``{name, inputSchema, description?}``; the keys' sorted order
     is description, inputSchema, name, so it is assembled from already-encoded parts.
     """
+    if schema_json is None:
+        schema_json = tool.input_schema_json
     schema = canonical_json(tool.input_schema) if schema_json is None else schema_json
     head = (
         "{" if tool.description is None else '{"description":' + js_string(tool.description) + ","
@@ -180,7 +182,9 @@ def tool_tokens(tool: Tool) -> ToolTokens:
     The total is the count of :func:`counting_serialization`, added up from its parts instead
     of counting the whole text again (see :func:`_joined_count`).
     """
-    schema_json = canonical_json(tool.input_schema)
+    schema_json = tool.input_schema_json
+    if schema_json is None:
+        schema_json = canonical_json(tool.input_schema)
     name_json = js_string(tool.name)
     name = count_tokens(name_json)
     schema = count_tokens(schema_json)
