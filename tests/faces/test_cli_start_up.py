@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -84,3 +86,29 @@ def test_an_in_process_inspect_leaves_the_callers_collector_alone(tmp_path: Path
     assert code in (0, 1)
     assert json.loads(out.read_text(encoding="utf-8"))["surface"]["toolCount"] == 1
     assert gc.get_freeze_count() == frozen  # only the real process entry freezes its heap
+
+
+@pytest.mark.slow  # starts a Python process
+def test_a_small_inspect_imports_no_other_command_no_rich_and_no_numpy(tmp_path: Path) -> None:
+    from tests.support.paths import SNAPSHOTS
+
+    argv = ["--no-ui", "inspect", str(SNAPSHOTS / "demo-lab.json"), "--format", "terminal"]
+    probe = (
+        "import sys\n"
+        "from whichtool_tui.cli import main\n"
+        f"code = main({argv!r})\n"
+        "loaded = [m for m in ('rich', 'numpy', 'whichtool_tui.commands.run',"
+        " 'whichtool_tui.commands.diff', 'whichtool_tui.arcade.fixture') if m in sys.modules]\n"
+        "print(loaded, code in (0, 1), file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == "[] True"

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from rich.color import ColorSystem
-from rich.style import Style
+from typing import TYPE_CHECKING
 
 from whichtool_tui.diagnostics import Diagnostic, count_by_severity
 from whichtool_tui.reports.plain_text import ascii_safe
@@ -11,6 +10,9 @@ from whichtool_tui.surface.canonical import js_fixed
 from whichtool_tui.surface.model import short_hash
 from whichtool_tui.surface.overlap import NOTABLE_OVERLAP
 from whichtool_tui.surface.report_model import InspectReport, ToolSummary
+
+if TYPE_CHECKING:
+    from rich.style import Style
 
 FOOTER = "No tool was executed. whichtool-tui read tools/list and stopped there."
 MAX_COST_ROWS = 15
@@ -104,6 +106,10 @@ class _Lines:
     def render(self, color: bool) -> str:
         if not color:
             return "".join("".join(text for text, _ in line) + "\n" for line in self.lines)
+        # rich only for colour: piped or written to a file the report needs none of it.
+        from rich.color import ColorSystem
+        from rich.style import Style
+
         styles: dict[str, Style] = {}
         rendered: list[str] = []
         for line in self.lines:
