@@ -16,24 +16,11 @@ from typing import Any
 import pytest
 
 from tests.support.arcade import atom, live_bout, processes_matching, run_cli
-from tests.support.paths import REPO
+from tests.support.slow_start import ENV, SLOW_START
+from tests.support.slow_start import slow_starter as _slow_starter
 from whichtool_tui.mcp_client.recorder import Recorder, WireError, recorded_stdio
 
 pytestmark = pytest.mark.slow  # starts processes
-
-# Busy for SPIN seconds of wall-clock time (CPU-bound, like imports), then the bundled fixture.
-SLOW_START = (
-    "import runpy, sys, time\n"
-    "end = time.monotonic() + float(sys.argv[1])\n"
-    "while time.monotonic() < end: pass\n"
-    "sys.argv = ['fixture', *sys.argv[2:]]\n"
-    "runpy.run_module('whichtool_tui.arcade.fixture', run_name='__main__')\n"
-)
-ENV = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)}
-
-
-def _slow_starter(spin: float, *fixture_flags: str) -> list[str]:
-    return [sys.executable, "-c", SLOW_START, str(spin), *fixture_flags]
 
 
 async def test_a_slow_start_up_is_not_part_of_the_request_timeout() -> None:

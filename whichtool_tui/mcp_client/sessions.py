@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from whichtool_tui import __version__
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.limits import DEFAULT_START_TIMEOUT
 from whichtool_tui.limits import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
 from whichtool_tui.mcp_client.auth import authorization_headers, check_http_url
 from whichtool_tui.mcp_client.failures import FailureContext, translate_failure
@@ -32,6 +33,7 @@ from whichtool_tui.mcp_client.http import (
     legacy_sse_transport,
     streamable_http_transport,
 )
+from whichtool_tui.mcp_client.startup import wait_until_up
 from whichtool_tui.mcp_client.stdio import StdioChild, launch_stdio, stdio_transport
 from whichtool_tui.mcp_client.tap import RawResults, tap_tools_list
 
@@ -65,13 +67,24 @@ OPEN_DEADLINE_FACTOR = 2.0
 
 
 class McpSession:
-    """A live connection to one MCP server; use ``async with`` and call its methods."""
+    """A live connection to one MCP server; use ``async with`` and call its methods.
 
-    def __init__(self, spec: TargetSpec, timeout: float = DEFAULT_TIMEOUT) -> None:
+    ``timeout`` bounds each request and the handshake, counted once a stdio server is up (see
+    ``startup``); its start-up has the separate ``start_timeout``, as a bout's has.
+    """
+
+    def __init__(
+        self,
+        spec: TargetSpec,
+        timeout: float = DEFAULT_TIMEOUT,
+        start_timeout: float = DEFAULT_START_TIMEOUT,
+    ) -> None:
         if spec.transport == "snapshot":
             raise ValueError("a snapshot target has no session")
         self.spec = spec
         self.timeout = timeout
+        # Never shorter than a request's own budget: raising the timeout raises both.
+        self.start_timeout = max(start_timeout, timeout)
         self.faults = FaultBox()
         self.observer: HttpObserver | None = None
         self.child: StdioChild | None = None
@@ -82,6 +95,7 @@ class McpSession:
         self._method = "initialize"
         self._jobs: asyncio.Queue[tuple[Job, asyncio.Future[Any]] | None] = asyncio.Queue()
         self._ready: asyncio.Future[None] | None = None
+        self._up = asyncio.Event()  # the server is up (or the lifetime ended): the clock runs
         self._current: asyncio.Future[Any] | None = None
         self._task: asyncio.Task[None] | None = None
         self._scope = anyio.CancelScope()
@@ -108,8 +122,10 @@ class McpSession:
         if spec.transport == "stdio":
             self.child = await launch_stdio(spec.argv, spec.env, spec.cwd)
             async with stdio_transport(self.child, self.faults) as streams:
+                await self._wait_until_up(self.child)
                 yield streams
             return
+        self._up.set()
         assert spec.url is not None
         check_http_url(spec.url)
         headers = authorization_headers(spec.url, spec.headers, None if spec.env_credential else {})
@@ -119,6 +135,19 @@ class McpSession:
         )
         async with opener(spec.url, headers, self.timeout, self.observer) as streams:
             yield streams
+
+    async def _wait_until_up(self, child: StdioChild) -> None:
+        """Hold the handshake until the child waits for its first message, within the start-up
+        deadline; the request clocks start only then."""
+        if not await wait_until_up(child.pid, anyio.Event(), self.start_timeout):
+            raise WhichtoolError(
+                "mcp/start-timeout",
+                f"{self.spec.ref} was still starting after {self.start_timeout:g} s (busy, "
+                "before it waited for its first message)",
+                "A server that takes this long to start up is busy importing or building; "
+                "start it once by hand to see why.",
+            )
+        self._up.set()
 
     async def _lifetime(self) -> None:
         assert self._ready is not None
@@ -132,6 +161,8 @@ class McpSession:
                     waiter.set_exception(failure)
             if not isinstance(error, Exception):
                 raise
+        finally:
+            self._up.set()  # whatever ended it, ``start`` stops waiting for the start-up
         for waiter in (self._ready, self._current):
             if waiter is not None and not waiter.done():
                 waiter.set_exception(
@@ -179,7 +210,9 @@ class McpSession:
         # One deadline around opening any transport: a legacy SSE server that never sends its
         # endpoint (or names another origin) would otherwise wait forever. Twice the request
         # timeout, so a named initialize timeout still comes first when initialize was sent.
+        # A stdio server's start-up comes before it, bounded by its own start-up deadline.
         deadline = OPEN_DEADLINE_FACTOR * self.timeout
+        await self._up.wait()
         try:
             async with asyncio.timeout(deadline):
                 await asyncio.shield(self._ready)
