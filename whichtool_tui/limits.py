@@ -42,6 +42,11 @@ DEFAULT_MIN_SCORED = 1
 # The accuracy drop the power plan of a dry run is sized for (5 points).
 DEFAULT_DETECT = 0.05
 
+# -- improve: the held-out split and the token-growth gate ------------------------------------
+MIN_HOLDOUT_SHARE = 0.05
+MAX_HOLDOUT_SHARE = 0.95
+MAX_TOKEN_GROWTH = 10  # the largest --max-token-growth accepted (ten times the tool's tokens)
+
 # -- what an agent may ask of the MCP server (the operator's flags can lower, never raise) ----
 AGENT_MAX_REPEAT = 20
 AGENT_MAX_CONCURRENCY = 16

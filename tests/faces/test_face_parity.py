@@ -25,7 +25,7 @@ from whichtool_tui.config import load_settings
 from whichtool_tui.evaluation.engine import RunOptions
 from whichtool_tui.evaluation.report_model import RunReport
 from whichtool_tui.server.arguments import RunArguments
-from whichtool_tui.server.handlers import _run_options
+from whichtool_tui.server.handlers import run_options_for
 from whichtool_tui.ui.app import StartPoint, WhichtoolApp
 from whichtool_tui.ui.run_control import prepare_from_session
 from whichtool_tui.ui.screens.run import RunScreen
@@ -100,7 +100,7 @@ def cli_options() -> RunOptions:
 
 def mcp_options(workspace: Path) -> RunOptions:
     args = build_parser().parse_args(["mcp", "--config", str(workspace / "whichtool.config.json")])
-    return _run_options(server_options(args), RunArguments())
+    return run_options_for(server_options(args), RunArguments())
 
 
 def screen_options(app: WhichtoolApp) -> RunOptions:

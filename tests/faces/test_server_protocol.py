@@ -21,6 +21,7 @@ from tests.support.mcp_http_server import serve
 from tests.support.mcp_session import call, child_pids, demo_workspace, mcp_session, server_env
 from tests.support.processes import wait_gone
 from whichtool_tui.server.stdio_lines import OVERSIZED_LINE, CappedLines
+from whichtool_tui.server.tools import SERVER_TOOLS
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
@@ -74,7 +75,7 @@ async def test_modern_discovery_era(tmp_path: Path) -> None:
     for pid in child_pids() - before:
         assert wait_gone(pid)
     assert version == "2026-07-28"
-    assert len(tools.tools) == 4
+    assert len(tools.tools) == len(SERVER_TOOLS) == 5
     assert result.structured_content is not None
     assert result.structured_content["data"]["surface"]["toolCount"] == 6
 
@@ -87,7 +88,7 @@ async def test_banner_and_legacy_handshake(tmp_path: Path) -> None:
         await session.send_ping()
         validated = await call(session, "validate_task_file")
     banner = (tmp_path / "server-stderr.log").read_text(encoding="utf-8")
-    assert "4 tools on stdio" in banner
+    assert f"{len(SERVER_TOOLS)} tools on stdio" in banner
     assert "dynamic targets enabled" in banner
     assert "paid runs disabled" in banner
     assert "limits 30 trials, 6 tools" in banner

@@ -14,7 +14,13 @@ from tests.support.mcp_session import call, demo_workspace, mcp_session, server_
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
-TOOL_NAMES = ["inspect_surface", "validate_task_file", "run_evaluation", "diff_saved_results"]
+TOOL_NAMES = [
+    "inspect_surface",
+    "validate_task_file",
+    "run_evaluation",
+    "diff_saved_results",
+    "improve_descriptions",
+]
 
 
 async def test_list_tools_publishes_schemas_and_annotations(tmp_path: Path) -> None:
@@ -45,6 +51,13 @@ async def test_list_tools_publishes_schemas_and_annotations(tmp_path: Path) -> N
     assert diff is not None
     assert (diff.read_only_hint, diff.open_world_hint) == (True, False)
     assert tools["diff_saved_results"].input_schema["required"] == ["base", "head"]
+    improve = tools["improve_descriptions"].annotations
+    assert improve is not None
+    assert (improve.read_only_hint, improve.idempotent_hint, improve.open_world_hint) == (
+        True,
+        False,
+        True,
+    )
     run_props = tools["run_evaluation"].input_schema["properties"]
     assert run_props["repeat"]["maximum"] == 20
     assert run_props["concurrency"]["maximum"] == 16

@@ -10,6 +10,7 @@ import pytest
 from whichtool_tui import limits
 from whichtool_tui.server.arguments import (
     DiffArguments,
+    ImproveArguments,
     InspectArguments,
     RunArguments,
     ValidateArguments,
@@ -21,6 +22,7 @@ MODELS = {
     "validate_task_file": ValidateArguments,
     "run_evaluation": RunArguments,
     "diff_saved_results": DiffArguments,
+    "improve_descriptions": ImproveArguments,
 }
 
 
@@ -82,3 +84,20 @@ def test_the_schema_and_the_model_agree(
         model_ok = False
     assert schema_ok is valid
     assert model_ok is valid
+
+
+def test_improve_publishes_the_agent_caps_and_the_clis_bounds_from_limits() -> None:
+    improve = _schemas()["improve_descriptions"]["properties"]
+    assert improve["repeat"]["maximum"] == limits.AGENT_MAX_REPEAT
+    assert improve["concurrency"]["maximum"] == limits.AGENT_MAX_CONCURRENCY
+    assert improve["holdoutShare"]["minimum"] == limits.MIN_HOLDOUT_SHARE
+    assert improve["holdoutShare"]["maximum"] == limits.MAX_HOLDOUT_SHARE
+    assert improve["maxTokenGrowth"]["maximum"] == limits.MAX_TOKEN_GROWTH
+    assert improve["seed"]["maximum"] == limits.MAX_SAFE_INTEGER
+    assert improve["tools"] == {
+        "type": "array",
+        "items": {"type": "string"},
+        "maxItems": limits.ABSOLUTE_MAX_TOOLS,
+        "description": improve["tools"]["description"],
+    }
+    assert "required" not in _schemas()["improve_descriptions"]

@@ -49,13 +49,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add(
         "--holdout-share",
-        type=number_between(0.05, 0.95),
+        type=number_between(limits.MIN_HOLDOUT_SHARE, limits.MAX_HOLDOUT_SHARE),
         metavar="X",
         help="share of each tool's tasks kept back to measure with (default 0.5)",
     )
     add(
         "--max-token-growth",
-        type=number_between(0, 10),
+        type=number_between(0, limits.MAX_TOKEN_GROWTH),
         metavar="X",
         help="largest accepted growth of a tool's token estimate (default 0.25)",
     )

@@ -1,4 +1,4 @@
-"""The MCP server itself: the SDK's low-level Server with our four tools, served over stdio.
+"""The MCP server itself: the SDK's low-level Server with our tools, served over stdio.
 
 The low-level Server is used (not the decorator API) because the published schemas, the
 annotations and the envelope are our contract, not something inferred from Python signatures.
@@ -21,6 +21,7 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.server import envelope
 from whichtool_tui.server.arguments import (
     DiffArguments,
+    ImproveArguments,
     InspectArguments,
     RunArguments,
     ValidateArguments,
@@ -33,6 +34,7 @@ from whichtool_tui.server.handlers import (
     run_tool,
     validate_tool,
 )
+from whichtool_tui.server.improve_tool import improve_tool
 from whichtool_tui.server.options import ServerOptions
 from whichtool_tui.server.tools import SERVER_TOOLS
 
@@ -44,7 +46,8 @@ INSTRUCTIONS = (
     "Measure whether models pick the right tool from an MCP server's tools/list. "
     "inspect_surface is free and static; validate_task_file checks a task set; run_evaluation "
     "with dryRun prices a run before anything is spent; diff_saved_results compares two saved "
-    "runs. No tool of the measured server is ever executed."
+    "runs; improve_descriptions proposes description rewrites and returns, as a JSON Patch, only "
+    "those a held-out run shows help. No tool of the measured server is ever executed."
 )
 
 Handler = Callable[[ServerState, dict[str, Any] | None], Awaitable[dict[str, Any]]]
@@ -64,16 +67,21 @@ def _tool_handlers() -> dict[str, Handler]:
     async def diff(state: ServerState, raw: dict[str, Any] | None) -> dict[str, Any]:
         return await diff_tool(state, parse_arguments(DiffArguments, "diff_saved_results", raw))
 
+    async def improve(state: ServerState, raw: dict[str, Any] | None) -> dict[str, Any]:
+        arguments = parse_arguments(ImproveArguments, "improve_descriptions", raw)
+        return await improve_tool(state, arguments)
+
     return {
         "inspect_surface": inspect,
         "validate_task_file": validate,
         "run_evaluation": run,
         "diff_saved_results": diff,
+        "improve_descriptions": improve,
     }
 
 
 def published_tools() -> list[types.Tool]:
-    """The four tools as the SDK publishes them, with input and output schemas."""
+    """The tools as the SDK publishes them, with input and output schemas."""
     return [
         types.Tool(
             name=tool.name,

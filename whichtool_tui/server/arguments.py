@@ -103,6 +103,65 @@ class DiffArguments(_Arguments):
     )
 
 
+class ImproveArguments(_Arguments):
+    """``improve_descriptions`` input; repeat and concurrency limits are checked later, by name."""
+
+    snapshot: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Snapshot .json inside the working directory (default: the configured "
+        "target, when it is a snapshot).",
+    )
+    tasks: str | None = Field(default=None, min_length=1, description=TASKS_HELP)
+    provider: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Routes every trial and writes the rewrites (default keyword: rule-based, "
+        "offline); needs --allow-provider-overrides.",
+    )
+    model: str | None = Field(
+        default=None, min_length=1, description="Model name; needs --allow-provider-overrides."
+    )
+    base_run: str | None = Field(
+        default=None,
+        alias="baseRun",
+        min_length=1,
+        description="A saved run of this snapshot inside the working directory: its tuning "
+        "trials supply the failures and confusions.",
+    )
+    tools: list[str] | None = Field(
+        default=None,
+        max_length=limits.ABSOLUTE_MAX_TOOLS,
+        description="Rewrite only these tools (default: every tool a finding or failure names).",
+    )
+    seed: StrictInt | None = Field(
+        default=None,
+        ge=-limits.MAX_SAFE_INTEGER,
+        le=limits.MAX_SAFE_INTEGER,
+        description="Seed of the split and of every run (default: the configured one).",
+    )
+    repeat: StrictInt | None = Field(
+        default=None, **_published_bounds(limits.MIN_REPEAT, limits.AGENT_MAX_REPEAT)
+    )
+    concurrency: StrictInt | None = Field(
+        default=None, **_published_bounds(limits.MIN_CONCURRENCY, limits.AGENT_MAX_CONCURRENCY)
+    )
+    holdout_share: Rate | None = Field(
+        default=None,
+        alias="holdoutShare",
+        ge=limits.MIN_HOLDOUT_SHARE,
+        le=limits.MAX_HOLDOUT_SHARE,
+        description="Share of each tool's tasks kept back to measure with (default 0.5).",
+    )
+    max_token_growth: Rate | None = Field(
+        default=None,
+        alias="maxTokenGrowth",
+        ge=0,
+        le=limits.MAX_TOKEN_GROWTH,
+        description="Largest accepted growth of a tool's token estimate (default 0.25).",
+    )
+
+
 def _published(schema: dict[str, Any]) -> dict[str, Any]:
     """One property as agents read it: optional fields without their null branch, no titles
     or defaults (an omitted argument means the operator's value)."""

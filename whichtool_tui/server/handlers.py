@@ -7,9 +7,10 @@ operator flags, agent limits and one paid run at a time.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,6 +54,7 @@ from whichtool_tui.usecases.options import (
 )
 
 if TYPE_CHECKING:
+    from whichtool_tui.strict_model import StrictModel
     from whichtool_tui.usecases.models import RunInputs, RunOptions, RunReport, ServedListing
 
 
@@ -84,7 +86,7 @@ async def _listing(
     return await fetch_listing(open_target(options, target, transport))
 
 
-def _task_file(options: ServerOptions, tasks: str | None) -> Path:
+def task_file_for(options: ServerOptions, tasks: str | None) -> Path:
     """An agent-named task file is confined; the operator's (config or default) is not."""
     from whichtool_tui.usecases.tasks import task_file
 
@@ -111,7 +113,7 @@ async def validate_tool(state: ServerState, arguments: ValidateArguments) -> dic
     from whichtool_tui.usecases.tasks import lint_tasks, load_tasks, surface_of
 
     options = state.options
-    loaded = load_tasks(_task_file(options, arguments.tasks), options.workspace)
+    loaded = load_tasks(task_file_for(options, arguments.tasks), options.workspace)
     surface = None
     dynamic = arguments.target is not None or arguments.transport is not None
     if dynamic or options.settings.target is not None:
@@ -124,6 +126,51 @@ async def validate_tool(state: ServerState, arguments: ValidateArguments) -> dic
     return envelope.success(text, data, ok=lint.ok)
 
 
+def check_provider_override(
+    options: ServerOptions, provider: str | None, model: str | None
+) -> None:
+    """An agent may name a provider or model only when the operator allowed overrides."""
+    if (provider or model) and not options.allow_provider_overrides:
+        raise WhichtoolError(
+            "mcp/provider-override-disabled",
+            "This server runs only its configured provider and model",
+            "The operator can start it with --allow-provider-overrides.",
+        )
+
+
+def paid_run_disabled(provider_name: str | None, dry_run_hint: bool = False) -> WhichtoolError:
+    """The refusal of a paid provider on a server started without --allow-paid-runs."""
+    operator = "the operator can start the server with --allow-paid-runs."
+    hint = f"Use dryRun to see the plan; {operator}" if dry_run_hint else operator.capitalize()
+    return WhichtoolError(
+        "mcp/paid-run-disabled",
+        f"A run with `{provider_name}` sends prompts to a paid API; this server does "
+        "not spend money",
+        f"{hint} The keyword and mock providers are free.",
+    )
+
+
+@contextlib.asynccontextmanager
+async def paid_run(state: ServerState, provider_name: str | None) -> AsyncIterator[None]:
+    """Hold the one paid-run slot for a paid provider (refused when disabled or taken)."""
+    paid = is_paid_provider(provider_name)
+    if paid and not state.options.allow_paid_runs:
+        raise paid_run_disabled(provider_name)
+    if paid and state.paid_run_active:
+        raise WhichtoolError(
+            "mcp/run-busy",
+            "Another paid run is in progress on this server",
+            "Wait for it to finish; one paid run runs at a time.",
+        )
+    if paid:
+        state.paid_run_active = True
+    try:
+        yield
+    finally:
+        if paid:
+            state.paid_run_active = False
+
+
 def _check_agent_limit(name: str, value: int, high: int) -> None:
     if not 1 <= value <= high:
         raise WhichtoolError(
@@ -133,7 +180,7 @@ def _check_agent_limit(name: str, value: int, high: int) -> None:
         )
 
 
-def _run_options(options: ServerOptions, arguments: RunArguments) -> RunOptions:
+def run_options_for(options: ServerOptions, arguments: StrictModel) -> RunOptions:
     """The agent's values (repeat and concurrency checked) and the operator's budgets, merged.
 
     Everything an agent may not set (seed, temperature, error-rate gate) comes from the config,
@@ -163,7 +210,7 @@ async def _run_inputs(
     from whichtool_tui.usecases.run import TaskSetBlockedError, inputs_for, normalize
     from whichtool_tui.usecases.tasks import load_tasks
 
-    task_path = _task_file(options, arguments.tasks)
+    task_path = task_file_for(options, arguments.tasks)
     listing = await _listing(options, arguments.target, arguments.transport)
     surface = normalize(listing)
     loaded = load_tasks(task_path, options.workspace)
@@ -218,14 +265,9 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
 
     options = state.options
     try:
-        if (arguments.provider or arguments.model) and not options.allow_provider_overrides:
-            raise WhichtoolError(
-                "mcp/provider-override-disabled",
-                "This server runs only its configured provider and model",
-                "The operator can start it with --allow-provider-overrides.",
-            )
+        check_provider_override(options, arguments.provider, arguments.model)
         provider_name = _provider_name(options, arguments)
-        run_options = _run_options(options, arguments)
+        run_options = run_options_for(options, arguments)
         configured = options.settings.provider
         model = arguments.model or (configured.model if configured else None)
         # Where the prompts and the key would go, checked by the key-routing rules before any
@@ -263,14 +305,7 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
         _check_limits(len(inputs.tools), prepared.plan.planned, options, plan)
         if is_paid_provider(provider_name) and not options.allow_paid_runs:
             raise _DetailedError(
-                WhichtoolError(
-                    "mcp/paid-run-disabled",
-                    f"A run with `{provider_name}` sends prompts to a paid API; this server does "
-                    "not spend money",
-                    "Use dryRun to see the plan; the operator can start the server with "
-                    "--allow-paid-runs. The keyword and mock providers are free.",
-                ),
-                {"plan": plan},
+                paid_run_disabled(provider_name, dry_run_hint=True), {"plan": plan}
             )
         # The operator's log names where this run's prompts and key go, as `run` says on stderr.
         sys.stderr.write(f"whichtool-tui mcp: run_evaluation: {route.line}\n")
@@ -294,33 +329,22 @@ async def _spend(
     from whichtool_tui.usecases.providers import ProviderRequest, open_provider, open_trial_cache
     from whichtool_tui.usecases.run import spend
 
-    paid = is_paid_provider(provider_name)
-    if paid and state.paid_run_active:
-        raise WhichtoolError(
-            "mcp/run-busy",
-            "Another paid run is in progress on this server",
-            "Wait for it to finish; one paid run runs at a time.",
+    async with paid_run(state, provider_name):
+        cache = open_trial_cache(state.options.cache, state.options.cache_dir)
+        # The operator's config baseUrl applies only to the provider it names: an agent
+        # switching provider gets that provider's own endpoint, never the operator's URL with
+        # another key.
+        provider = open_provider(
+            ProviderRequest(
+                name=provider_name,
+                model=model,
+                allow_http=state.options.allow_http_provider,
+                timeout=run_options.timeout,
+                max_output_tokens=run_options.max_output_tokens,
+            ),
+            state.options.settings,
         )
-    cache = open_trial_cache(state.options.cache, state.options.cache_dir)
-    # The operator's config baseUrl applies only to the provider it names: an agent switching
-    # provider gets that provider's own endpoint, never the operator's URL with another key.
-    provider = open_provider(
-        ProviderRequest(
-            name=provider_name,
-            model=model,
-            allow_http=state.options.allow_http_provider,
-            timeout=run_options.timeout,
-            max_output_tokens=run_options.max_output_tokens,
-        ),
-        state.options.settings,
-    )
-    if paid:
-        state.paid_run_active = True
-    try:
         return await spend(inputs, run_options, prepared, provider, cache=cache)
-    finally:
-        if paid:
-            state.paid_run_active = False
 
 
 def _write_result_file(options: ServerOptions, report: RunReport) -> dict[str, Any] | None:

@@ -41,7 +41,8 @@ RATES = {
 }
 
 
-def _put_list(data: dict[str, Any], key: str, items: list[Any], limit: int = MAX_ITEMS) -> None:
+def put_capped(data: dict[str, Any], key: str, items: list[Any], limit: int = MAX_ITEMS) -> None:
+    """``items`` under ``key``, at most ``limit`` of them, and how many were left out."""
     kept, omitted = capped(items, limit)
     data[key] = kept
     data[f"{key}Omitted"] = omitted
@@ -52,7 +53,7 @@ def _put_findings(
 ) -> None:
     """The counts per severity (of every finding) and at most 50 findings as JSON."""
     data["findings"] = count_by_severity(diagnostics)
-    _put_list(data, "diagnostics", as_json, MAX_DIAGNOSTICS)
+    put_capped(data, "diagnostics", as_json, MAX_DIAGNOSTICS)
 
 
 def _plain(model: BaseModel) -> dict[str, Any]:
@@ -78,12 +79,12 @@ def inspect_summary(report: InspectReport) -> tuple[str, dict[str, Any]]:
         "thresholds": [_plain(check) for check in report.thresholds],
     }
     tools = sorted(surface.tools, key=lambda tool: -tool.tokens.total)
-    _put_list(
+    put_capped(
         data,
         "tools",
         [{"name": t.name, "tokens": t.tokens.total, "semantics": t.semantics} for t in tools],
     )
-    _put_list(data, "overlapPairs", [_plain(pair) for pair in report.overlap.pairs])
+    put_capped(data, "overlapPairs", [_plain(pair) for pair in report.overlap.pairs])
     findings = report.diagnostics
     _put_findings(data, findings, [item.to_upstream_json() for item in findings])
     counts = data["findings"]
@@ -104,7 +105,7 @@ def validation_summary(
 ) -> tuple[str, dict[str, Any]]:
     """Headline line and compact data of a task-set lint."""
     coverage_data = coverage.model_dump(by_alias=True)
-    _put_list(coverage_data, "uncoveredTools", list(coverage_data.get("uncoveredTools") or []))
+    put_capped(coverage_data, "uncoveredTools", list(coverage_data.get("uncoveredTools") or []))
     data: dict[str, Any] = {
         "schemaVersion": VALIDATION_SUMMARY,
         "source": source,
@@ -207,7 +208,7 @@ def run_summary(
         metrics.by_tool,
         key=lambda row: (row.accuracy.value is None, row.accuracy.value or 0.0),
     )
-    _put_list(
+    put_capped(
         data,
         "byTool",
         [
@@ -220,7 +221,7 @@ def run_summary(
             for row in by_tool
         ],
     )
-    _put_list(data, "confusionPairs", [wire_dict(pair) for pair in metrics.confusion_pairs])
+    put_capped(data, "confusionPairs", [wire_dict(pair) for pair in metrics.confusion_pairs])
     findings = report.diagnostics
     _put_findings(data, findings, [wire_dict(item) for item in findings])
     if artifact is not None:
@@ -254,9 +255,9 @@ def diff_summary(report: DiffReport) -> tuple[str, dict[str, Any]]:
         "contextTokens": wire_dict(report.context_tokens),
         "pairedUnit": report.paired_unit,
     }
-    _put_list(data, "byTool", [wire_dict(item) for item in report.by_tool])
-    _put_list(data, "newConfusions", [wire_dict(item) for item in report.new_confusions])
-    _put_list(data, "resolvedConfusions", [wire_dict(item) for item in report.resolved_confusions])
+    put_capped(data, "byTool", [wire_dict(item) for item in report.by_tool])
+    put_capped(data, "newConfusions", [wire_dict(item) for item in report.new_confusions])
+    put_capped(data, "resolvedConfusions", [wire_dict(item) for item in report.resolved_confusions])
     findings = report.diagnostics
     _put_findings(data, findings, [wire_dict(item) for item in findings])
     delta = report.accuracy.delta

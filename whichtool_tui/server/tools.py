@@ -1,4 +1,4 @@
-"""The four tools this server publishes: names, descriptions, input schemas and annotations.
+"""The tools this server publishes: names, descriptions, input schemas and annotations.
 
 Plain data, so the published surface can be reviewed (and inspected by our own ``inspect``)
 without starting anything. The input schemas are generated from the argument models the
@@ -13,6 +13,7 @@ from typing import Any
 
 from whichtool_tui.server.arguments import (
     DiffArguments,
+    ImproveArguments,
     InspectArguments,
     RunArguments,
     ValidateArguments,
@@ -83,5 +84,20 @@ SERVER_TOOLS: tuple[ToolDefinition, ...] = (
         destructive=False,
         idempotent=True,
         open_world=False,
+    ),
+    ToolDefinition(
+        name="improve_descriptions",
+        title="Propose measured description fixes",
+        description="Propose rewrites of the tool descriptions involved in findings and "
+        "routing failures of a snapshot, and keep one only when a held-out routing run shows "
+        "it helps (accuracy not down, targeted tasks up, over-trigger not up, token growth "
+        "bounded). Returns each candidate's figures and an RFC 6902 JSON Patch of the accepted "
+        "ones; changes no file. Keyword baseline (offline) unless the operator allows provider "
+        "overrides.",
+        input_schema=agent_input_schema(ImproveArguments),
+        read_only=True,  # it returns a patch and writes nothing
+        destructive=False,
+        idempotent=False,  # a model rewriter may answer differently each time
+        open_world=True,  # a provider override sends prompts to a model
     ),
 )

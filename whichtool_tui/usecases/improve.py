@@ -50,9 +50,40 @@ def _bad(message: str, hint: str = USAGE) -> WhichtoolError:
     return WhichtoolError("cli/bad-arguments", message, hint)
 
 
+def request_with_defaults(
+    snapshot: str,
+    tasks: str,
+    provider: ProviderChoice,
+    options: RunOptions,
+    *,
+    allow_http_provider: bool = False,
+    base_run: str | None = None,
+    holdout_share: float | None = None,
+    max_token_growth: float | None = None,
+    tools: tuple[str, ...] = (),
+) -> ImproveRequest:
+    """A request whose held-out share and token-growth bound default when not given, with the
+    run options both sides of every measurement share (every face builds it here)."""
+    from whichtool_tui.improve.split import DEFAULT_HOLDOUT_SHARE
+    from whichtool_tui.usecases.surface_diff import rerun_options
+
+    return ImproveRequest(
+        snapshot=snapshot,
+        tasks=tasks,
+        provider=provider,
+        options=rerun_options(options),
+        allow_http_provider=allow_http_provider,
+        base_run=base_run,
+        holdout_share=DEFAULT_HOLDOUT_SHARE if holdout_share is None else holdout_share,
+        max_token_growth=(
+            DEFAULT_MAX_TOKEN_GROWTH if max_token_growth is None else max_token_growth
+        ),
+        tools=tools,
+    )
+
+
 def build_request(args: argparse.Namespace, settings: Settings) -> ImproveRequest:
     """The flags checked, run options and provider through the one merge."""
-    from whichtool_tui.improve.split import DEFAULT_HOLDOUT_SHARE
     from whichtool_tui.usecases.options import (
         ProviderOverrides,
         RunOverrides,
@@ -60,25 +91,21 @@ def build_request(args: argparse.Namespace, settings: Settings) -> ImproveReques
         merge_provider,
         merge_run_options,
     )
-    from whichtool_tui.usecases.surface_diff import rerun_options
 
     if args.snapshot is None:
         raise _bad("`improve` needs a snapshot file (a saved tools/list)")
     tasks = args.tasks or settings.tasks
     if tasks is None:
         raise _bad("`improve` needs --tasks FILE: the split and the measurement run on it")
-    share = DEFAULT_HOLDOUT_SHARE if args.holdout_share is None else args.holdout_share
-    growth = DEFAULT_MAX_TOKEN_GROWTH if args.max_token_growth is None else args.max_token_growth
-    provider = merge_provider(from_namespace(ProviderOverrides, args), settings)
-    return ImproveRequest(
-        snapshot=args.snapshot,
-        tasks=str(tasks),
-        provider=provider,
-        options=rerun_options(merge_run_options(from_namespace(RunOverrides, args), settings)),
+    return request_with_defaults(
+        args.snapshot,
+        str(tasks),
+        merge_provider(from_namespace(ProviderOverrides, args), settings),
+        merge_run_options(from_namespace(RunOverrides, args), settings),
         allow_http_provider=bool(args.allow_http_provider),
         base_run=args.base_run,
-        holdout_share=share,
-        max_token_growth=growth,
+        holdout_share=args.holdout_share,
+        max_token_growth=args.max_token_growth,
         tools=tuple(args.tool or ()),
     )
 
@@ -91,26 +118,16 @@ def request_for(
     provider: ProviderChoice | None = None,
 ) -> ImproveRequest:
     """A request with every option from the config or its default (the TUI's "propose a fix")."""
-    from whichtool_tui.improve.split import DEFAULT_HOLDOUT_SHARE
     from whichtool_tui.usecases.options import (
         ProviderOverrides,
         RunOverrides,
         merge_provider,
         merge_run_options,
     )
-    from whichtool_tui.usecases.surface_diff import rerun_options
 
     chosen = provider or merge_provider(ProviderOverrides(), settings)
-    return ImproveRequest(
-        snapshot=snapshot,
-        tasks=tasks,
-        provider=chosen,
-        options=rerun_options(merge_run_options(RunOverrides(), settings)),
-        allow_http_provider=False,
-        base_run=None,
-        holdout_share=DEFAULT_HOLDOUT_SHARE,
-        max_token_growth=DEFAULT_MAX_TOKEN_GROWTH,
-        tools=tools,
+    return request_with_defaults(
+        snapshot, tasks, chosen, merge_run_options(RunOverrides(), settings), tools=tools
     )
 
 

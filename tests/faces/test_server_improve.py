@@ -1,0 +1,116 @@
+"""`improve_descriptions` through the real MCP protocol: the offline loop on the demo gives the
+command line's decisions and patch, within the agent caps and with the CLI's error codes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jsonpatch
+import pytest
+
+from tests.support.mcp_session import call, demo_workspace, mcp_session
+from tests.support.paths import SNAPSHOTS
+from whichtool_tui.cli import main
+
+pytestmark = pytest.mark.slow  # starts processes
+
+TASKS = "demo-lab.improve.tasks.yaml"
+
+
+def _workspace(folder: Path) -> Path:
+    config = demo_workspace(folder)
+    shutil.copy(SNAPSHOTS / TASKS, folder / TASKS)
+    return config
+
+
+def _cli_report(folder: Path, *extra: str) -> tuple[dict[str, Any], list[Any]]:
+    out, patch = folder / "cli-report.json", folder / "cli-patch.json"
+    argv = ["--no-ui", "improve", str(folder / "demo-lab.json"), "--tasks", str(folder / TASKS)]
+    argv += ["--format", "json", "--out", str(out), "--patch-out", str(patch), *extra]
+    assert main(argv) == 0
+    return json.loads(out.read_text("utf-8")), json.loads(patch.read_text("utf-8"))
+
+
+async def test_the_offline_loop_returns_the_clis_decisions_and_patch(tmp_path: Path) -> None:
+    config = _workspace(tmp_path)
+    async with mcp_session(tmp_path, config=config) as session:
+        body = await call(session, "improve_descriptions", snapshot="demo-lab.json", tasks=TASKS)
+    assert body["ok"] is True, body
+    data = body["data"]
+    assert data["schemaVersion"] == "whichtool.mcp-improve-summary/1"
+    assert data["provider"] == "keyword" and data["rewriter"] == "rules"
+    report, patch = await asyncio.to_thread(_cli_report, tmp_path)
+    # Same loop, same decisions, same patch as the command line.
+    assert data["patch"] == patch == report["patch"] and patch
+    assert data["surfaceHash"] == report["surfaceHash"]
+    decided = {c["id"]: (c["accepted"], c["reason"]) for c in data["candidates"]}
+    assert decided == {c["id"]: (c["accepted"], c["reason"]) for c in report["candidates"]}
+    assert data["accepted"] >= 1 and data["rejected"] >= 1
+    assert data["candidates"][0]["accepted"] is True  # accepted ones first
+    for candidate in data["candidates"]:
+        held = candidate["heldOut"]
+        full = next(c for c in report["candidates"] if c["id"] == candidate["id"])["measurement"]
+        assert held["accuracyBefore"] == full["accuracyBefore"]
+        assert held["accuracyAfter"] == full["accuracyAfter"]
+        assert held["tokenGrowth"] == full["tokenGrowth"]
+        if candidate["accepted"]:
+            assert held["targetedPaired"]["meanDelta"] > 0
+    assert f"{data['accepted']} of {len(report['candidates'])} candidate" in body["summary"]
+    # The patch applies with an independent RFC 6902 library and moves only descriptions.
+    original = json.loads((tmp_path / "demo-lab.json").read_text("utf-8"))
+    patched = jsonpatch.JsonPatch(data["patch"]).apply(original)
+    accepted = {c["tool"]: c["descriptionAfter"] for c in data["candidates"] if c["accepted"]}
+    assert {t["name"]: t["description"] for t in patched["tools"] if t["name"] in accepted} == (
+        accepted
+    )
+
+
+async def test_seed_and_caps_reach_the_loop_and_over_cap_values_are_named(
+    tmp_path: Path,
+) -> None:
+    config = _workspace(tmp_path)
+    async with mcp_session(tmp_path, config=config) as session:
+        seeded = await call(
+            session,
+            "improve_descriptions",
+            snapshot="demo-lab.json",
+            tasks=TASKS,
+            seed=3,
+            repeat=2,
+            maxTokenGrowth=0.05,
+        )
+        over = await call(session, "improve_descriptions", tasks=TASKS, repeat=21)
+        busy = await call(session, "improve_descriptions", tasks=TASKS, concurrency=17)
+        share = await call(session, "improve_descriptions", tasks=TASKS, holdoutShare=0.99)
+    data = seeded["data"]
+    assert data["seed"] == 3 and data["repeat"] == 2
+    assert data["patch"] == [] and data["accepted"] == 0  # every rewrite grows past 5%
+    assert over["error"]["code"] == busy["error"]["code"] == "mcp/limit-exceeded"
+    assert "outside 1-20" in over["error"]["message"]
+    assert share["error"]["code"] == "mcp/invalid-arguments"
+
+
+async def test_refusals_use_the_clis_codes_and_the_operators_rules(tmp_path: Path) -> None:
+    config = _workspace(tmp_path)
+    other = tmp_path / "other.json"
+    snapshot = json.loads((tmp_path / "demo-lab.json").read_text("utf-8"))
+    snapshot["tools"] = snapshot["tools"][:-1]
+    other.write_text(json.dumps(snapshot), encoding="utf-8")
+    async with mcp_session(tmp_path, config=config) as session:
+        unknown = await call(session, "improve_descriptions", tasks=TASKS, tools=["nope"])
+        override = await call(session, "improve_descriptions", tasks=TASKS, provider="openai")
+        outside = await call(session, "improve_descriptions", snapshot="../x.json", tasks=TASKS)
+        blocked = await call(session, "improve_descriptions", snapshot="other.json", tasks=TASKS)
+    async with mcp_session(tmp_path, ["--allow-provider-overrides"], config=config) as session:
+        paid = await call(session, "improve_descriptions", tasks=TASKS, provider="openai")
+    # The same code as `improve --tool nope` and `improve` on a task set the surface lacks.
+    assert unknown["error"]["code"] == "cli/bad-arguments"
+    assert "--tool nope: the snapshot serves no such tool" in unknown["error"]["message"]
+    assert blocked["error"]["code"] == "tasks/invalid"
+    assert override["error"]["code"] == "mcp/provider-override-disabled"
+    assert outside["error"]["code"].startswith("mcp/")
+    assert paid["error"]["code"] == "mcp/paid-run-disabled"
