@@ -133,8 +133,9 @@ _VALUED_FLAGS = frozenset(["--theme", "--print-completion"])
 
 
 def invoked_command(arguments: Sequence[str]) -> str | None:
-    """The command a command line runs (its first word that is not a top-level flag), or None
-    when that is not a known command or the full parser is needed (completion scripts)."""
+    """The command a command line runs (its first word that is not a top-level flag), ``""``
+    when it names none (the TUI's home, ``--version``, ``--help``: no command's flags needed),
+    or None when that is not a known command or the full parser is needed (completion)."""
     words = iter(arguments)
     for word in words:
         if word == "--print-completion" or word.startswith("--print-completion="):
@@ -143,14 +144,15 @@ def invoked_command(arguments: Sequence[str]) -> str | None:
             next(words, None)
         elif word == "--" or not word.startswith("-"):
             return word if word in COMMANDS else None
-    return None
+    return ""
 
 
 def build_parser(only: str | None = None) -> ArgumentParser:
     """The parser: global flags plus one subparser per command.
 
     With ``only``, that command alone gets its flags (the others keep their name and summary
-    for ``--help`` and error messages): a command line pays for importing one command module.
+    for ``--help`` and error messages): a command line pays for importing one command module,
+    and ``only=""`` (no command) for none.
     """
     parser = ArgumentParser(
         prog=PROG,

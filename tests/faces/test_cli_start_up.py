@@ -36,10 +36,17 @@ def test_one_command_parser_parses_as_the_full_one(argv: list[str]) -> None:
 def test_the_command_is_the_first_word_that_is_not_a_top_level_flag() -> None:
     assert invoked_command(["--theme", "inspect", "run", "x"]) == "run"  # a flag's value
     assert invoked_command(["--debug", "inspect"]) == "inspect"
-    assert invoked_command(["--version"]) is None
-    assert invoked_command([]) is None
+    assert invoked_command(["--version"]) == ""  # no command: none is configured
+    assert invoked_command([]) == ""  # the TUI's home
+    assert invoked_command(["--theme", "textual-light", "--demo"]) == ""
     assert invoked_command(["nonsense", "inspect"]) is None  # the full parser reports it
     assert invoked_command(["--print-completion", "bash", "inspect"]) is None
+
+
+def test_no_command_parses_as_the_full_parser_and_keeps_its_help() -> None:
+    for argv in ([], ["--demo"], ["--theme", "textual-light", "--no-ui"]):
+        assert build_parser(only="").parse_args(argv) == build_parser().parse_args(argv)
+    assert build_parser(only="").format_help() == build_parser().format_help()
 
 
 def test_an_unknown_flag_is_the_same_error_with_one_command_configured() -> None:
