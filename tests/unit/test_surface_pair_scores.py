@@ -33,6 +33,10 @@ def _both_paths(
     plain = analyze_overlap_families(tools, max_pairs)
     monkeypatch.setattr(overlap, "VECTOR_MIN_TOOLS", 0)
     vector = analyze_overlap_families(tools, max_pairs)
+    # Scores made a few rows at a time give the same answer as all rows at once.
+    monkeypatch.setattr(pair_scores, "ROW_BLOCK_CELLS", 3 * len(tools))
+    blocked = analyze_overlap_families(tools, max_pairs)
+    assert pickle.dumps(blocked) == pickle.dumps(vector)
     return plain, vector
 
 

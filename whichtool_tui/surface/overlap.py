@@ -36,7 +36,7 @@ from whichtool_tui.surface.overlap_findings import (
     identical_diagnostic,
 )
 from whichtool_tui.surface.overlap_findings import NOTABLE_OVERLAP as NOTABLE_OVERLAP
-from whichtool_tui.surface.pair_scores import PairRow, notable_rows, pair_score_matrix, top_pairs
+from whichtool_tui.surface.pair_scores import PairRow, scored_pairs
 from whichtool_tui.surface.report_model import OverlapPair, OverlapSection
 
 MAX_OVERLAP_PAIRS = 20
@@ -300,10 +300,8 @@ def _analyze_overlap(tools: Sequence[Tool], max_pairs: int) -> OverlapAnalysis:
         diagnostics.append(identical_diagnostic([tools[index].name for index in group]))
 
     if count >= VECTOR_MIN_TOOLS:
-        scores = pair_score_matrix(texts, empty)
-        rows = notable_rows(scores, group_of, NOTABLE_OVERLAP, HIGH_OVERLAP)
-        ranked = top_pairs(scores, max_pairs)
-        del scores
+        thresholds = (NOTABLE_OVERLAP, HIGH_OVERLAP)
+        rows, ranked = scored_pairs(texts, empty, group_of, thresholds, max_pairs)
     else:
         rows, ranked = _plain_pairs(texts, empty, group_of, max_pairs)
     high = Components(count)

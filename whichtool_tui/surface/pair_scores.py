@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.surface.canonical import as_utf16_units
 from whichtool_tui.surface.families import RowPairs
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 CHUNK_CELLS = 8_000_000
 """At most this many matrix cells (32 MB of float32) per block of feature columns."""
+ROW_BLOCK_CELLS = 4_000_000
+"""At most this many scores (32 MB of float64) made at once, a block of rows at a time."""
 _EXACT_FLOAT32 = 1 << 24
 _CODE_BITS = 21  # every code unit is below 0x110000 = 2**21: three fit in one int64
 
@@ -49,14 +51,19 @@ def trigram_keys(text: str) -> NDArray[np.int64]:
     return (codes[:-2] << (2 * _CODE_BITS)) | (codes[1:-1] << _CODE_BITS) | codes[2:]
 
 
-def shared_count_matrix(texts: Sequence[str]) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """(Σ min over trigrams for every pair, as exact integers in float64; each text's size)."""
+def shared_count_matrix(
+    texts: Sequence[str],
+) -> tuple[NDArray[np.floating[Any]], NDArray[np.int64]]:
+    """(Σ min over trigrams for every pair, as exact integers in float32; each text's size)."""
     import numpy as np
 
     count = len(texts)
     keyed = [trigram_keys(text) for text in texts]
     sizes = np.array([len(keys) for keys in keyed], dtype=np.int64)
-    shared = np.zeros((count, count), dtype=np.float64)
+    # float32 holds every integer below 2**24 exactly (no pair shares more trigrams than its
+    # smaller text has); past that (not reachable under the scored-length cap) use float64.
+    dtype = np.float64 if count and int(sizes.max()) >= _EXACT_FLOAT32 else np.float32
+    shared = np.zeros((count, count), dtype=dtype)
     if count < 2:
         return shared, sizes
     keys = np.concatenate(keyed)
@@ -83,8 +90,6 @@ def shared_count_matrix(texts: Sequence[str]) -> tuple[NDArray[np.float64], NDAr
     chosen = kept[feature]
     rows, columns = owner[chosen], column[feature[chosen]]
     features = int(np.count_nonzero(kept))
-    # float32 holds every integer below 2**24 exactly; past that (not reachable) use float64.
-    dtype = np.float64 if int(sizes.max()) >= _EXACT_FLOAT32 else np.float32
     step = max(1, min(CHUNK_CELLS // count, _EXACT_FLOAT32 - 1))
     for low in range(0, features, step):
         inside = (columns >= low) & (columns < low + step)
@@ -96,34 +101,57 @@ def shared_count_matrix(texts: Sequence[str]) -> tuple[NDArray[np.float64], NDAr
     return shared, sizes
 
 
-def pair_score_matrix(texts: Sequence[str], empty: Sequence[bool]) -> NDArray[np.float64]:
-    """Every pair's Dice score (upper triangle; -1 on and below the diagonal)."""
+def scored_pairs(
+    texts: Sequence[str],
+    empty: Sequence[bool],
+    group_of: Sequence[int],
+    thresholds: tuple[float, float],
+    limit: int,
+) -> tuple[list[PairRow], list[tuple[float, int, int]]]:
+    """Every pair scored: the rows with pairs at the notable threshold or more (split at the
+    high one, identical descriptions aside) and the ``limit`` best pairs, by score, then first,
+    then second index. Scores are made a block of rows at a time (bounded memory)."""
     import numpy as np
 
     shared, sizes = shared_count_matrix(texts)
     count = len(texts)
-    totals = (sizes[:, None] + sizes[None, :]).astype(np.float64)
-    scores = (2 * shared) / totals
-    if any(empty):
-        blank = np.array(empty, dtype=bool)
-        scores[blank[:, None] & blank[None, :]] = 1.0
-        scores[blank[:, None] ^ blank[None, :]] = 0.0
-    scores[np.tril_indices(count)] = -1.0
-    return scores
+    blank = np.array(empty, dtype=bool)
+    groups = np.array(group_of, dtype=np.int64)
+    columns = np.arange(count)
+    rows: list[PairRow] = []
+    candidates: list[tuple[float, int, int]] = []
+    step = max(1, ROW_BLOCK_CELLS // max(count, 1))
+    for low in range(0, count, step):
+        high_row = min(count, low + step)
+        totals = (sizes[low:high_row, None] + sizes[None, :]).astype(np.float64)
+        scores = (2 * shared[low:high_row].astype(np.float64)) / totals
+        if blank.any():
+            inside = blank[low:high_row, None]
+            scores[inside & blank[None, :]] = 1.0
+            scores[inside ^ blank[None, :]] = 0.0
+        scores[columns[None, :] <= np.arange(low, high_row)[:, None]] = -1.0
+        rows.extend(_notable_rows(scores, low, groups, thresholds))
+        candidates.extend(top_pairs(scores, limit, low))
+    candidates.sort(key=lambda item: (-item[0], item[1], item[2]))
+    return rows, candidates[: max(limit, 0)]
 
 
-def notable_rows(
-    scores: NDArray[np.float64], group_of: Sequence[int], notable: float, high: float
+def _notable_rows(
+    scores: NDArray[np.float64],
+    low: int,
+    groups: NDArray[np.int64],
+    thresholds: tuple[float, float],
 ) -> list[PairRow]:
-    """Per row with a pair at ``notable`` or more: those pairs (identical descriptions aside)."""
+    """Rows ``low``.. of a block with a pair at the notable threshold or more: those pairs."""
     import numpy as np
 
-    groups = np.array(group_of, dtype=np.int64)
+    notable, high = thresholds
     found = []
-    for first in np.flatnonzero(scores.max(axis=1) >= notable).tolist():
-        row = scores[first]
+    for offset in np.flatnonzero(scores.max(axis=1) >= notable).tolist():
+        first = low + offset
+        row = scores[offset]
         partners = np.flatnonzero(row >= notable)
-        group = group_of[first]
+        group = int(groups[first])
         if group >= 0:
             partners = partners[groups[partners] != group]
         values = row[partners]
@@ -149,15 +177,18 @@ def _summed(partners: NDArray[np.int64], values: NDArray[np.float64]) -> RowPair
     return RowPairs(partners, len(partners), total, float(values[best_at]), best_at)
 
 
-def top_pairs(scores: NDArray[np.float64], limit: int) -> list[tuple[float, int, int]]:
-    """The ``limit`` best (score, first, second), by score, then first, then second index."""
+def top_pairs(
+    scores: NDArray[np.float64], limit: int, low: int = 0
+) -> list[tuple[float, int, int]]:
+    """The ``limit`` best (score, first, second) of a block of rows ``low``.. (pairs score 0 or
+    more, -1 marks no pair), by score, then first, then second index."""
     import numpy as np
 
-    count = scores.shape[0]
-    wanted = min(limit, count * (count - 1) // 2)
+    width = scores.shape[1]
+    flat = scores.ravel()
+    wanted = min(limit, int(np.count_nonzero(flat >= 0)))
     if wanted <= 0:
         return []
-    flat = scores.ravel()
     floor = np.partition(flat, flat.size - wanted)[flat.size - wanted]
     above = np.flatnonzero(flat > floor)
     above = above[np.lexsort((above, -flat[above]))]
@@ -165,6 +196,6 @@ def top_pairs(scores: NDArray[np.float64], limit: int) -> list[tuple[float, int,
     ties = np.flatnonzero(flat == floor)[: wanted - len(above)]
     chosen = np.concatenate((above, ties))
     return [
-        (score, index // count, index % count)
+        (score, low + index // width, index % width)
         for score, index in zip(flat[chosen].tolist(), chosen.tolist(), strict=True)
     ]
