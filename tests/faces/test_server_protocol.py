@@ -75,7 +75,7 @@ async def test_modern_discovery_era(tmp_path: Path) -> None:
     for pid in child_pids() - before:
         assert wait_gone(pid)
     assert version == "2026-07-28"
-    assert len(tools.tools) == len(SERVER_TOOLS) == 5
+    assert len(tools.tools) == len(SERVER_TOOLS) == 6
     assert result.structured_content is not None
     assert result.structured_content["data"]["surface"]["toolCount"] == 6
 

@@ -11,6 +11,7 @@ import pytest
 
 from tests.support.cli import binary_path, run_headless
 from tests.support.mcp_session import call, demo_workspace, mcp_session, server_env
+from whichtool_tui.server.tools import SERVER_TOOLS
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
@@ -20,6 +21,7 @@ TOOL_NAMES = [
     "run_evaluation",
     "diff_saved_results",
     "improve_descriptions",
+    "diff_surfaces",
 ]
 
 
@@ -58,6 +60,7 @@ async def test_list_tools_publishes_schemas_and_annotations(tmp_path: Path) -> N
         False,
         True,
     )
+    assert tools["diff_surfaces"].input_schema["required"] == ["base", "head"]
     run_props = tools["run_evaluation"].input_schema["properties"]
     assert run_props["repeat"]["maximum"] == 20
     assert run_props["concurrency"]["maximum"] == 16
@@ -251,10 +254,10 @@ def test_our_inspect_finds_no_error_on_our_own_surface(tmp_path: Path) -> None:
     )
     assert completed.returncode == 0, completed.stderr
     report = json.loads(completed.stdout)
-    assert report["surface"]["toolCount"] == 4
+    assert report["surface"]["toolCount"] == len(SERVER_TOOLS)
     assert report["analysisOk"] is True
     assert [d for d in report["diagnostics"] if d["severity"] == "error"] == []
-    assert report["annotations"]["coverage"]["annotated"] == 4
+    assert report["annotations"]["coverage"]["annotated"] == len(SERVER_TOOLS)
 
 
 async def test_configured_inspect_rules_reach_the_agent_facing_review(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from whichtool_tui.server.arguments import (
     ImproveArguments,
     InspectArguments,
     RunArguments,
+    SurfaceDiffArguments,
     ValidateArguments,
 )
 from whichtool_tui.server.tools import SERVER_TOOLS
@@ -23,6 +24,7 @@ MODELS = {
     "run_evaluation": RunArguments,
     "diff_saved_results": DiffArguments,
     "improve_descriptions": ImproveArguments,
+    "diff_surfaces": SurfaceDiffArguments,
 }
 
 

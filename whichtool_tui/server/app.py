@@ -24,6 +24,7 @@ from whichtool_tui.server.arguments import (
     ImproveArguments,
     InspectArguments,
     RunArguments,
+    SurfaceDiffArguments,
     ValidateArguments,
     parse_arguments,
 )
@@ -36,6 +37,7 @@ from whichtool_tui.server.handlers import (
 )
 from whichtool_tui.server.improve_tool import improve_tool
 from whichtool_tui.server.options import ServerOptions
+from whichtool_tui.server.surface_diff_tool import surface_diff_tool
 from whichtool_tui.server.tools import SERVER_TOOLS
 
 SERVER_NAME = "whichtool-tui"
@@ -47,7 +49,8 @@ INSTRUCTIONS = (
     "inspect_surface is free and static; validate_task_file checks a task set; run_evaluation "
     "with dryRun prices a run before anything is spent; diff_saved_results compares two saved "
     "runs; improve_descriptions proposes description rewrites and returns, as a JSON Patch, only "
-    "those a held-out run shows help. No tool of the measured server is ever executed."
+    "those a held-out run shows help; diff_surfaces tells which tasks a surface change can move. "
+    "No tool of the measured server is ever executed."
 )
 
 Handler = Callable[[ServerState, dict[str, Any] | None], Awaitable[dict[str, Any]]]
@@ -71,12 +74,17 @@ def _tool_handlers() -> dict[str, Handler]:
         arguments = parse_arguments(ImproveArguments, "improve_descriptions", raw)
         return await improve_tool(state, arguments)
 
+    async def surfaces(state: ServerState, raw: dict[str, Any] | None) -> dict[str, Any]:
+        arguments = parse_arguments(SurfaceDiffArguments, "diff_surfaces", raw)
+        return await surface_diff_tool(state, arguments)
+
     return {
         "inspect_surface": inspect,
         "validate_task_file": validate,
         "run_evaluation": run,
         "diff_saved_results": diff,
         "improve_descriptions": improve,
+        "diff_surfaces": surfaces,
     }
 
 

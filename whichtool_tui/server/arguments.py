@@ -25,6 +25,8 @@ TARGET_HELP = (
     "command line. Needs --allow-dynamic-targets; otherwise the configured target is used."
 )
 TASKS_HELP = "Task-set file inside the working directory (default: the configured one)."
+REPEAT_HELP = "Trials per task on each side (default: the configured one)."
+CONCURRENCY_HELP = "Model requests in flight (default: the configured one)."
 
 
 def _published_bounds(low: int, high: int) -> dict[str, Any]:
@@ -141,10 +143,14 @@ class ImproveArguments(_Arguments):
         description="Seed of the split and of every run (default: the configured one).",
     )
     repeat: StrictInt | None = Field(
-        default=None, **_published_bounds(limits.MIN_REPEAT, limits.AGENT_MAX_REPEAT)
+        default=None,
+        description=REPEAT_HELP,
+        **_published_bounds(limits.MIN_REPEAT, limits.AGENT_MAX_REPEAT),
     )
     concurrency: StrictInt | None = Field(
-        default=None, **_published_bounds(limits.MIN_CONCURRENCY, limits.AGENT_MAX_CONCURRENCY)
+        default=None,
+        description=CONCURRENCY_HELP,
+        **_published_bounds(limits.MIN_CONCURRENCY, limits.AGENT_MAX_CONCURRENCY),
     )
     holdout_share: Rate | None = Field(
         default=None,
@@ -159,6 +165,60 @@ class ImproveArguments(_Arguments):
         ge=0,
         le=limits.MAX_TOKEN_GROWTH,
         description="Largest accepted growth of a tool's token estimate (default 0.25).",
+    )
+
+
+class SurfaceDiffArguments(_Arguments):
+    """``diff_surfaces`` input; the re-run's repeat and concurrency are checked later, by name."""
+
+    base: str = Field(min_length=1, description="Base snapshot .json (before the change).")
+    head: str = Field(min_length=1, description="Head snapshot .json (after the change).")
+    tasks: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Task-set file inside the working directory: which tasks each change can "
+        "affect (none: only the changed tools).",
+    )
+    rerun: StrictBool = Field(
+        default=False,
+        description="Re-run only the affected tasks against both surfaces (needs tasks) with "
+        "the keyword baseline, or with provider.",
+    )
+    provider: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Provider of the re-run (default keyword); needs --allow-provider-overrides.",
+    )
+    model: str | None = Field(
+        default=None, min_length=1, description="Model name; needs --allow-provider-overrides."
+    )
+    seed: StrictInt | None = Field(
+        default=None,
+        ge=-limits.MAX_SAFE_INTEGER,
+        le=limits.MAX_SAFE_INTEGER,
+        description="Run seed shared by both sides (default: the configured one).",
+    )
+    repeat: StrictInt | None = Field(
+        default=None,
+        description=REPEAT_HELP,
+        **_published_bounds(limits.MIN_REPEAT, limits.AGENT_MAX_REPEAT),
+    )
+    concurrency: StrictInt | None = Field(
+        default=None,
+        description=CONCURRENCY_HELP,
+        **_published_bounds(limits.MIN_CONCURRENCY, limits.AGENT_MAX_CONCURRENCY),
+    )
+    fail_on_regression: StrictBool = Field(
+        default=False,
+        alias="failOnRegression",
+        description="Not ok when the re-run shows a distinguishable task-level drop.",
+    )
+    max_accuracy_drop: Rate | None = Field(
+        default=None,
+        alias="maxAccuracyDrop",
+        ge=0,
+        le=1,
+        description="Not ok when the mean per-task drop in correctness exceeds this.",
     )
 
 

@@ -16,6 +16,7 @@ from whichtool_tui.server.arguments import (
     ImproveArguments,
     InspectArguments,
     RunArguments,
+    SurfaceDiffArguments,
     ValidateArguments,
     agent_input_schema,
 )
@@ -98,6 +99,19 @@ SERVER_TOOLS: tuple[ToolDefinition, ...] = (
         read_only=True,  # it returns a patch and writes nothing
         destructive=False,
         idempotent=False,  # a model rewriter may answer differently each time
+        open_world=True,  # a provider override sends prompts to a model
+    ),
+    ToolDefinition(
+        name="diff_surfaces",
+        title="Diff two tool surfaces by behaviour",
+        description="Compare two snapshots of a tools/list: which tools changed (description, "
+        "schema, annotations; renames found by content) and which tasks a change can affect "
+        "(tasks expecting a changed tool or a confusable partner). With rerun, only those "
+        "tasks run against both surfaces with the paired task-level result and the gates.",
+        input_schema=agent_input_schema(SurfaceDiffArguments),
+        read_only=True,
+        destructive=False,
+        idempotent=False,  # a model re-run may answer differently each time
         open_world=True,  # a provider override sends prompts to a model
     ),
 )
