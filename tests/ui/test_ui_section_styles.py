@@ -57,24 +57,42 @@ async def test_sections_open_and_return_without_restyling_everything() -> None:
         assert app.screen.styles.background == light
 
 
-async def test_a_first_visit_ends_with_a_full_collection() -> None:
+async def test_a_first_visit_ends_with_a_full_collection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from whichtool_tui.ui.screens import base
+
+    asked: list[str] = []  # the sections whose first build asked for a collection
+
+    def recorded_settle() -> None:
+        asked.append(type(app.screen).__name__)
+        real_settle()
+
+    real_settle = base.settle_after_build
     app = WhichtoolApp(load_artefact(LAB_INSPECT))
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, SurfaceScreen), "Surface")
-        await pilot.pause()
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, SurfaceScreen) and app.screen._section_ready,
+            "Surface mounted",
+        )
+        # The Surface's own first build has asked for its collection already (on a timer that
+        # may fire at any time from here): only the sections mounted from now on are recorded.
+        monkeypatch.setattr(base, "settle_after_build", recorded_settle)
         collecting = gc.isenabled()
-        gc.disable()  # the only full collection now is one the app asks for
+        gc.disable()  # the only full collections now are the ones the app asks for
         try:
             before = gc.get_stats()[2]["collections"]
             await pilot.press("4")  # Results, first visit
-            await wait_until(
-                pilot, lambda: gc.get_stats()[2]["collections"] > before, "a full collection"
-            )
+            await wait_until(pilot, lambda: asked == ["ResultsScreen"], "Results' collection")
+            # Timers of equal delay fire in order: the Surface's came before this one.
             collected = gc.get_stats()[2]["collections"]
+            assert collected > before
             await pilot.press("1")  # a revisit builds nothing and asks for none
             await pilot.pause()
             await pilot.press("4")
             await pilot.pause()
+            assert asked == ["ResultsScreen"]
             assert gc.get_stats()[2]["collections"] == collected
         finally:
             if collecting:
