@@ -66,22 +66,18 @@ def shared_count_matrix(
     shared = np.zeros((count, count), dtype=dtype)
     if count < 2:
         return shared, sizes
-    keys = np.concatenate(keyed)
+    # Each text's keys sorted on their own, then joined: the whole is in (owner, key) order.
+    keys = np.concatenate([np.sort(one) for one in keyed])
     owner = np.repeat(np.arange(count, dtype=np.int64), sizes)
     # Occurrence number k of each trigram within its tool: rank inside its (owner, key) run.
-    order = np.lexsort((keys, owner))
-    keys, owner = keys[order], owner[order]
     starts = np.ones(len(keys), dtype=bool)
     starts[1:] = (keys[1:] != keys[:-1]) | (owner[1:] != owner[:-1])
     positions = np.arange(len(keys), dtype=np.int64)
-    run_start = np.maximum.accumulate(np.where(starts, positions, 0))
-    occurrence = positions - run_start
-    # One id per (key, k) feature; each (owner, feature) appears once.
-    order = np.lexsort((owner, occurrence, keys))
-    keys, owner, occurrence = keys[order], owner[order], occurrence[order]
-    new_feature = np.ones(len(keys), dtype=bool)
-    new_feature[1:] = (keys[1:] != keys[:-1]) | (occurrence[1:] != occurrence[:-1])
-    feature = np.cumsum(new_feature) - 1
+    occurrence = positions - np.maximum.accumulate(np.where(starts, positions, 0))
+    # One id per (key, k) feature (each (owner, feature) appears once): dense key ids, then
+    # one integer per (key id, k).
+    _, key_id = np.unique(keys, return_inverse=True)
+    _, feature = np.unique(key_id * (int(occurrence.max()) + 1) + occurrence, return_inverse=True)
     holders = np.bincount(feature)
     # A feature one tool holds adds nothing to any pair; one every tool holds adds 1 to all.
     universal = int(np.count_nonzero(holders == count))
