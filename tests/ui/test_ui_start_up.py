@@ -56,3 +56,46 @@ def test_home_first_frame_defers_the_engine_and_models(tmp_path: Path) -> None:
     lines = result.stdout.splitlines()
     assert "provider keyword" in lines
     assert lines[-1] == "loaded", f"imported before the home screen's first frame: {lines[-1]}"
+
+
+RECEIPT_PROBE = """
+import asyncio, os, sys
+from whichtool_tui.usecases.artefacts import open_artefact
+from whichtool_tui.ui.app import FIRST_ROWS, WhichtoolApp
+
+def first_frame_drawn(app, bout):  # the app calls it once the receipt's first frame is drawn
+    print("rows", len(bout.rows), "total", bout.total, flush=True)
+    print("loaded", "whichtool_tui.arcade.receipt" in sys.modules, flush=True)
+    os._exit(0)
+
+WhichtoolApp.finish_bout = first_frame_drawn
+
+async def main():
+    app = WhichtoolApp(open_artefact(sys.argv[1], wire_checked_to=FIRST_ROWS))  # as `open` does
+    async with app.run_test(size=(120, 40)):
+        await asyncio.sleep(120)
+
+asyncio.run(main())
+"""
+
+
+def test_a_big_receipts_first_frame_comes_before_its_models(tmp_path: Path) -> None:
+    """The receipt's pydantic models load with its validation, after the first frame."""
+    from tests.support.ui import big_receipt
+
+    receipt = tmp_path / "big-receipt.json"
+    big_receipt(receipt, 5_000)
+    result = subprocess.run(
+        [sys.executable, "-c", RECEIPT_PROBE, str(receipt)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "WHICHTOOL_TUI_STATE_DIR": str(tmp_path / "state")},
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "total 5000" in lines[0]
+    assert lines[-1] == "loaded False", "the receipt models loaded before its first frame"

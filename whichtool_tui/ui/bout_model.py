@@ -11,24 +11,31 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
-
-from pydantic import TypeAdapter, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.usecases.artefacts import wire_nesting_error
-from whichtool_tui.usecases.models import (
-    BoutReceipt,
-    TapeAtom,
-    TapeHeader,
-    TapeView,
-    TimelineRow,
-    WireEventModel,
-    validate_receipt,
-)
+from whichtool_tui.usecases.models import TapeAtom, TapeHeader, TapeView, TimelineRow
+
+if TYPE_CHECKING:  # the receipt models load with the first validation, after the first frame
+    from pydantic import TypeAdapter
+
+    from whichtool_tui.usecases.models import BoutReceipt, WireEventModel
 
 VALIDATE_CHUNK = 2_000
-_WIRE = TypeAdapter(list[WireEventModel])
+_wire_adapter: TypeAdapter[list[WireEventModel]] | None = None
+
+
+def _wire_validator() -> TypeAdapter[list[WireEventModel]]:
+    """One validator of wire-event lists, built on first use."""
+    global _wire_adapter
+    if _wire_adapter is None:
+        from pydantic import TypeAdapter
+
+        from whichtool_tui.usecases.models import WireEventModel
+
+        _wire_adapter = TypeAdapter(list[WireEventModel])
+    return _wire_adapter
 
 
 @dataclass(repr=False)  # a repr would print every row of a 100,000-event receipt
@@ -134,6 +141,11 @@ class BoutView:
         raw = self.raw
         if raw is None or self.invalid is not None:
             return
+        from pydantic import ValidationError
+
+        from whichtool_tui.usecases.models import validate_receipt
+
+        validator = _wire_validator()
         try:
             wire = raw.get("wire")
             if not isinstance(wire, list):
@@ -143,7 +155,7 @@ class BoutView:
             events: list[WireEventModel] = []
             for start in range(0, len(wire), VALIDATE_CHUNK):
                 try:
-                    events.extend(_WIRE.validate_python(wire[start : start + VALIDATE_CHUNK]))
+                    events.extend(validator.validate_python(wire[start : start + VALIDATE_CHUNK]))
                 except ValidationError as exc:
                     first = exc.errors()[0]
                     where = ".".join(

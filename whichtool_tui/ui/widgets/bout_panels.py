@@ -12,7 +12,6 @@ from rich.text import Text
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.ui.bout_model import BoutView
 from whichtool_tui.ui.widgets.tool_detail import safe_multiline
-from whichtool_tui.usecases.models import score_panel
 
 MESSAGE_SHOWN_CHARS = 20_000  # a bigger message is cut: the pane is for reading, not export
 
@@ -67,6 +66,8 @@ def verdict_text(bout: BoutView) -> Text:
     elif bout.invalid is not None:
         shown.append(f"Not a valid receipt: {sanitize_text(bout.invalid)}", style="red")
     elif bout.receipt is not None:
+        from whichtool_tui.usecases.models import score_panel  # with the receipt's models
+
         shown.append(safe_multiline(score_panel(bout.receipt)))
     else:
         shown.append("A tape carries no verdicts; what the wire alone says:\n")
