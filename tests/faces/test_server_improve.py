@@ -40,6 +40,9 @@ async def test_the_offline_loop_returns_the_clis_decisions_and_patch(tmp_path: P
     async with mcp_session(tmp_path, config=config) as session:
         body = await call(session, "improve_descriptions", snapshot="demo-lab.json", tasks=TASKS)
     assert body["ok"] is True, body
+    # The operator's log names where the prompts would go before anything is spent.
+    log = (tmp_path / "server-stderr.log").read_text("utf-8")
+    assert "whichtool-tui mcp: improve_descriptions: " in log
     data = body["data"]
     assert data["schemaVersion"] == "whichtool.mcp-improve-summary/1"
     assert data["provider"] == "keyword" and data["rewriter"] == "rules"

@@ -93,6 +93,8 @@ async def test_changes_affected_tasks_and_the_rerun_match_the_cli(tmp_path: Path
     assert rerun["data"]["gate"]["checked"] == ["fail-on-regression"]
     assert rerun["ok"] is (not cli_rerun["gate"]["failed"])
     assert "Re-run (keyword)" in rerun["summary"]
+    log = (folder / "server-stderr.log").read_text("utf-8")
+    assert log.count("whichtool-tui mcp: diff_surfaces: ") == 1  # only the re-run sends prompts
 
 
 async def test_rerun_arguments_need_the_rerun_and_the_caps_are_named(tmp_path: Path) -> None:

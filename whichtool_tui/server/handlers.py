@@ -171,6 +171,25 @@ async def paid_run(state: ServerState, provider_name: str | None) -> AsyncIterat
             state.paid_run_active = False
 
 
+def log_destination(tool: str, line: str) -> None:
+    """The operator's log names where a tool's prompts and key go, as `run` says on stderr."""
+    sys.stderr.write(f"whichtool-tui mcp: {tool}: {line}\n")
+    sys.stderr.flush()
+
+
+def announce_route(
+    options: ServerOptions, tool: str, provider: str | None, base_url: str | None
+) -> None:
+    """Check where ``provider`` would send prompts and its key, and log it before anything is
+    spent (the same key-routing rules and line as ``run_evaluation``)."""
+    from whichtool_tui.usecases.providers import ProviderRequest, provider_route
+
+    request = ProviderRequest(
+        name=provider, base_url=base_url, allow_http=options.allow_http_provider
+    )
+    log_destination(tool, provider_route(request, options.settings).line)
+
+
 def _check_agent_limit(name: str, value: int, high: int) -> None:
     if not 1 <= value <= high:
         raise WhichtoolError(
@@ -307,9 +326,7 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
             raise _DetailedError(
                 paid_run_disabled(provider_name, dry_run_hint=True), {"plan": plan}
             )
-        # The operator's log names where this run's prompts and key go, as `run` says on stderr.
-        sys.stderr.write(f"whichtool-tui mcp: run_evaluation: {route.line}\n")
-        sys.stderr.flush()
+        log_destination("run_evaluation", route.line)
         report = await _spend(state, inputs, run_options, prepared, provider_name, model)
     except _DetailedError as refusal:
         return envelope.failure(refusal.error, refusal.detail)

@@ -19,6 +19,7 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.server import envelope
 from whichtool_tui.server.handlers import (
     ServerState,
+    announce_route,
     check_provider_override,
     paid_run,
     run_options_for,
@@ -162,7 +163,9 @@ async def improve_tool(state: ServerState, arguments: ImproveArguments) -> dict[
 
     options = state.options
     request = _request(options, arguments)
-    async with paid_run(state, request.provider.name):
+    chosen = request.provider
+    async with paid_run(state, chosen.name):
+        announce_route(options, "improve_descriptions", chosen.name, chosen.base_url)
         work = functools.partial(run_improve, request, options.settings)
         report = await anyio.to_thread.run_sync(work)
     text, data = improve_summary(report)

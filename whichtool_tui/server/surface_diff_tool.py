@@ -18,6 +18,7 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.server import envelope
 from whichtool_tui.server.handlers import (
     ServerState,
+    announce_route,
     check_provider_override,
     paid_run,
     run_options_for,
@@ -142,8 +143,10 @@ async def surface_diff_tool(state: ServerState, arguments: SurfaceDiffArguments)
 
     options = state.options
     request = _request(options, arguments)
-    name = request.provider.name if request.provider is not None else None
-    async with paid_run(state, name):
+    chosen = request.provider
+    async with paid_run(state, chosen.name if chosen is not None else None):
+        if chosen is not None:
+            announce_route(options, "diff_surfaces", chosen.name, chosen.base_url)
         work = functools.partial(run_surface_diff, request, options.settings)
         report = await anyio.to_thread.run_sync(work)
     text, data = surface_diff_summary(report)
