@@ -9,9 +9,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import anyio
 import jsonpatch
 import pytest
 
+from tests.support.fake_apis import chat_reply, fake_api_server
 from tests.support.mcp_session import call, demo_workspace, mcp_session
 from tests.support.paths import SNAPSHOTS
 from whichtool_tui.cli import main
@@ -117,3 +119,45 @@ async def test_refusals_use_the_clis_codes_and_the_operators_rules(tmp_path: Pat
     assert override["error"]["code"] == "mcp/provider-override-disabled"
     assert outside["error"]["code"].startswith("mcp/")
     assert paid["error"]["code"] == "mcp/paid-run-disabled"
+
+
+async def test_a_paid_improve_holds_the_paid_slot_and_cancel_stops_it(tmp_path: Path) -> None:
+    with fake_api_server() as api:
+        api.responder = lambda request: chat_reply(calls=[("get_order", "{}")]).slow(1.0)
+        provider = {
+            "name": "openai-compatible",
+            "model": "fake-model",
+            "baseUrl": api.base_url + "/v1",
+        }
+        config = demo_workspace(tmp_path, provider)
+        shutil.copy(SNAPSHOTS / TASKS, tmp_path / TASKS)
+        flags = ["--allow-paid-runs", "--allow-provider-overrides"]
+        async with mcp_session(tmp_path, flags, config=config) as session:
+            outcome: dict[str, object] = {}
+
+            async def paid_improve() -> None:
+                outcome["improve"] = await call(
+                    session,
+                    "improve_descriptions",
+                    tasks=TASKS,
+                    provider="openai-compatible",
+                    repeat=3,
+                    concurrency=1,
+                )
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(paid_improve)
+                with anyio.fail_after(20):
+                    while not api.requests:  # noqa: ASYNC110 - filled by the API's thread
+                        await anyio.sleep(0.02)
+                busy = await call(session, "run_evaluation", repeat=1)
+                group.cancel_scope.cancel()  # the client sends notifications/cancelled
+            seen = len(api.requests)
+            await anyio.sleep(2.5)  # a loop still going would have sent two more requests
+            after_cancel = len(api.requests)
+            api.responder = lambda request: chat_reply(calls=[("get_order", "{}")])
+            again = await call(session, "run_evaluation", repeat=1)
+    assert "improve" not in outcome
+    assert busy["error"]["code"] == "mcp/run-busy"  # one paid slot, shared with run_evaluation
+    assert after_cancel <= seen + 1  # at most the request in flight when it was cancelled
+    assert again["data"]["execution"]["scored"] == 10  # the slot was released

@@ -10,10 +10,7 @@ RFC 6902 patch; applying it stays the author's step.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Any
-
-import anyio
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.server import envelope
@@ -159,14 +156,14 @@ def improve_summary(report: ImproveReport) -> tuple[str, dict[str, Any]]:
 
 async def improve_tool(state: ServerState, arguments: ImproveArguments) -> dict[str, Any]:
     """``improve_descriptions``: propose, measure on held-out tasks, and return the patch."""
-    from whichtool_tui.usecases.improve import run_improve
+    from whichtool_tui.usecases.improve import run_improve_async
 
     options = state.options
     request = _request(options, arguments)
     chosen = request.provider
     async with paid_run(state, chosen.name):
         announce_route(options, "improve_descriptions", chosen.name, chosen.base_url)
-        work = functools.partial(run_improve, request, options.settings)
-        report = await anyio.to_thread.run_sync(work)
+        # On this loop, not in a thread: notifications/cancelled stops it between requests.
+        report = await run_improve_async(request, options.settings)
     text, data = improve_summary(report)
     return envelope.success(text, data)

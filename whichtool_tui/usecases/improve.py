@@ -161,9 +161,27 @@ def run_improve(
 
     ``base_report`` is a run already in memory (the TUI's), used like ``--base-run``; ``sink``
     hears each candidate as it is proposed and measured."""
+    from whichtool_tui.event_loop import run_coroutine
+
+    return run_coroutine(
+        run_improve_async(request, settings, env, base_report=base_report, sink=sink)
+    )
+
+
+async def run_improve_async(
+    request: ImproveRequest,
+    settings: Settings,
+    env: Mapping[str, str] | None = None,
+    *,
+    base_report: RunReport | None = None,
+    sink: ImproveSink | None = None,
+) -> ImproveReport:
+    """``run_improve`` on the running loop (the MCP server's), so cancelling it stops the loop
+    between two requests; the snapshot and task set are read before the first await."""
+    import anyio
+
     from whichtool_tui.evaluation.inputs import lint_for_run, normalize_listing
     from whichtool_tui.evaluation.plan import TaskSpec
-    from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.improve.loop import ImproveJob, improve_surface
     from whichtool_tui.improve.patch import SHAPE_PREFIX
     from whichtool_tui.improve.split import split_tasks
@@ -239,12 +257,10 @@ def run_improve(
         env,
     )
 
-    async def work() -> ImproveReport:
-        try:
-            if sink is None:
-                return await improve_surface(job, provider)
-            return await improve_surface(job, provider, sink)
-        finally:
+    try:
+        if sink is None:
+            return await improve_surface(job, provider)
+        return await improve_surface(job, provider, sink)
+    finally:
+        with anyio.CancelScope(shield=True):
             await provider.aclose()
-
-    return run_coroutine(work())
