@@ -10,8 +10,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
+from tests.support.fake_apis import chat_reply, fake_api_server
 from tests.support.mcp_session import call, demo_workspace, mcp_session
 from whichtool_tui.cli import main
 
@@ -114,3 +116,49 @@ async def test_rerun_arguments_need_the_rerun_and_the_caps_are_named(tmp_path: P
     assert over["error"]["code"] == "mcp/limit-exceeded"
     assert override["error"]["code"] == "mcp/provider-override-disabled"
     assert outside["error"]["code"].startswith("mcp/")
+
+
+async def test_a_paid_rerun_holds_the_paid_slot_and_cancel_stops_it(tmp_path: Path) -> None:
+    with fake_api_server() as api:
+        api.responder = lambda request: chat_reply(calls=[("get_order", "{}")]).slow(1.0)
+        provider = {
+            "name": "openai-compatible",
+            "model": "fake-model",
+            "baseUrl": api.base_url + "/v1",
+        }
+        config = _workspace(tmp_path)
+        settings = json.loads(config.read_text("utf-8"))
+        config.write_text(json.dumps({**settings, "provider": provider}), encoding="utf-8")
+        flags = ["--allow-paid-runs", "--allow-provider-overrides"]
+        async with mcp_session(tmp_path, flags, config=config) as session:
+            outcome: dict[str, object] = {}
+
+            async def paid_rerun() -> None:
+                outcome["diff"] = await call(
+                    session,
+                    "diff_surfaces",
+                    base="demo-lab.json",
+                    head="head.json",
+                    tasks=TASKS,
+                    rerun=True,
+                    provider="openai-compatible",
+                    repeat=3,
+                    concurrency=1,
+                )
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(paid_rerun)
+                with anyio.fail_after(20):
+                    while not api.requests:  # noqa: ASYNC110 - filled by the API's thread
+                        await anyio.sleep(0.02)
+                busy = await call(session, "run_evaluation", repeat=1)
+                group.cancel_scope.cancel()  # the client sends notifications/cancelled
+            seen = len(api.requests)
+            await anyio.sleep(2.5)  # a re-run still going would have sent two more requests
+            after_cancel = len(api.requests)
+            api.responder = lambda request: chat_reply(calls=[("get_order", "{}")])
+            again = await call(session, "run_evaluation", repeat=1)
+    assert "diff" not in outcome
+    assert busy["error"]["code"] == "mcp/run-busy"  # one paid slot, shared with run_evaluation
+    assert after_cancel <= seen + 1  # at most the request in flight when it was cancelled
+    assert again["data"]["execution"]["scored"] == 10  # the slot was released

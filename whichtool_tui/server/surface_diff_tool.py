@@ -9,10 +9,7 @@ and the operator's budgets, one paid run at a time.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Any
-
-import anyio
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.server import envelope
@@ -139,7 +136,7 @@ def surface_diff_summary(report: SurfaceDiffReport) -> tuple[str, dict[str, Any]
 async def surface_diff_tool(state: ServerState, arguments: SurfaceDiffArguments) -> dict[str, Any]:
     """``diff_surfaces``: what changed between two snapshots, what it can move, and (asked)
     the re-run of the affected tasks on both."""
-    from whichtool_tui.usecases.surface_diff import run_surface_diff
+    from whichtool_tui.usecases.surface_diff import run_surface_diff_async
 
     options = state.options
     request = _request(options, arguments)
@@ -147,7 +144,7 @@ async def surface_diff_tool(state: ServerState, arguments: SurfaceDiffArguments)
     async with paid_run(state, chosen.name if chosen is not None else None):
         if chosen is not None:
             announce_route(options, "diff_surfaces", chosen.name, chosen.base_url)
-        work = functools.partial(run_surface_diff, request, options.settings)
-        report = await anyio.to_thread.run_sync(work)
+        # On this loop, not in a thread: notifications/cancelled stops the re-run.
+        report = await run_surface_diff_async(request, options.settings)
     text, data = surface_diff_summary(report)
     return envelope.success(text, data, ok=not report.gate.failed)

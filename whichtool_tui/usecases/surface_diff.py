@@ -114,6 +114,16 @@ def run_surface_diff(
     request: SurfaceDiffRequest, settings: Settings, env: Mapping[str, str] | None = None
 ) -> SurfaceDiffReport:
     """Load, diff, find the affected tasks, re-run them when a provider is given, and gate."""
+    from whichtool_tui.event_loop import run_coroutine
+
+    return run_coroutine(run_surface_diff_async(request, settings, env))
+
+
+async def run_surface_diff_async(
+    request: SurfaceDiffRequest, settings: Settings, env: Mapping[str, str] | None = None
+) -> SurfaceDiffReport:
+    """``run_surface_diff`` on the running loop (the MCP server's), so cancelling it stops the
+    re-run between two requests; the snapshots and task set are read before the first await."""
     from whichtool_tui.evaluation.inputs import normalize_listing
     from whichtool_tui.surface.behaviour_diff import (
         PARTNER_THRESHOLD,
@@ -140,7 +150,7 @@ def run_surface_diff(
     notes: list[str] = []
     if request.provider is not None and loaded is not None:
         sides = ((base_listing, base), (head_listing, head))
-        rerun = _rerun(request, settings, env or os.environ, loaded, tasks, impact, sides)
+        rerun = await _rerun(request, settings, env or os.environ, loaded, tasks, impact, sides)
         if rerun is None:
             notes.append("no affected task is runnable on both surfaces: nothing was re-run")
     report = SurfaceDiffReport(
@@ -161,7 +171,7 @@ def run_surface_diff(
     return report.model_copy(update={"gate": evaluate_gate(report, request)})
 
 
-def _rerun(
+async def _rerun(
     request: SurfaceDiffRequest,
     settings: Settings,
     env: Mapping[str, str],
@@ -171,9 +181,10 @@ def _rerun(
     sides: tuple[tuple[ServedListing, NormalizedSurface], tuple[ServedListing, NormalizedSurface]],
 ) -> SurfaceRerun | None:
     """Both sides on the runnable affected tasks, one provider; None when none is runnable."""
+    import anyio
+
     from whichtool_tui.evaluation.inputs import build_run_inputs
     from whichtool_tui.evaluation.surface_rerun import rerun_both, rerun_tasks
-    from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.usecases.providers import ProviderRequest, open_provider
 
     base_tasks, head_tasks = rerun_tasks(tasks, impact.affected)
@@ -207,13 +218,11 @@ def _rerun(
         env,
     )
 
-    async def both() -> SurfaceRerun:
-        try:
-            return await rerun_both(inputs[0], inputs[1], options, provider)
-        finally:
+    try:
+        return await rerun_both(inputs[0], inputs[1], options, provider)
+    finally:
+        with anyio.CancelScope(shield=True):
             await provider.aclose()
-
-    return run_coroutine(both())
 
 
 def evaluate_gate(report: SurfaceDiffReport, request: SurfaceDiffRequest) -> SurfaceDiffGate:
