@@ -34,6 +34,28 @@ def _published_bounds(low: int, high: int) -> dict[str, Any]:
     return {"json_schema_extra": {"minimum": low, "maximum": high}}
 
 
+def _agent_repeat(description: str | None = REPEAT_HELP) -> Any:
+    """A ``repeat`` argument, bounded by the agent cap (one declaration for every tool)."""
+    bounds = _published_bounds(limits.MIN_REPEAT, limits.AGENT_MAX_REPEAT)
+    return Field(default=None, description=description, **bounds)
+
+
+def _agent_concurrency(description: str | None = CONCURRENCY_HELP) -> Any:
+    """A ``concurrency`` argument, bounded by the agent cap."""
+    bounds = _published_bounds(limits.MIN_CONCURRENCY, limits.AGENT_MAX_CONCURRENCY)
+    return Field(default=None, description=description, **bounds)
+
+
+def _agent_seed(description: str) -> Any:
+    """A ``seed`` argument: any integer JSON carries exactly."""
+    return Field(
+        default=None,
+        ge=-limits.MAX_SAFE_INTEGER,
+        le=limits.MAX_SAFE_INTEGER,
+        description=description,
+    )
+
+
 _Arguments = StrictModel
 
 
@@ -75,12 +97,8 @@ class RunArguments(_Arguments):
     model: str | None = Field(
         default=None, min_length=1, description="Model name; needs --allow-provider-overrides."
     )
-    repeat: StrictInt | None = Field(
-        default=None, **_published_bounds(limits.MIN_REPEAT, limits.AGENT_MAX_REPEAT)
-    )
-    concurrency: StrictInt | None = Field(
-        default=None, **_published_bounds(limits.MIN_CONCURRENCY, limits.AGENT_MAX_CONCURRENCY)
-    )
+    repeat: StrictInt | None = _agent_repeat(description=None)
+    concurrency: StrictInt | None = _agent_concurrency(description=None)
     dry_run: StrictBool = Field(
         default=False,
         alias="dryRun",
@@ -136,22 +154,11 @@ class ImproveArguments(_Arguments):
         max_length=limits.ABSOLUTE_MAX_TOOLS,
         description="Rewrite only these tools (default: every tool a finding or failure names).",
     )
-    seed: StrictInt | None = Field(
-        default=None,
-        ge=-limits.MAX_SAFE_INTEGER,
-        le=limits.MAX_SAFE_INTEGER,
-        description="Seed of the split and of every run (default: the configured one).",
+    seed: StrictInt | None = _agent_seed(
+        "Seed of the split and of every run (default: the configured one)."
     )
-    repeat: StrictInt | None = Field(
-        default=None,
-        description=REPEAT_HELP,
-        **_published_bounds(limits.MIN_REPEAT, limits.AGENT_MAX_REPEAT),
-    )
-    concurrency: StrictInt | None = Field(
-        default=None,
-        description=CONCURRENCY_HELP,
-        **_published_bounds(limits.MIN_CONCURRENCY, limits.AGENT_MAX_CONCURRENCY),
-    )
+    repeat: StrictInt | None = _agent_repeat()
+    concurrency: StrictInt | None = _agent_concurrency()
     holdout_share: Rate | None = Field(
         default=None,
         alias="holdoutShare",
@@ -192,22 +199,11 @@ class SurfaceDiffArguments(_Arguments):
     model: str | None = Field(
         default=None, min_length=1, description="Model name; needs --allow-provider-overrides."
     )
-    seed: StrictInt | None = Field(
-        default=None,
-        ge=-limits.MAX_SAFE_INTEGER,
-        le=limits.MAX_SAFE_INTEGER,
-        description="Run seed shared by both sides (default: the configured one).",
+    seed: StrictInt | None = _agent_seed(
+        "Run seed shared by both sides (default: the configured one)."
     )
-    repeat: StrictInt | None = Field(
-        default=None,
-        description=REPEAT_HELP,
-        **_published_bounds(limits.MIN_REPEAT, limits.AGENT_MAX_REPEAT),
-    )
-    concurrency: StrictInt | None = Field(
-        default=None,
-        description=CONCURRENCY_HELP,
-        **_published_bounds(limits.MIN_CONCURRENCY, limits.AGENT_MAX_CONCURRENCY),
-    )
+    repeat: StrictInt | None = _agent_repeat()
+    concurrency: StrictInt | None = _agent_concurrency()
     fail_on_regression: StrictBool = Field(
         default=False,
         alias="failOnRegression",
