@@ -56,6 +56,7 @@ from whichtool_tui.usecases.options import (
 if TYPE_CHECKING:
     from whichtool_tui.strict_model import StrictModel
     from whichtool_tui.usecases.models import RunInputs, RunOptions, RunReport, ServedListing
+    from whichtool_tui.usecases.options import ProviderChoice
 
 
 @dataclass
@@ -136,6 +137,22 @@ def check_provider_override(
             "This server runs only its configured provider and model",
             "The operator can start it with --allow-provider-overrides.",
         )
+
+
+BASELINE_PROVIDER = "keyword"  # what an agent's improve or re-run uses unless it names one
+
+
+def agent_provider_choice(
+    options: ServerOptions, provider: str | None, model: str | None
+) -> ProviderChoice:
+    """The provider an agent named (only when the operator allowed overrides, merged over the
+    config as the CLI merges a flag), else the offline keyword baseline."""
+    from whichtool_tui.usecases.options import ProviderChoice, ProviderOverrides, merge_provider
+
+    check_provider_override(options, provider, model)
+    if provider is None:
+        return ProviderChoice(BASELINE_PROVIDER, model, None)
+    return merge_provider(ProviderOverrides(provider, model), options.settings)
 
 
 def paid_run_disabled(provider_name: str | None, dry_run_hint: bool = False) -> WhichtoolError:

@@ -16,8 +16,8 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.server import envelope
 from whichtool_tui.server.handlers import (
     ServerState,
+    agent_provider_choice,
     announce_route,
-    check_provider_override,
     paid_run,
     run_options_for,
     task_file_for,
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from whichtool_tui.usecases.models import Candidate, ImproveReport
 
 IMPROVE_SUMMARY = "whichtool.mcp-improve-summary/1"
-BASELINE_PROVIDER = "keyword"
 
 
 def _snapshot(options: ServerOptions, snapshot: str | None) -> str:
@@ -56,14 +55,8 @@ def _snapshot(options: ServerOptions, snapshot: str | None) -> str:
 def _request(options: ServerOptions, arguments: ImproveArguments) -> ImproveRequest:
     """The agent's values over the operator's config, through the same merges as the CLI."""
     from whichtool_tui.usecases.improve import request_with_defaults
-    from whichtool_tui.usecases.options import ProviderChoice, ProviderOverrides, merge_provider
 
-    check_provider_override(options, arguments.provider, arguments.model)
-    provider = (
-        merge_provider(ProviderOverrides(arguments.provider, arguments.model), options.settings)
-        if arguments.provider is not None
-        else ProviderChoice(BASELINE_PROVIDER, arguments.model, None)
-    )
+    provider = agent_provider_choice(options, arguments.provider, arguments.model)
     base_run = arguments.base_run
     return request_with_defaults(
         _snapshot(options, arguments.snapshot),

@@ -15,12 +15,11 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.server import envelope
 from whichtool_tui.server.handlers import (
     ServerState,
+    agent_provider_choice,
     announce_route,
-    check_provider_override,
     paid_run,
     run_options_for,
 )
-from whichtool_tui.server.improve_tool import BASELINE_PROVIDER
 from whichtool_tui.server.paths import agent_file
 from whichtool_tui.server.summaries import put_capped
 
@@ -52,7 +51,6 @@ def _invalid(message: str) -> WhichtoolError:
 
 def _request(options: ServerOptions, arguments: SurfaceDiffArguments) -> SurfaceDiffRequest:
     """Checked arguments over the operator's config, through the same merges as the CLI."""
-    from whichtool_tui.usecases.options import ProviderChoice, ProviderOverrides, merge_provider
     from whichtool_tui.usecases.surface_diff import SurfaceDiffRequest
 
     if not arguments.rerun:
@@ -61,14 +59,11 @@ def _request(options: ServerOptions, arguments: SurfaceDiffArguments) -> Surface
                 raise _invalid(f"`{shown}` applies to the re-run: it needs `rerun` and `tasks`")
     if arguments.rerun and arguments.tasks is None:
         raise _invalid("`rerun` re-runs the affected tasks: it needs `tasks`")
-    check_provider_override(options, arguments.provider, arguments.model)
-    provider = None
-    if arguments.rerun:
-        provider = (
-            merge_provider(ProviderOverrides(arguments.provider, arguments.model), options.settings)
-            if arguments.provider is not None
-            else ProviderChoice(BASELINE_PROVIDER, arguments.model, None)
-        )
+    provider = (
+        agent_provider_choice(options, arguments.provider, arguments.model)
+        if arguments.rerun
+        else None
+    )
     workspace = options.workspace
     tasks = arguments.tasks
     return SurfaceDiffRequest(
