@@ -33,7 +33,7 @@ from whichtool_tui.mcp_client.http import (
     legacy_sse_transport,
     streamable_http_transport,
 )
-from whichtool_tui.mcp_client.startup import wait_until_up
+from whichtool_tui.mcp_client.startup import HOLDING_POLL_SECONDS, wait_until_up
 from whichtool_tui.mcp_client.stdio import StdioChild, launch_stdio, stdio_transport
 from whichtool_tui.mcp_client.tap import RawResults, tap_tools_list
 
@@ -139,7 +139,10 @@ class McpSession:
     async def _wait_until_up(self, child: StdioChild) -> None:
         """Hold the handshake until the child waits for its first message, within the start-up
         deadline; the request clocks start only then."""
-        if not await wait_until_up(child.pid, anyio.Event(), self.start_timeout):
+        up = await wait_until_up(
+            child.pid, anyio.Event(), self.start_timeout, poll_seconds=HOLDING_POLL_SECONDS
+        )
+        if not up:
             raise WhichtoolError(
                 "mcp/start-timeout",
                 f"{self.spec.ref} was still starting after {self.start_timeout:g} s (busy, "

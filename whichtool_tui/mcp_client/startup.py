@@ -15,9 +15,16 @@ from whichtool_tui.process_tree import tree_activity
 # How often the process tree is looked at, and for how many looks in a row it must be idle.
 POLL_SECONDS = 0.1
 IDLE_LOOKS = 2
+# A caller that holds its first message until the server is up (the MCP sessions of inspect and
+# run) looks more often: each look's interval is added to every connection, where a bout sends
+# its first message at once and only its clock waits. A server wrongly taken as up a little
+# early only has its request clock start early, as before this wait existed.
+HOLDING_POLL_SECONDS = 0.02
 
 
-async def wait_until_up(pid: int | None, answered: anyio.Event, deadline: float) -> bool:
+async def wait_until_up(
+    pid: int | None, answered: anyio.Event, deadline: float, poll_seconds: float = POLL_SECONDS
+) -> bool:
     """Wait until the server at ``pid`` is up, its answer came, or it died; False when it was
     still starting after ``deadline`` seconds. Without a pid or /proc it counts as up."""
     if pid is None or tree_activity(pid) is None:
@@ -35,7 +42,7 @@ async def wait_until_up(pid: int | None, answered: anyio.Event, deadline: float)
             if idle_looks >= IDLE_LOOKS:
                 return True
             last_ticks = ticks
-            with anyio.move_on_after(POLL_SECONDS):
+            with anyio.move_on_after(poll_seconds):
                 await answered.wait()
         return True
     return answered.is_set()
