@@ -188,3 +188,12 @@ async def test_bout_wire_and_atoms_appear_while_it_runs(held_bout: asyncio.Event
         assert "Your call before the verdicts" in static_text(
             app.screen.query_one("#verdict", Static)
         )
+        # The finished wire takes the focus from the live one, so a section key is a section
+        # key, not a letter typed into the search field the live timeline's removal left.
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen.focused, RpcTimeline),
+            "the finished wire holds the focus",
+        )
+        await pilot.press("0")
+        await wait_until(pilot, lambda: app.current_mode == "home", "0 went home")

@@ -170,19 +170,21 @@ class BoutScreen(SectionScreen):
         stale = list(holder.children)
         timeline = RpcTimeline(bout.rows)
         mounted = holder.mount(timeline)
-        had_focus = any(child.has_focus for child in stale)
 
         async def retire_the_old_one() -> None:
             # A live bout's timeline gives way to the finished receipt's. The new one takes
             # the focus *before* the old one goes: removing a focused widget hands the focus
-            # to the next one (a filter field), and a guess key pressed meanwhile would be
-            # typed into it. An operator typing a filter keeps it; an empty field does not.
+            # to the widget before it (the search field), and a section key pressed next
+            # would be typed into it. The focus is decided and moved here, at once (not with
+            # ``focus()``, which lands a message later): a decision taken when ``_show`` ran,
+            # or a move still in flight, can be overtaken by the next receipt's ``_show``.
+            # An operator typing a filter keeps it; an empty field does not.
             await mounted
             self.show_message(timeline.selected)
             focused = self.focused
             idle_field = isinstance(focused, Input) and not focused.value
-            if had_focus or not stale or focused is None or idle_field or focused in stale:
-                timeline.focus()
+            if not stale or focused is None or idle_field or focused in stale:
+                self.set_focus(timeline)
             for child in stale:
                 await child.remove()
 
