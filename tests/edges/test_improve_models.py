@@ -39,6 +39,9 @@ HARMFUL = {
         "title": None,
     }
 }
+# A paid loop's cap counts the worst case up front: 9 tuning + 9 held-out base trials, then one
+# model rewrite per tool (6) measured on the 9 held-out tasks, at --repeat 1.
+PAID_LOOP_TRIALS = 9 + 9 + 6 * 9
 SHAPES = {
     # shape: (provider, model, base-url suffix, key variable)
     "chat": ("openai-compatible", "local-model", "/v1", None),
@@ -71,11 +74,18 @@ def run_improve(
             "--no-ui", "improve", str(LAB), "--tasks", str(IMPROVE_TASKS),
             "--provider", provider, "--model", model, "--base-url", api.base_url + suffix,
             "--repeat", "1", "--format", "json", "--patch-out", str(patch_file),
+            "--max-trials", str(PAID_LOOP_TRIALS),
         ]
     )  # fmt: skip
     captured = capsys.readouterr()
     assert code == 0, captured.err
-    return json.loads(captured.out), json.loads(patch_file.read_text(encoding="utf-8"))
+    assert f"improve: at most {PAID_LOOP_TRIALS} trials on 6 tools" in captured.err
+    report = json.loads(captured.out)
+    # The cap counts every run the loop makes: tuning, held-out base, one per measured candidate.
+    measured = [c for c in report["candidates"] if c["measurement"] is not None]
+    routing = [r for r in api.requests if not is_rewrite(r.json)]
+    assert len(routing) == 9 + 9 + 9 * len(measured) <= PAID_LOOP_TRIALS
+    return report, json.loads(patch_file.read_text(encoding="utf-8"))
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -228,7 +238,7 @@ def test_a_failing_rewrite_request_is_kept_as_a_refused_candidate(
         [
             "--no-ui", "improve", str(LAB), "--tasks", str(IMPROVE_TASKS),
             "--provider", "openai-compatible", "--model", "m", "--base-url", api.base_url + "/v1",
-            "--repeat", "1", "--format", "json",
+            "--repeat", "1", "--format", "json", "--max-trials", str(PAID_LOOP_TRIALS),
         ]
     )  # fmt: skip
     report = json.loads(capsys.readouterr().out)

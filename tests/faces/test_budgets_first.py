@@ -7,6 +7,7 @@ accepted dry run (so the spy can see it), and does not for a refusal.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,11 @@ from typing import Any
 import pytest
 
 from whichtool_tui.config import load_settings
-from whichtool_tui.errors import TOOL_LIMIT, TRIAL_LIMIT
+from whichtool_tui.errors import TOOL_LIMIT, TRIAL_LIMIT, WhichtoolError
 from whichtool_tui.evaluation import inputs as run_inputs
-from whichtool_tui.server.arguments import RunArguments
+from whichtool_tui.server.arguments import ImproveArguments, RunArguments
 from whichtool_tui.server.handlers import ServerState, run_tool
+from whichtool_tui.server.improve_tool import improve_tool
 from whichtool_tui.server.options import ServerOptions
 
 TASKS = """version: 1
@@ -99,3 +101,61 @@ async def test_mcp_server_refuses_the_trial_budget_before_the_review(
     accepted = await run_tool(state, RunArguments(repeat=1))
     assert accepted["ok"] is True
     assert reviews == [300]
+
+
+IMPROVE_TASKS = """version: 1
+tasks:
+  - {id: a1, prompt: Get the record of user 3, expected: get_user_record_3}
+  - {id: a2, prompt: Show user 3 and their roles, expected: get_user_record_3}
+  - {id: b1, prompt: Get the record of user 7, expected: get_user_record_7}
+  - {id: b2, prompt: Show user 7 and their roles, expected: get_user_record_7}
+"""
+
+
+@pytest.fixture
+def improve_reviews(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[int]:
+    """Each review improve makes (it calls the surface module's review itself)."""
+    from whichtool_tui.surface import inspect as surface_inspect
+
+    monkeypatch.chdir(tmp_path)
+    seen: list[int] = []
+    real = surface_inspect.inspect_normalized
+
+    def spy(surface: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(len(surface.tools))
+        return real(surface, *args, **kwargs)
+
+    monkeypatch.setattr(surface_inspect, "inspect_normalized", spy)
+    return seen
+
+
+def _paid_state(folder: Path, max_tools: int, max_trials: int) -> ServerState:
+    state = _state(folder, max_tools, max_trials)
+    (folder / "improve.tasks.yaml").write_text(IMPROVE_TASKS, encoding="utf-8")
+    options = dataclasses.replace(
+        state.options, allow_paid_runs=True, allow_provider_overrides=True
+    )
+    return ServerState(options)
+
+
+async def test_mcp_server_refuses_a_paid_improves_whole_count_before_the_review(
+    tmp_path: Path, improve_reviews: list[int]
+) -> None:
+    paid = ImproveArguments.model_validate(
+        {"provider": "openai", "tasks": "improve.tasks.yaml", "repeat": 1}
+    )
+    with pytest.raises(WhichtoolError) as tools:
+        await improve_tool(_paid_state(tmp_path, max_tools=6, max_trials=1000), paid)
+    assert tools.value.code == TOOL_LIMIT
+    with pytest.raises(WhichtoolError) as trials:
+        await improve_tool(_paid_state(tmp_path, max_tools=500, max_trials=100), paid)
+    # 2 tuning + 2 held-out base + one model rewrite per tool (300) x 2 held-out trials.
+    assert trials.value.code == TRIAL_LIMIT
+    assert "improve can send 604 trials (tuning 2 + held-out base 2 + 300 candidate(s) x 2)" in (
+        trials.value.message
+    )
+    narrowed = paid.model_copy(update={"tools": ["get_user_record_3", "get_user_record_7"]})
+    with pytest.raises(WhichtoolError) as few:
+        await improve_tool(_paid_state(tmp_path, max_tools=500, max_trials=7), narrowed)
+    assert "improve can send 8 trials" in few.value.message
+    assert improve_reviews == []  # none of them paid for the review

@@ -373,8 +373,8 @@ def test_a_public_reference_surface_gets_measured_rewrites(
     git = REPO / "snapshots" / "git.json"
     tasks = REPO / "snapshots" / "git.improve.tasks.yaml"
     code = main(
-        ["--no-ui", "improve", str(git), "--tasks", str(tasks), "--max-tools", "12",
-         "--repeat", "1", "--format", "json"]
+        ["--no-ui", "improve", str(git), "--tasks", str(tasks), "--repeat", "1",
+         "--format", "json"]
     )  # fmt: skip
     report = json.loads(capsys.readouterr().out)
     assert code == 0

@@ -131,7 +131,8 @@ async def test_a_paid_improve_holds_the_paid_slot_and_cancel_stops_it(tmp_path: 
         }
         config = demo_workspace(tmp_path, provider)
         shutil.copy(SNAPSHOTS / TASKS, tmp_path / TASKS)
-        flags = ["--allow-paid-runs", "--allow-provider-overrides"]
+        # repeat 3: 27 tuning + 27 held-out base + 6 tools x 27, the whole loop under the cap.
+        flags = ["--allow-paid-runs", "--allow-provider-overrides", "--max-trials", "216"]
         async with mcp_session(tmp_path, flags, config=config) as session:
             outcome: dict[str, object] = {}
 
@@ -161,3 +162,41 @@ async def test_a_paid_improve_holds_the_paid_slot_and_cancel_stops_it(tmp_path: 
     assert busy["error"]["code"] == "mcp/run-busy"  # one paid slot, shared with run_evaluation
     assert after_cancel <= seen + 1  # at most the request in flight when it was cancelled
     assert again["data"]["execution"]["scored"] == 10  # the slot was released
+
+
+async def test_an_offline_loop_has_no_cap_and_a_paid_one_counts_every_candidate(
+    tmp_path: Path,
+) -> None:
+    with fake_api_server() as api:
+        provider = {"name": "openai-compatible", "model": "m", "baseUrl": api.base_url + "/v1"}
+        config = demo_workspace(tmp_path, provider)
+        for name in (TASKS, "git.json", "git.improve.tasks.yaml"):
+            shutil.copy(SNAPSHOTS / name, tmp_path / name)
+        flags = ["--allow-paid-runs", "--allow-provider-overrides", "--max-trials", "100"]
+        async with mcp_session(tmp_path, flags, config=config) as session:
+            # 12 tools and 32 held-out runs of 70 trials: past both caps, but it costs nothing.
+            offline = await call(
+                session,
+                "improve_descriptions",
+                snapshot="git.json",
+                tasks="git.improve.tasks.yaml",
+                tools=["git_status", "git_add"],
+            )
+            paid = await call(
+                session,
+                "improve_descriptions",
+                provider="openai-compatible",
+                tasks=TASKS,
+                repeat=2,
+            )
+        assert api.requests == []
+    assert offline["ok"] is True, offline
+    assert offline["data"]["accepted"] >= 1
+    assert paid["error"]["code"] == "run/trial-limit"
+    # 18 tuning + 18 held-out base + one model rewrite per tool (6) x 18.
+    assert paid["error"]["message"] == (
+        "improve can send 144 trials (tuning 18 + held-out base 18 + 6 candidate(s) x 18), "
+        "above the trial limit of 100"
+    )
+    log = (tmp_path / "server-stderr.log").read_text("utf-8")
+    assert "improve_descriptions: improve: keyword is offline: no trial or tool cap applies" in log

@@ -69,7 +69,14 @@ def add_allow_http_provider(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_rerun_flags(parser: argparse.ArgumentParser, seed_help: str | None = None) -> None:
+def add_rerun_flags(
+    parser: argparse.ArgumentParser,
+    seed_help: str | None = None,
+    budget_scope: tuple[str, str] = (
+        "a re-run above this many trials per side",
+        "a re-run on more tools than this",
+    ),
+) -> None:
     """The flags of a run that compares two or more surfaces on one plan: repeat, seed,
     permutation, budgets, concurrency and request timeout (surface-diff, improve)."""
     from whichtool_tui import limits
@@ -97,14 +104,14 @@ def add_rerun_flags(parser: argparse.ArgumentParser, seed_help: str | None = Non
         "--max-trials",
         metavar="N",
         type=whole_number(1, limits.ABSOLUTE_MAX_TRIALS),
-        help=f"refuse a re-run above this many trials per side (default "
+        help=f"refuse {budget_scope[0]} (default "
         f"{limits.DEFAULT_MAX_TRIALS}, at most {limits.ABSOLUTE_MAX_TRIALS})",
     )
     add(
         "--max-tools",
         metavar="N",
         type=whole_number(1, limits.ABSOLUTE_MAX_TOOLS),
-        help=f"refuse a re-run on more tools than this (default {limits.DEFAULT_MAX_TOOLS}, "
+        help=f"refuse {budget_scope[1]} (default {limits.DEFAULT_MAX_TOOLS}, "
         f"at most {limits.ABSOLUTE_MAX_TOOLS})",
     )
     add(

@@ -46,6 +46,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_rerun_flags(
         parser,
         seed_help=f"seed of the split and of every run (default {limits.DEFAULT_SEED})",
+        budget_scope=(
+            "a paid loop that can send more trials than this, every candidate's held-out "
+            "run counted; offline providers have no cap",
+            "a paid loop on more tools than this; offline providers have none",
+        ),
     )
     add(
         "--holdout-share",
@@ -59,6 +64,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="X",
         help="largest accepted growth of a tool's token estimate (default 0.25)",
     )
+    add(
+        "--dry-run",
+        action="store_true",
+        help="print the split and the trials the loop can send, and the caps that apply; "
+        "send nothing",
+    )
     add("--patch-out", metavar="FILE", help="write the RFC 6902 JSON Patch of accepted rewrites")
     add("--format", choices=IMPROVE_FORMATS, default="terminal", help="report format")
     add("--out", metavar="FILE", help="write the report to FILE instead of stdout")
@@ -68,6 +79,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def execute(args: argparse.Namespace) -> int:
     """Check the outputs first, run the loop, then write the patch and the report."""
+    import sys
+
     from whichtool_tui.config import load_settings
     from whichtool_tui.errors import WhichtoolError
     from whichtool_tui.files import check_output_path, write_atomic
@@ -86,13 +99,18 @@ def execute(args: argparse.Namespace) -> int:
             "--out and --patch-out name the same file",
             "Write the report and the patch to two files.",
         )
+    if args.dry_run:
+        from whichtool_tui.usecases.improve import dry_run_text, prepare_improve
+
+        prepared = prepare_improve(request, check=False)
+        sys.stdout.write(dry_run_text(request, prepared, settings))
+        return 0
     for path in (args.out, args.patch_out):
         if path:
             check_output_path(path)
-    report = run_improve(request, settings, sink=ImproveProgress())
+    progress = ImproveProgress()
+    report = run_improve(request, settings, sink=progress, on_budget=progress.budget)
     if args.patch_out:
-        import sys
-
         write_atomic(args.patch_out, dump_patch_json(report.patch))
         sys.stderr.write(
             f"Wrote {len(report.patch)} patch operation(s) to {redact_paths(args.patch_out)}\n"

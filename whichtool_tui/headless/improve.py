@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import sys
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.usecases.models import CandidateMeasured, ImproveEvent
+
+if TYPE_CHECKING:
+    from whichtool_tui.usecases.models import ImproveBudget
 
 
 class ImproveProgress:
@@ -14,6 +17,11 @@ class ImproveProgress:
 
     def __init__(self, stream: IO[str] | None = None) -> None:
         self.stream = stream or sys.stderr
+
+    def budget(self, budget: ImproveBudget) -> None:
+        """Say what the loop can send, and under which caps, before its first request."""
+        self.stream.write(budget.line() + "\n")
+        self.stream.flush()
 
     def __call__(self, event: ImproveEvent) -> None:
         """Write a line for each measured (or refused) candidate."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from whichtool_tui.diagnostics import Diagnostic
@@ -22,6 +22,7 @@ from whichtool_tui.evaluation.inputs import build_run_inputs, normalize_listing
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.evaluation.report_model import RunReport, ScoredTrial
 from whichtool_tui.improve.briefs import ToolBrief, gather_briefs, tuning_failures
+from whichtool_tui.improve.budget import TrialLedger, run_trials
 from whichtool_tui.improve.events import (
     CandidateMeasured,
     CandidateProposed,
@@ -66,11 +67,14 @@ class ImproveJob:
     base_run_source: str | None = None
     approximates: str | None = None
     focus: frozenset[str] = frozenset()  # rewrite only these tools (empty: every involved one)
+    ledger: TrialLedger = field(default_factory=lambda: TrialLedger(None))  # trials sent
 
 
 async def _run(
     job: ImproveJob, raw_tools: Sequence[Any], tasks: Sequence[TaskSpec], provider: Provider
 ) -> RunReport:
+    options = job.options
+    job.ledger.spend(run_trials(tasks, options.repeat, options.only, options.skip))
     listing = dataclasses.replace(job.listing, raw_tools=list(raw_tools))
     surface = normalize_listing(listing)
     inputs = build_run_inputs(

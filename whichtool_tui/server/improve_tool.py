@@ -4,8 +4,9 @@ The same use case as the command line (split, propose, measure on held-out tasks
 under the server's rules: agent-named files are confined to the working directory, the
 keyword baseline (offline, free) unless the operator allows provider overrides, paid providers
 only with --allow-paid-runs and one at a time, repeat and concurrency within the agent caps, and
-every run within the operator's trial and tool budgets. The agent gets a compact summary and the
-RFC 6902 patch; applying it stays the author's step.
+a paid loop's whole count (every candidate's held-out run) within the operator's trial and tool
+budgets, checked before the review; offline providers cost nothing and have no cap. The agent
+gets a compact summary and the RFC 6902 patch; applying it stays the author's step.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from whichtool_tui.server.handlers import (
     ServerState,
     agent_provider_choice,
     announce_route,
+    log_destination,
     paid_run,
     run_options_for,
     task_file_for,
@@ -157,6 +159,10 @@ async def improve_tool(state: ServerState, arguments: ImproveArguments) -> dict[
     async with paid_run(state, chosen.name):
         announce_route(options, "improve_descriptions", chosen.name, chosen.base_url)
         # On this loop, not in a thread: notifications/cancelled stops it between requests.
-        report = await run_improve_async(request, options.settings)
+        report = await run_improve_async(
+            request,
+            options.settings,
+            on_budget=lambda budget: log_destination("improve_descriptions", budget.line()),
+        )
     text, data = improve_summary(report)
     return envelope.success(text, data)

@@ -8,8 +8,9 @@ splits and runs the loop (``improve/loop.py``) with the run options from the one
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,9 +20,13 @@ if TYPE_CHECKING:
     from whichtool_tui.config import Settings
     from whichtool_tui.evaluation.engine import RunOptions
     from whichtool_tui.evaluation.report_model import RunReport
+    from whichtool_tui.improve.budget import ImproveBudget
     from whichtool_tui.improve.events import ImproveSink
     from whichtool_tui.improve.model import ImproveReport
+    from whichtool_tui.improve.split import TaskSplit
+    from whichtool_tui.surface.listing import ServedListing
     from whichtool_tui.surface.model import NormalizedSurface
+    from whichtool_tui.tasks.load import LoadedTaskSet
     from whichtool_tui.usecases.options import ProviderChoice
 
 USAGE = (
@@ -156,40 +161,48 @@ def run_improve(
     *,
     base_report: RunReport | None = None,
     sink: ImproveSink | None = None,
+    on_budget: Callable[[ImproveBudget], None] | None = None,
 ) -> ImproveReport:
     """Load and review the snapshot, split the tasks, then propose, measure and decide.
 
     ``base_report`` is a run already in memory (the TUI's), used like ``--base-run``; ``sink``
-    hears each candidate as it is proposed and measured."""
+    hears each candidate as it is proposed and measured; ``on_budget`` hears the checked
+    budget before the first request."""
     from whichtool_tui.event_loop import run_coroutine
 
     return run_coroutine(
-        run_improve_async(request, settings, env, base_report=base_report, sink=sink)
+        run_improve_async(
+            request, settings, env, base_report=base_report, sink=sink, on_budget=on_budget
+        )
     )
 
 
-async def run_improve_async(
-    request: ImproveRequest,
-    settings: Settings,
-    env: Mapping[str, str] | None = None,
-    *,
-    base_report: RunReport | None = None,
-    sink: ImproveSink | None = None,
-) -> ImproveReport:
-    """``run_improve`` on the running loop (the MCP server's), so cancelling it stops the loop
-    between two requests; the snapshot and task set are read before the first await."""
-    import anyio
+@dataclass(frozen=True)
+class PreparedImprove:
+    """The files read and checked, the split made and the budget counted: no request yet."""
 
+    listing: ServedListing
+    shape: str
+    surface: NormalizedSurface
+    loaded: LoadedTaskSet
+    split: TaskSplit
+    base_run: RunReport | None
+    budget: ImproveBudget
+
+
+def prepare_improve(
+    request: ImproveRequest, *, base_report: RunReport | None = None, check: bool = True
+) -> PreparedImprove:
+    """Read the snapshot, the task set and the base run, split the tasks, and (unless
+    ``check`` is False: a dry run) refuse a loop its caps cannot hold: everything before the
+    review and before any provider exists."""
     from whichtool_tui.evaluation.inputs import lint_for_run, normalize_listing
     from whichtool_tui.evaluation.plan import TaskSpec
-    from whichtool_tui.improve.loop import ImproveJob, improve_surface
-    from whichtool_tui.improve.patch import SHAPE_PREFIX
+    from whichtool_tui.improve.budget import ImproveBudget, check_improve_budget, run_trials
     from whichtool_tui.improve.split import split_tasks
-    from whichtool_tui.surface.inspect import inspect_normalized
     from whichtool_tui.surface.load import load_snapshot_document
-    from whichtool_tui.surface.report_model import TargetInfo
     from whichtool_tui.tasks.load import load_task_set
-    from whichtool_tui.usecases.providers import ProviderRequest, open_provider
+    from whichtool_tui.usecases.providers import is_paid_provider
 
     listing, _, shape = load_snapshot_document(request.snapshot)
     surface = normalize_listing(listing)
@@ -216,24 +229,112 @@ async def run_improve_async(
         for task in loaded.task_set.tasks
         if task.derived_from is not None
     }
-    split = split_tasks(tasks, request.options.seed, request.holdout_share, variants)
+    options = request.options
+    split = split_tasks(tasks, options.seed, request.holdout_share, variants)
+    name = request.provider.name or "keyword"
+    paid = is_paid_provider(name)
+    budget = ImproveBudget(
+        provider=name,
+        paid=paid,
+        tools=len(surface.tools),
+        tuning_trials=(
+            0 if base_run else run_trials(split.tuning, options.repeat, options.only, options.skip)
+        ),
+        held_out_trials=run_trials(split.held_out, options.repeat, options.only, options.skip),
+        # A paid provider writes one model rewrite per tool it may rewrite.
+        max_candidates=(len(request.tools) or len(surface.tools)) if paid else None,
+        max_trials=options.max_trials if paid else None,
+        max_tools=options.max_tools if paid else None,
+    )
+    if check:
+        check_improve_budget(budget)
+    return PreparedImprove(listing, shape, surface, loaded, split, base_run, budget)
+
+
+def dry_run_text(request: ImproveRequest, prepared: PreparedImprove, settings: Settings) -> str:
+    """What ``improve --dry-run`` prints: the split, every run's trials, the caps that apply
+    and where the prompts would go; a loop over its caps says it would be refused."""
+    from whichtool_tui.improve.budget import check_improve_budget
+    from whichtool_tui.usecases.providers import ProviderRequest, provider_destination
+
+    budget, split = prepared.budget, prepared.split
+    rewriter = "one model rewrite per tool" if budget.paid else "rule-based rewrites"
+    lines = [
+        "improve plan (dry run: nothing is sent)",
+        f"  surface:   {os.path.basename(request.snapshot)}, {budget.tools} tools",
+        f"  split:     {len(split.tuning)} tuning, {len(split.held_out)} held-out tasks "
+        f"(seed {request.options.seed}, held-out share {request.holdout_share:g})",
+        f"  provider:  {budget.provider} ({rewriter})",
+        f"  runs:      {budget.parts()}",
+    ]
+    if budget.paid:
+        lines.append(
+            f"  trials:    at most {budget.total}, under --max-trials {budget.max_trials} "
+            f"and --max-tools {budget.max_tools}"
+        )
+        try:
+            check_improve_budget(budget)
+        except WhichtoolError as refused:
+            lines.append(f"  refused:   {refused.message}")
+    else:
+        lines.append("  trials:    no cap: the provider is offline and costs nothing")
+    route = ProviderRequest(
+        name=budget.provider,
+        base_url=request.provider.base_url,
+        allow_http=request.allow_http_provider,
+    )
+    lines.append(f"  sends to:  {provider_destination(route, settings)}")
+    return "\n".join(lines) + "\n"
+
+
+async def run_improve_async(
+    request: ImproveRequest,
+    settings: Settings,
+    env: Mapping[str, str] | None = None,
+    *,
+    base_report: RunReport | None = None,
+    sink: ImproveSink | None = None,
+    on_budget: Callable[[ImproveBudget], None] | None = None,
+) -> ImproveReport:
+    """``run_improve`` on the running loop (the MCP server's), so cancelling it stops the loop
+    between two requests; the snapshot and task set are read, and the budget checked, before
+    the first await."""
+    import anyio
+
+    from whichtool_tui import limits
+    from whichtool_tui.improve.budget import TrialLedger
+    from whichtool_tui.improve.loop import ImproveJob, improve_surface
+    from whichtool_tui.improve.patch import SHAPE_PREFIX
+    from whichtool_tui.surface.inspect import inspect_normalized
+    from whichtool_tui.surface.report_model import TargetInfo
+    from whichtool_tui.usecases.providers import ProviderRequest, open_provider
+
+    prepared = prepare_improve(request, base_report=base_report)
+    listing, budget = prepared.listing, prepared.budget
+    if on_budget is not None:
+        on_budget(budget)
     review = inspect_normalized(
-        surface,
+        prepared.surface,
         TargetInfo(transport=listing.transport, ref=listing.ref),
         max_tools=request.options.max_tools,
         rules=settings.inspect.rules,
     )
-    name = request.provider.name or "keyword"
     job = ImproveJob(
         listing=listing,
-        patch_prefix=SHAPE_PREFIX[shape],
-        loaded=loaded,
-        split=split,
-        options=request.options,
+        patch_prefix=SHAPE_PREFIX[prepared.shape],
+        loaded=prepared.loaded,
+        split=prepared.split,
+        # The whole loop was checked against the caps above; each run only against the
+        # runner's absolute ceilings, and the ledger keeps the loop under the checked cap.
+        options=dataclasses.replace(
+            request.options,
+            max_trials=limits.ABSOLUTE_MAX_TRIALS,
+            max_tools=limits.ABSOLUTE_MAX_TOOLS,
+        ),
         holdout_share=request.holdout_share,
         max_token_growth=request.max_token_growth,
         findings=tuple(review.diagnostics),
-        base_run=base_run,
+        base_run=prepared.base_run,
         base_run_source=(
             "the open run"
             if base_report is not None
@@ -241,12 +342,13 @@ async def run_improve_async(
             if request.base_run
             else None
         ),
-        approximates=name,
+        approximates=budget.provider,
         focus=frozenset(request.tools),
+        ledger=TrialLedger(budget.max_trials),
     )
     provider = open_provider(
         ProviderRequest(
-            name=name,
+            name=budget.provider,
             model=request.provider.model,
             base_url=request.provider.base_url,
             allow_http=request.allow_http_provider,

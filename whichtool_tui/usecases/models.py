@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from whichtool_tui.evaluation.report_model import dump_report_json as dump_report_json
     from whichtool_tui.evaluation.report_model import js_numbers as js_numbers
     from whichtool_tui.evaluation.report_model import wire_dict as wire_dict
+    from whichtool_tui.improve.budget import ImproveBudget as ImproveBudget
     from whichtool_tui.improve.events import CandidateMeasured as CandidateMeasured
     from whichtool_tui.improve.events import CandidateProposed as CandidateProposed
     from whichtool_tui.improve.events import ImproveEvent as ImproveEvent
@@ -119,6 +120,7 @@ EXPORTS: dict[str, str] = {
     **dict.fromkeys(
         ("CandidateMeasured", "CandidateProposed", "ImproveEvent"), "whichtool_tui.improve.events"
     ),
+    "ImproveBudget": "whichtool_tui.improve.budget",
     # Views decided once in the engine for every renderer and heatmap: the confusion axes and
     # a trial's matrix column, the power text.
     **dict.fromkeys(
