@@ -311,6 +311,32 @@ def test_a_base_run_supplies_the_tuning_failures(
     assert not {f["taskId"] for f in with_run["tuningFailures"]} & held_out
 
 
+def test_a_base_run_missing_tuning_tasks_is_refused_and_the_open_run_falls_back(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from whichtool_tui.config import Settings
+    from whichtool_tui.evaluation.reader import load_run_report
+    from whichtool_tui.usecases.improve import request_for, run_improve
+
+    partial = tmp_path / "partial.json"
+    argv = ["--no-ui", "run", str(LAB), "--tasks", str(IMPROVE_TASKS), "--provider", "keyword"]
+    argv += ["--format", "json", "--out", str(partial), "--no-cache", "--skip", "hard"]
+    argv += ["--max-trials", "100"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    # Chosen on the command line: refused, since the failures it lacks would be hidden.
+    code, _, err = improve(capsys, "--base-run", str(partial))
+    assert code == 2
+    assert "whichtool-tui: The base run partial.json never ran the tuning task" in err
+    # The TUI's open run is offered, not chosen: one with a gap is set aside and the tuning
+    # tasks run now, so the failures are the same as without it.
+    request = request_for(str(LAB), str(IMPROVE_TASKS), (), Settings())
+    fallback = run_improve(request, Settings(), base_report=load_run_report(str(partial)))
+    plain = run_improve(request, Settings())
+    assert fallback.base_run is None
+    assert fallback.tuning_failures == plain.tuning_failures and plain.tuning_failures
+
+
 def test_mutated_variants_stay_on_their_originals_side(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

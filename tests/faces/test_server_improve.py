@@ -48,6 +48,7 @@ async def test_the_offline_loop_returns_the_clis_decisions_and_patch(tmp_path: P
     data = body["data"]
     assert data["schemaVersion"] == "whichtool.mcp-improve-summary/1"
     assert data["provider"] == "keyword" and data["rewriter"] == "rules"
+    assert data["baseRun"] is None and data["tuningFailures"] > 0  # it ran the tuning tasks
     report, patch = await asyncio.to_thread(_cli_report, tmp_path)
     # Same loop, same decisions, same patch as the command line.
     assert data["patch"] == patch == report["patch"] and patch
@@ -200,3 +201,57 @@ async def test_an_offline_loop_has_no_cap_and_a_paid_one_counts_every_candidate(
     )
     log = (tmp_path / "server-stderr.log").read_text("utf-8")
     assert "improve_descriptions: improve: keyword is offline: no trial or tool cap applies" in log
+
+
+def _saved_run(folder: Path, snapshot: str, name: str, *extra: str) -> Path:
+    out = folder / name
+    argv = ["--no-ui", "run", str(folder / snapshot), "--tasks", str(folder / TASKS)]
+    argv += ["--provider", "keyword", "--format", "json", "--out", str(out), "--no-cache"]
+    assert main([*argv, "--max-trials", "100", *extra]) == 0
+    return out
+
+
+async def test_a_base_run_supplies_the_tuning_failures_as_on_the_command_line(
+    tmp_path: Path,
+) -> None:
+    config = _workspace(tmp_path)
+    base = await asyncio.to_thread(_saved_run, tmp_path, "demo-lab.json", "base-run.json")
+    other = tmp_path / "other.json"
+    snapshot = json.loads((tmp_path / "demo-lab.json").read_text("utf-8"))
+    snapshot["tools"][0]["description"] += " Changed."
+    other.write_text(json.dumps(snapshot), encoding="utf-8")
+    await asyncio.to_thread(_saved_run, tmp_path, "other.json", "other-run.json")
+    skip = ("--skip", "hard")  # a run of part of the task set: some tuning tasks never ran
+    await asyncio.to_thread(_saved_run, tmp_path, "demo-lab.json", "partial-run.json", *skip)
+    (tmp_path / "not-a-run.json").write_text('{"schemaVersion": "nope"}', encoding="utf-8")
+    async with mcp_session(tmp_path, config=config) as session:
+        with_run = await call(session, "improve_descriptions", tasks=TASKS, baseRun="base-run.json")
+        mismatch = await call(
+            session, "improve_descriptions", tasks=TASKS, baseRun="other-run.json"
+        )
+        partial = await call(
+            session, "improve_descriptions", tasks=TASKS, baseRun="partial-run.json"
+        )
+        missing = await call(session, "improve_descriptions", tasks=TASKS, baseRun="none.json")
+        broken = await call(session, "improve_descriptions", tasks=TASKS, baseRun="not-a-run.json")
+        outside = await call(
+            session, "improve_descriptions", tasks=TASKS, baseRun="../base-run.json"
+        )
+    assert with_run["ok"] is True, with_run
+    data = with_run["data"]
+    report, patch = await asyncio.to_thread(_cli_report, tmp_path, "--base-run", str(base))
+    assert report["baseRun"] == "base-run.json"
+    # The same decisions and patch as `improve --base-run` on the command line.
+    assert data["patch"] == patch and patch
+    decided = {c["id"]: (c["accepted"], c["reason"]) for c in data["candidates"]}
+    assert decided == {c["id"]: (c["accepted"], c["reason"]) for c in report["candidates"]}
+    assert data["baseRun"] == "base-run.json"
+    assert data["tuningFailures"] == len(report["tuningFailures"]) > 0
+    assert mismatch["error"]["code"] == "improve/base-run-mismatch"
+    assert "other-run.json was made on another surface" in mismatch["error"]["message"]
+    assert "--base-run" not in mismatch["error"]["hint"]  # an agent has no such flag
+    assert partial["error"]["code"] == "improve/base-run-mismatch"
+    assert "partial-run.json never ran the tuning task" in partial["error"]["message"]
+    assert missing["error"]["code"] == "mcp/file-not-found"
+    assert broken["error"]["code"] == "run/unsupported-schema"
+    assert outside["error"]["code"] == "mcp/path-outside-workspace"

@@ -125,6 +125,9 @@ def improve_summary(report: ImproveReport) -> tuple[str, dict[str, Any]]:
         "repeat": report.repeat,
         "seed": report.split.seed,
         "split": {"tuning": len(report.split.tuning), "heldOut": len(report.split.held_out)},
+        # Where the tuning failures came from: the agent's saved run, or a tuning run made now.
+        "baseRun": report.base_run,
+        "tuningFailures": len(report.tuning_failures),
         "accepted": len(accepted),
         "rejected": len(report.candidates) - len(accepted),
         "acceptedTools": list(report.accepted_tools),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,6 +19,7 @@ from whichtool_tui.errors import TASKS_INVALID, WhichtoolError
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
     from whichtool_tui.evaluation.engine import RunOptions
+    from whichtool_tui.evaluation.plan import TaskSpec
     from whichtool_tui.evaluation.report_model import RunReport
     from whichtool_tui.improve.budget import ImproveBudget
     from whichtool_tui.improve.events import ImproveSink
@@ -136,22 +137,35 @@ def request_for(
     )
 
 
-def _base_run(path: str, surface: NormalizedSurface) -> RunReport:
-    from whichtool_tui.evaluation.reader import load_run_report
-
-    return _checked_run(load_run_report(path), f"The base run {os.path.basename(path)}", surface)
-
-
 def _checked_run(report: RunReport, shown: str, surface: NormalizedSurface) -> RunReport:
+    """A base run made on this surface (another surface's failures say nothing about it)."""
     if report.reproducibility.surface_hash != surface.hash:
         raise WhichtoolError(
             "improve/base-run-mismatch",
             f"{shown} was made on another surface "
             f"({report.reproducibility.surface_hash[:19]}, the snapshot is {surface.hash[:19]})",
-            "Pass a run of this snapshot, or leave --base-run out (improve runs the tuning "
-            "tasks itself).",
+            BASE_RUN_HINT,
         )
     return report
+
+
+def _gap(report: RunReport, tuning: Sequence[TaskSpec]) -> str | None:
+    """How a base run falls short of the tuning tasks (a task it never ran, or ran in another
+    wording), or None: its trials are the failures the rewriter is shown, so a gap hides some."""
+    ran = {entry.id: (entry.prompt, entry.expected) for entry in report.tasks.list}
+    tried = {trial.task_id for trial in report.trials}
+    for task in tuning:
+        if task.id not in tried or task.id not in ran:
+            return f"never ran the tuning task {task.id!r}"
+        if ran[task.id] != (task.prompt, task.expected):
+            return f"ran another wording of the tuning task {task.id!r}"
+    return None
+
+
+BASE_RUN_HINT = (
+    "Pass a run of this snapshot, or leave the base run out (improve then runs the tuning tasks "
+    "itself)."
+)
 
 
 def run_improve(
@@ -198,6 +212,7 @@ def prepare_improve(
     review and before any provider exists."""
     from whichtool_tui.evaluation.inputs import lint_for_run, normalize_listing
     from whichtool_tui.evaluation.plan import TaskSpec
+    from whichtool_tui.evaluation.reader import load_run_report
     from whichtool_tui.improve.budget import ImproveBudget, check_improve_budget, run_trials
     from whichtool_tui.improve.split import split_tasks
     from whichtool_tui.surface.load import load_snapshot_document
@@ -220,9 +235,6 @@ def prepare_improve(
             f"--tool {unknown[0]}: the snapshot serves no such tool",
             "Name a tool of the snapshot (whichtool-tui inspect lists them).",
         )
-    base_run = _base_run(request.base_run, surface) if request.base_run else None
-    if base_report is not None:
-        base_run = _checked_run(base_report, "the open run", surface)
     tasks = [TaskSpec(t.id, t.prompt, t.expected, tuple(t.tags)) for t in loaded.task_set.tasks]
     variants = {
         task.id: task.derived_from.task_id
@@ -231,6 +243,22 @@ def prepare_improve(
     }
     options = request.options
     split = split_tasks(tasks, options.seed, request.holdout_share, variants)
+    base_run = None
+    if request.base_run:
+        shown = f"The base run {os.path.basename(request.base_run)}"
+        base_run = _checked_run(load_run_report(request.base_run), shown, surface)
+        gap = _gap(base_run, split.tuning)
+        if gap is not None:
+            raise WhichtoolError(
+                "improve/base-run-mismatch",
+                f"{shown} {gap}: its failures would be missing",
+                "Make the base run on this task set (every task, no --only/--skip), or leave "
+                "the base run out (improve then runs the tuning tasks itself).",
+            )
+    if base_report is not None:
+        # The TUI's open run: used when it covers the tuning tasks, else they are run now.
+        checked = _checked_run(base_report, "the open run", surface)
+        base_run = checked if _gap(checked, split.tuning) is None else None
     name = request.provider.name or "keyword"
     paid = is_paid_provider(name)
     budget = ImproveBudget(
@@ -336,11 +364,11 @@ async def run_improve_async(
         findings=tuple(review.diagnostics),
         base_run=prepared.base_run,
         base_run_source=(
-            "the open run"
+            None
+            if prepared.base_run is None
+            else "the open run"
             if base_report is not None
-            else os.path.basename(request.base_run)
-            if request.base_run
-            else None
+            else os.path.basename(request.base_run or "")
         ),
         approximates=budget.provider,
         focus=frozenset(request.tools),
