@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from whichtool_tui.bounded_read import (
     MAX_NESTING,
@@ -20,11 +20,13 @@ from whichtool_tui.bounded_read import (
     read_input_text,
     too_deep,
 )
-from whichtool_tui.diagnostics import HasSeverity, count_by_severity
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import gc_paused
 from whichtool_tui.redact import redact_paths, sanitize_text
-from whichtool_tui.strict_model import ModelT, validated
+
+if TYPE_CHECKING:  # pydantic loads with the first report described, not with every file opened
+    from whichtool_tui.diagnostics import HasSeverity
+    from whichtool_tui.strict_model import ModelT
 
 ArtefactKind = Literal[
     "inspect-report",
@@ -255,12 +257,16 @@ def _text(value: Any, limit: int = 80) -> str:
 
 
 def _counts_line(diagnostics: Sequence[HasSeverity]) -> str:
+    from whichtool_tui.diagnostics import count_by_severity
+
     counts = count_by_severity(diagnostics)
     return f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"
 
 
 def _validated(model: type[ModelT], data: dict[str, Any], shown: str, what: str) -> ModelT:
     """``data`` as its typed report model; a file the model refuses is a one-line error."""
+    from whichtool_tui.strict_model import validated
+
     return validated(
         model,
         data,

@@ -13,6 +13,8 @@ from pydantic import Field, PrivateAttr, ValidationError, field_validator
 
 from whichtool_tui import limits
 from whichtool_tui.bounded_read import parse_json_text, read_input_text
+from whichtool_tui.config_files import CONFIG_FILE_NAMES as CONFIG_FILE_NAMES
+from whichtool_tui.config_files import discover_config
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import (
     ABSOLUTE_MAX_TOOLS,
@@ -26,9 +28,6 @@ from whichtool_tui.strict_model import StrictModel
 from whichtool_tui.surface.rule_settings import RuleLevel as RuleLevel
 from whichtool_tui.surface.rule_settings import RuleOverride as RuleOverride
 from whichtool_tui.surface.rule_settings import RuleSetting as RuleSetting
-
-CONFIG_FILE_NAMES = ("whichtool.config.json", "whichtool.config.yaml", "whichtool.config.yml")
-
 
 _Strict = StrictModel
 
@@ -172,18 +171,6 @@ class Settings(_Strict):
     def source(self) -> str | None:
         """Where these settings came from (a redacted path), or None for built-in defaults."""
         return self._source
-
-
-def discover_config(cwd: Path) -> Path | None:
-    """Return the config file in ``cwd``, or None; two candidates at once is an error."""
-    found = [cwd / name for name in CONFIG_FILE_NAMES if (cwd / name).is_file()]
-    if len(found) > 1:
-        raise WhichtoolError(
-            "config/ambiguous",
-            f"Found more than one config file: {', '.join(p.name for p in found)}",
-            "Keep one, or choose with --config <file>.",
-        )
-    return found[0] if found else None
 
 
 def _describe_validation_error(exc: ValidationError) -> str:

@@ -335,3 +335,24 @@ def test_inspect_exit_code_after_the_app_is_the_reviews() -> None:
     assert inspect_command._ui_exit(Session(surface=build_surface_view(report))) == 1
     report["ok"] = True
     assert inspect_command._ui_exit(Session(surface=build_surface_view(report))) == 0
+
+
+def test_the_home_reads_a_config_file_only_when_there_is_one(
+    terminal: None,
+    opened: list[dict[str, Any]],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main([]) == 0
+    assert opened[-1]["start"].settings is None  # no file: the app builds the defaults when read
+    config = tmp_path / "whichtool.config.json"
+    config.write_text(json.dumps({"trials": {"repeat": 3}}))
+    assert main([]) == 0
+    assert opened[-1]["start"].settings.trials.repeat == 3
+    config.write_text("{not json")
+    assert main([]) == 2  # a broken config is one line before the app opens, as before
+    assert len(opened) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("whichtool-tui: ") and "Traceback" not in err

@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from whichtool_tui.config import Settings, load_settings
+from whichtool_tui.config_files import config_to_load
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import keep_for_session, paused_gc
 from whichtool_tui.redact import redact_message, redact_paths
@@ -32,12 +32,12 @@ from whichtool_tui.ui.session import (
     RunForm,
     Session,
     TargetChoice,
-    default_run_form,
 )
 from whichtool_tui.ui.widgets.section_bar import SECTIONS
 from whichtool_tui.usecases.artefacts import open_artefact, summarize_artefact
 
 if TYPE_CHECKING:
+    from whichtool_tui.config import Settings
     from whichtool_tui.usecases.models import Artefact, DiffReport
 
 
@@ -105,11 +105,15 @@ class WhichtoolApp(JobsApp):
         settings_error: WhichtoolError | None = None
         if settings is None and start is not None:
             settings = start.settings
-        if settings is None:
-            try:
-                settings = load_settings(start.review.config if start and start.review else None)
-            except WhichtoolError as error:  # opened on a saved file: say so, run on defaults
-                settings_error = error
+        explicit = start.review.config if start and start.review else None
+        try:
+            # No config file: the defaults, built when first read (pydantic after the first frame).
+            if settings is None and config_to_load(explicit):
+                from whichtool_tui.config import load_settings
+
+                settings = load_settings(explicit)
+        except WhichtoolError as error:  # opened on a saved file: say so, run on defaults
+            settings_error = error
         super().__init__(settings)
         self._settings_error = settings_error
         self._initial = artefact
@@ -163,7 +167,6 @@ class WhichtoolApp(JobsApp):
         self.theme_changed_signal.subscribe(self, lambda theme: remember_theme(theme.name))
         if self._settings_error is not None:
             self.notify(self._settings_error.message, title="Config", severity="error", timeout=8)
-        self.session.run_form = default_run_form(self.session)
         if self._initial is not None:
             self.show_artefact(self._initial)
         start = self._start
@@ -352,10 +355,11 @@ class WhichtoolApp(JobsApp):
 
     def _store(self, artefact: Artefact) -> None:
         from whichtool_tui.ui.bout_model import view_of_receipt, view_of_tape
-        from whichtool_tui.ui.surface_model import build_surface_view
 
         session = self.session
         if artefact.kind == "inspect-report":
+            from whichtool_tui.ui.surface_model import build_surface_view
+
             session.surface = build_surface_view(artefact.data)
             session.target = None
             session.target_label = redact_paths(artefact.path)

@@ -62,9 +62,7 @@ class ImproveJobs(App[int]):
         from whichtool_tui.usecases.options import ProviderChoice
 
         form = self.session.run_form
-        provider = (
-            ProviderChoice(form.provider, form.model, form.base_url) if form is not None else None
-        )
+        provider = ProviderChoice(form.provider, form.model, form.base_url)
 
         worker = get_current_worker()
 

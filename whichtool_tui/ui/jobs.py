@@ -33,7 +33,7 @@ from whichtool_tui.ui.messages import (
     TargetInspected,
     TasksOpened,
 )
-from whichtool_tui.ui.session import RunForm, TargetChoice, TaskSetState
+from whichtool_tui.ui.session import TargetChoice, TaskSetState
 from whichtool_tui.ui.session_updates import SessionApp
 
 ROW_CHUNK = 10_000  # rows read per step while a big receipt loads in the background
@@ -150,7 +150,7 @@ class JobsApp(SessionApp):
         )
         from whichtool_tui.usecases.run import spend
 
-        form = self.session.run_form or RunForm()
+        form = self.session.run_form
         cache = open_trial_cache(form.cache, form.cache_dir) if use_cache else None
         progress = RunProgress(
             planned=setup.prepared.plan.planned,

@@ -1,11 +1,14 @@
-"""The user's lasting TUI choices (the theme), kept as a small JSON file beside the recent list."""
+"""The user's lasting TUI choices (the theme), kept as a small JSON file beside the recent list.
+
+Read with the standard library (no pydantic): the app picks its theme before its first frame.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
-
-from pydantic import BaseModel, ConfigDict, ValidationError
+from dataclasses import asdict, dataclass
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.files import write_atomic
@@ -14,13 +17,24 @@ from whichtool_tui.ui.recent import state_dir
 THEME_ENV = "WHICHTOOL_TUI_THEME"  # set by ``--theme``; wins over the saved choice
 
 
-class Preferences(BaseModel):
-    """What is remembered between sessions."""
-
-    model_config = ConfigDict(extra="ignore")
+@dataclass
+class Preferences:
+    """What is remembered between sessions (unknown keys in the file are ignored)."""
 
     version: int = 1
     theme: str | None = None
+
+
+def parse_preferences(text: str) -> Preferences:
+    """The saved preferences; ``ValueError`` when the file is not a preferences object."""
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("not a preferences object")
+    version = data.get("version", 1)
+    theme = data.get("theme")
+    if type(version) is not int or not (theme is None or isinstance(theme, str)):
+        raise ValueError("not a preferences object")
+    return Preferences(version=version, theme=theme)
 
 
 def preferences_path() -> str:
@@ -32,8 +46,8 @@ def load_preferences() -> Preferences:
     """The saved preferences; a missing or damaged file gives the defaults, never an error."""
     try:
         with open(preferences_path(), encoding="utf-8") as handle:
-            return Preferences.model_validate_json(handle.read())
-    except (OSError, ValidationError, ValueError):
+            return parse_preferences(handle.read())
+    except (OSError, ValueError):  # a UnicodeDecodeError and a JSONDecodeError are ValueErrors
         return Preferences()
 
 
@@ -63,4 +77,5 @@ def remember_theme(theme: str) -> None:
         return
     preferences.theme = theme
     with contextlib.suppress(WhichtoolError):
-        write_atomic(preferences_path(), preferences.model_dump_json(indent=2) + "\n")
+        text = json.dumps(asdict(preferences), indent=2, ensure_ascii=False) + "\n"
+        write_atomic(preferences_path(), text)

@@ -1,25 +1,30 @@
-"""Recently opened files, kept as a small JSON list under the user's state folder."""
+"""Recently opened files, kept as a small JSON list under the user's state folder.
+
+Read and written with the standard library (no pydantic): the home screen lists them in its
+first frame, and a file opened at launch is remembered before its first frame too.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
-
-from pydantic import BaseModel, ConfigDict, ValidationError
+from typing import Any
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.files import write_atomic
 
 STATE_DIR_ENV = "WHICHTOOL_TUI_STATE_DIR"
 MAX_RECENT = 20
+FORMAT_VERSION = 1
 
 
-class RecentEntry(BaseModel):
+@dataclass(frozen=True)
+class RecentEntry:
     """One opened file: where it is, what it was, and a one-line summary."""
-
-    model_config = ConfigDict(extra="forbid")
 
     path: str
     kind: str
@@ -27,13 +32,38 @@ class RecentEntry(BaseModel):
     summary: str = ""
 
 
-class RecentFile(BaseModel):
-    """The on-disk list, newest first."""
+_ENTRY_KEYS = frozenset(field.name for field in fields(RecentEntry))
+_FILE_KEYS = frozenset(("version", "entries"))
 
-    model_config = ConfigDict(extra="forbid")
 
-    version: int = 1
-    entries: list[RecentEntry] = []
+def _entry(value: Any) -> RecentEntry:
+    """One saved entry, exactly as written; anything else makes the file damaged."""
+    if (
+        not isinstance(value, dict)
+        or not _ENTRY_KEYS.issuperset(value)
+        or not {"path", "kind", "opened_at"}.issubset(value)
+        or not all(isinstance(item, str) for item in value.values())
+    ):
+        raise ValueError("not a recent-list entry")
+    return RecentEntry(**value)
+
+
+def parse_recent(text: str) -> list[RecentEntry]:
+    """The entries of a saved list; ``ValueError`` when it is not one (unknown keys too)."""
+    data = json.loads(text)
+    if not isinstance(data, dict) or not _FILE_KEYS.issuperset(data):
+        raise ValueError("not a recent list")
+    version = data.get("version", FORMAT_VERSION)
+    entries = data.get("entries", [])
+    if type(version) is not int or not isinstance(entries, list):
+        raise ValueError("not a recent list")
+    return [_entry(entry) for entry in entries]
+
+
+def recent_json(entries: list[RecentEntry]) -> str:
+    """The saved form of the list (the layout earlier versions wrote)."""
+    document = {"version": FORMAT_VERSION, "entries": [asdict(entry) for entry in entries]}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def state_dir() -> Path:
@@ -54,9 +84,8 @@ def recent_path() -> Path:
 def load_recent() -> list[RecentEntry]:
     """The saved list; a missing or damaged file is an empty list, never an error."""
     try:
-        text = recent_path().read_text(encoding="utf-8")
-        return RecentFile.model_validate_json(text).entries
-    except (OSError, ValidationError, ValueError):
+        return parse_recent(recent_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # a UnicodeDecodeError and a JSONDecodeError are ValueErrors
         return []
 
 
@@ -113,5 +142,5 @@ def remember(path: str, kind: str, summary: str = "") -> list[RecentEntry]:
     entries = entries[:MAX_RECENT]
     # A read-only home must not stop the app: the list is a convenience.
     with contextlib.suppress(WhichtoolError):
-        write_atomic(recent_path(), RecentFile(entries=entries).model_dump_json(indent=2) + "\n")
+        write_atomic(recent_path(), recent_json(entries))
     return entries

@@ -70,7 +70,7 @@ def prepare_from_session(
 def run_form_options(session: Session) -> RunOptions:
     """The run options the form starts from: the ``run`` command's merge, else the config's."""
     form = session.run_form
-    if form is not None and form.options is not None:
+    if form.options is not None:
         return form.options
     return merge_run_options(RunOverrides(), session.settings)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
 
 if TYPE_CHECKING:  # the report and task models load with the first run or task set, not at launch
+    from whichtool_tui.config import Settings
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.run_control import RunProgress
     from whichtool_tui.ui.surface_model import SurfaceView
@@ -81,9 +81,12 @@ class Session:
 
     ``settings`` is the config, loaded once when the app starts (as the command line does) and
     merged under every form: the Run screen's options come from it unless a flag said otherwise.
+    With no config file they are the built-in defaults, built when first read (the config's
+    models are not loaded before the first frame). ``run_form`` is the Run screen's form: the
+    ``run`` command's, else the config's provider, likewise decided when first read.
     """
 
-    settings: Settings = field(default_factory=Settings)
+    loaded_settings: Settings | None = None  # None: no config file, the defaults when first read
     target: TargetChoice | None = None
     target_label: str = ""
     attempted: TargetChoice | None = None  # the last target tried, kept when it failed (r retries)
@@ -93,9 +96,33 @@ class Session:
     progress: RunProgress | None = None
     diff: DiffReport | None = None  # a whichtool.diff/2 report, opened or computed
     bout: BoutView | None = None
-    run_form: RunForm | None = None
+    chosen_run_form: RunForm | None = None  # None: the default form when first read
     last_error: WhichtoolError | None = None  # the last job failure (its code is stable)
     notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def settings(self) -> Settings:
+        """The config the app runs under (the built-in defaults when there is no file)."""
+        if self.loaded_settings is None:
+            from whichtool_tui.config import Settings
+
+            self.loaded_settings = Settings()
+        return self.loaded_settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        self.loaded_settings = settings
+
+    @property
+    def run_form(self) -> RunForm:
+        """The Run screen's form (the ``run`` command's, else ``default_run_form``)."""
+        if self.chosen_run_form is None:
+            self.chosen_run_form = default_run_form(self)
+        return self.chosen_run_form
+
+    @run_form.setter
+    def run_form(self, form: RunForm) -> None:
+        self.chosen_run_form = form
 
 
 def default_run_form(session: Session) -> RunForm:

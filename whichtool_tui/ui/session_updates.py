@@ -6,9 +6,10 @@ the message applied so the worker that posted it can finish.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.worker import Worker
 
-from whichtool_tui.config import Settings
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_message
 from whichtool_tui.ui.improve_jobs import ImproveJobs
@@ -31,13 +32,17 @@ from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.session import ReviewOptions, Session
 
+if TYPE_CHECKING:
+    from whichtool_tui.config import Settings
+
 
 class SessionApp(ImproveJobs):
     """The session, and the handlers that change it; JobsApp adds the workers."""
 
     def __init__(self, settings: Settings | None = None) -> None:
+        """``settings`` None: no config file, the defaults are built when first read."""
         super().__init__()
-        self.session = Session(settings=settings or Settings())
+        self.session = Session(loaded_settings=settings)
         self.review = ReviewOptions()  # config file and inspect flags every review runs under
 
     @property

@@ -110,8 +110,6 @@ class RunScreen(SectionScreen):
     def _apply_form(self) -> None:
         """Pre-fill the form from the ``run`` command's flags and config (nothing runs yet)."""
         form = self.wapp.session.run_form
-        if form is None:
-            return
         provider = self.query_one("#run-provider", Select)
         if form.provider in provider_choices():
             provider.value = form.provider

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from whichtool_tui.redact import sanitize_text
-from whichtool_tui.ui.surface_model import SurfaceView, ToolRow
+
+if TYPE_CHECKING:  # the Bout screen uses safe_multiline; the surface view loads with a surface
+    from whichtool_tui.ui.surface_model import SurfaceView, ToolRow
 
 SEMANTIC_STYLES = {"read": "green", "mutate": "yellow", "destructive": "bold red", "unknown": "dim"}
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
