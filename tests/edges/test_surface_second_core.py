@@ -19,7 +19,7 @@ from whichtool_tui.reports.inspect_json import render_inspect_json
 from whichtool_tui.surface import second_core
 from whichtool_tui.surface.inspect import SECOND_CORE_MIN_TOOLS, inspect_surface
 from whichtool_tui.surface.listing import ServedListing
-from whichtool_tui.surface.second_core import Pending
+from whichtool_tui.surface.second_core import Fed, Pending
 
 pytestmark = pytest.mark.slow  # these tests fork
 
@@ -103,6 +103,66 @@ def test_interrupted_while_waiting_the_child_is_killed_and_reaped() -> None:
         signal.signal(signal.SIGALRM, previous)
     assert time.monotonic() - started < 30  # killed, not waited for through its minute
     assert _no_child_left()
+
+
+def test_a_fed_helper_warms_up_then_computes_what_it_is_sent() -> None:
+    if not _usable():
+        pytest.skip("forks: runs in the fresh interpreter of the last test")
+    parent = os.getpid()
+    warmed: list[int] = []
+
+    def warm() -> None:
+        warmed.append(os.getpid())
+
+    def compute(given: list[str]) -> dict[str, Any]:
+        return {"pid": os.getpid(), "warmed": list(warmed), "given": given}
+
+    with Fed(warm, compute, fork=True) as helper:
+        assert helper.forked
+        helper.feed(["é", "x" * 300_000])  # more than a default pipe holds
+        result = helper.result()
+    assert result["given"] == ["é", "x" * 300_000]
+    assert result["pid"] != parent  # computed in the child, after its warm-up there
+    assert result["warmed"] == [result["pid"]]
+    assert not warmed  # the parent never warmed up
+    assert _no_child_left()
+
+
+def test_a_fed_helper_never_fed_is_ended_and_reaped() -> None:
+    if not _usable():
+        pytest.skip("forks: runs in the fresh interpreter of the last test")
+    started = time.monotonic()
+    with pytest.raises(ValueError), Fed(lambda: None, len, fork=True) as helper:
+        assert helper.forked
+        raise ValueError("the listing could not be normalised")
+    assert time.monotonic() - started < 30
+    assert _no_child_left()
+
+
+def test_a_failing_fed_helper_is_replaced_by_computing_here() -> None:
+    if not _usable():
+        pytest.skip("forks: runs in the fresh interpreter of the last test")
+    parent = os.getpid()
+
+    def only_here(given: int) -> int:
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails")
+        return given * 2
+
+    with Fed(lambda: None, only_here, fork=True) as helper:
+        helper.feed(21)
+        assert helper.result() == 42
+    assert _no_child_left()
+
+
+def test_an_unforked_fed_helper_computes_here() -> None:
+    def plus_one(given: int) -> int:
+        return given + 1
+
+    with Fed(lambda: None, plus_one, fork=False) as helper:
+        assert not helper.forked
+        helper.feed(1)
+        assert helper.result() == 2
 
 
 def test_a_process_not_ours_is_never_forked(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,14 @@ from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.surface.model import NormalizedSurface, Tool
 from whichtool_tui.surface.naming import classify_name
 from whichtool_tui.surface.normalize import normalize_surface
-from whichtool_tui.surface.overlap import analyze_overlap_families
+from whichtool_tui.surface.overlap import (
+    OverlapAnalysis,
+    OverlapInput,
+    analyze_overlap_families,
+    analyze_overlap_input,
+    overlap_input,
+)
+from whichtool_tui.surface.pair_scores import load_numpy
 from whichtool_tui.surface.report_model import (
     HeaderParamsSection,
     InspectReport,
@@ -31,7 +38,7 @@ from whichtool_tui.surface.report_model import (
     ToolSummary,
 )
 from whichtool_tui.surface.rule_settings import apply_rule_settings, with_fix_hints
-from whichtool_tui.surface.second_core import Pending, second_core_free
+from whichtool_tui.surface.second_core import Fed, Pending, second_core_free
 from whichtool_tui.surface.tokens import (
     SERIALIZATION,
     TOKENIZER_ID,
@@ -113,6 +120,7 @@ def inspect_normalized(
             max_context_tokens=max_context_tokens,
             approximates=approximates,
             rules=rules or {},
+            helper=None,
         )
 
 
@@ -125,11 +133,15 @@ def _inspect_normalized(
     max_context_tokens: int | None,
     approximates: str | None,
     rules: Mapping[str, RuleSetting],
+    helper: Pending[OverlapAnalysis] | None,
 ) -> InspectReport:
     # The all-pairs overlap is the one pass nothing but the overlap rules reads: on a big
-    # surface in a process of our own it scores in a child on the second core meanwhile.
-    fork = len(surface.tools) >= SECOND_CORE_MIN_TOOLS and second_core_free()
-    with Pending(partial(analyze_overlap_families, surface.tools), fork=fork) as pending_overlap:
+    # surface in a process of our own it scores in a child on the second core meanwhile
+    # (``helper``: one already started and fed, else one forked now).
+    if helper is None:
+        fork = len(surface.tools) >= SECOND_CORE_MIN_TOOLS and second_core_free()
+        helper = Pending(partial(analyze_overlap_families, surface.tools), fork=fork)
+    with helper as pending_overlap:
         tokens = surface_token_counts(surface)
         annotations, annotation_findings = analyze_annotations(surface.tools)
         rejected, header_findings = analyze_header_params(surface.tools)
@@ -219,15 +231,30 @@ def inspect_surface(
     approximates: str | None = None,
     rules: Mapping[str, RuleSetting] | None = None,
 ) -> InspectReport:
-    """Normalise what a target served and review it; no model, no key, no tool executed."""
-    with paused_gc():
-        surface = normalize_surface(listing.raw_tools)
-    return inspect_normalized(
-        surface,
-        TargetInfo(transport=listing.transport, ref=listing.ref),
-        extra_diagnostics=list(listing.diagnostics),
-        max_tools=max_tools,
-        max_context_tokens=max_context_tokens,
-        approximates=approximates,
-        rules=rules,
+    """Normalise what a target served and review it; no model, no key, no tool executed.
+
+    A big listing's overlap helper is forked first: it imports numpy on the second core while
+    the listing is normalised here, then scores what it is sent.
+    """
+    early = len(listing.raw_tools) >= SECOND_CORE_MIN_TOOLS and second_core_free()
+    helper: Fed[OverlapInput, OverlapAnalysis] | None = (
+        Fed(load_numpy, analyze_overlap_input, fork=True) if early else None
     )
+    try:
+        with paused_gc():
+            surface = normalize_surface(listing.raw_tools)
+            if helper is not None:
+                helper.feed(overlap_input(surface.tools))
+            return _inspect_normalized(
+                surface,
+                TargetInfo(transport=listing.transport, ref=listing.ref),
+                extra_diagnostics=list(listing.diagnostics),
+                max_tools=max_tools,
+                max_context_tokens=max_context_tokens,
+                approximates=approximates,
+                rules=rules or {},
+                helper=helper,
+            )
+    finally:
+        if helper is not None:
+            helper.close()

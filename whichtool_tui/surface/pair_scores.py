@@ -41,6 +41,11 @@ class PairRow:
     weak: RowPairs | None
 
 
+def load_numpy() -> None:
+    """Import numpy now: a helper does it while the surface it will score is being read."""
+    import numpy  # noqa: F401
+
+
 def trigram_keys(text: str) -> NDArray[np.int64]:
     """Each padded trigram of ``text`` (UTF-16 units, as ``trigram_counts``) as one integer."""
     import numpy as np

@@ -2,7 +2,10 @@
 
 Inspect's all-pairs overlap is independent of the token, annotation, header and most lint
 passes, so on a machine with two cores the whole-process wall time drops by about the overlap's
-share. Only where it is safe: Linux, at least two usable cores, one thread in the process (a
+share. A helper may also start before its input exists (``Fed``): it imports what the work
+needs (numpy) while we make the input, which we then send it through a pipe.
+
+Only where it is safe: Linux, at least two usable cores, one thread in the process (a
 fork of a threaded process may copy a held lock). The child resets every signal to its default,
 is killed by the kernel if we die (``PR_SET_PDEATHSIG``), sends its result back pickled through
 a pipe and leaves with ``os._exit`` (no atexit hooks, no flushed buffers); we always reap it,
@@ -12,21 +15,25 @@ and kill it first when we give up early. If anything goes wrong the result is co
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import signal
 import sys
 import threading
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic, Self, TypeVar
 
 from whichtool_tui.shutdown import owns_process
 
 T = TypeVar("T")
+A = TypeVar("A")
 
 _PR_SET_PDEATHSIG = 1
 _CHILD_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE")
 _ONE_CORE = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 """A helper is the second core's only worker: a math library it loads must not start more."""
+_INPUT_PIPE_BYTES = 1 << 20
+"""Room asked for in a fed helper's input pipe, so sending never waits for its warm-up."""
 
 
 def second_core_free() -> bool:
@@ -46,7 +53,8 @@ class Pending(Generic[T]):
 
     def __init__(self, compute: Callable[[], T], *, fork: bool) -> None:
         self._compute = compute
-        self._child: tuple[int, int] | None = _start(compute) if fork else None
+        started = _start(compute) if fork else None
+        self._child: tuple[int, int] | None = started[:2] if started is not None else None
         self._forked = self._child is not None
         self._done = False
         self._value: T | None = None
@@ -77,7 +85,7 @@ class Pending(Generic[T]):
         with contextlib.suppress(ChildProcessError):
             os.waitpid(pid, 0)
 
-    def __enter__(self) -> Pending[T]:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *_exc: object) -> None:
@@ -104,23 +112,83 @@ class Pending(Generic[T]):
         return (value,)
 
 
-def _start(compute: Callable[[], T]) -> tuple[int, int] | None:
+class Fed(Pending[T], Generic[A, T]):
+    """A helper forked before its input exists: it runs ``warm`` (imports what the work needs)
+    while the caller makes the input, then ``compute(input)`` once ``feed`` has sent it.
+
+    Call ``feed`` before ``result``; where no child runs (or it fails) the input is computed
+    here, as with ``Pending``.
+    """
+
+    def __init__(
+        self, warm: Callable[[], object], compute: Callable[[A], T], *, fork: bool
+    ) -> None:
+        self._given: list[A] = []
+        self._input_fd: int | None = None
+        super().__init__(lambda: compute(self._given[0]), fork=False)
+        started = _start(compute, warm, fed=True) if fork else None
+        if started is not None:
+            pid, read_fd, self._input_fd = started
+            self._child = (pid, read_fd)
+            self._forked = True
+
+    def feed(self, value: A) -> None:
+        """Send the input to the child (kept here too, should it have to be computed here)."""
+        self._given.append(value)
+        if self._input_fd is None:
+            return
+        fd, self._input_fd = self._input_fd, None
+        import pickle
+
+        payload = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+        with contextlib.suppress(OSError), os.fdopen(fd, "wb") as sink:
+            sink.write(payload)  # a child already gone fails its result, computed here then
+
+    def close(self) -> None:
+        """Close the input pipe (a child still waiting for it ends), then as ``Pending``."""
+        if self._input_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._input_fd)
+            self._input_fd = None
+        super().close()
+
+
+def _start(
+    compute: Callable[..., T], warm: Callable[[], object] | None = None, fed: bool = False
+) -> tuple[int, int, int | None] | None:
+    """Fork the child: (its pid, the pipe its result comes back on, the pipe its input goes
+    out on when ``fed``), or None when it could not be forked."""
     parent = os.getpid()
     read_fd, write_fd = os.pipe()
+    input_read, input_write = os.pipe() if fed else (None, None)
+    if input_write is not None:
+        with contextlib.suppress(OSError, AttributeError):  # Linux only; a full pipe just waits
+            fcntl.fcntl(input_write, fcntl.F_SETPIPE_SZ, _INPUT_PIPE_BYTES)
     try:
         pid = os.fork()
     except OSError:
-        os.close(read_fd)
-        os.close(write_fd)
+        for fd in (read_fd, write_fd, input_read, input_write):
+            if fd is not None:
+                os.close(fd)
         return None
     if pid == 0:  # the child: compute, send, leave without running any of our exit code
         code = 1
         try:
             os.close(read_fd)
+            if input_write is not None:
+                os.close(input_write)
             _as_plain_child(parent)
+            if warm is not None:
+                warm()
             import pickle
 
-            payload = pickle.dumps(compute(), pickle.HIGHEST_PROTOCOL)
+            if input_read is None:
+                value = compute()
+            else:
+                with os.fdopen(input_read, "rb") as source:
+                    given = source.read()
+                value = compute(pickle.loads(given))  # never fed: loads fails, exit 1
+            payload = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
             with os.fdopen(write_fd, "wb") as sink:
                 sink.write(payload)
             code = 0
@@ -129,7 +197,9 @@ def _start(compute: Callable[[], T]) -> tuple[int, int] | None:
         finally:
             os._exit(code)
     os.close(write_fd)
-    return pid, read_fd
+    if input_read is not None:
+        os.close(input_read)
+    return pid, read_fd, input_write
 
 
 def _as_plain_child(parent: int) -> None:
