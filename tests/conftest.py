@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.fake_apis import FakeApi, fake_api_server
+from tests.support.layout import layout_guard
 
 # A real local LLM server, started once per session for every test that asks for it.
 from tests.support.llama import llama_base_url  # noqa: F401
@@ -18,6 +19,10 @@ from tests.support.slow_guard import (
     _slow_mark_guard,  # noqa: F401
     mark_whole_app_tests_slow,
 )
+
+
+# A test module outside tests/unit, edges, faces, ui and browser fails collection.
+pytest_pycollect_makemodule = layout_guard(Path(__file__).parent)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
