@@ -20,7 +20,6 @@ from tests.support.slow_guard import (
     mark_whole_app_tests_slow,
 )
 
-
 # A test module outside tests/unit, edges, faces, ui and browser fails collection.
 pytest_pycollect_makemodule = layout_guard(Path(__file__).parent)
 
