@@ -50,6 +50,7 @@ def test_honest_http_fixture_passes(http_fixture: str, tmp_path: Path, capsys: A
     session = atom(receipt, "inspect.tools_list")["session"]
     assert session["framing"] == "http" and session["protocol_version"] == "2025-11-25"
     assert receipt["target"]["url"] == http_fixture
+    assert "start_timeout_s" not in receipt["run"]  # no process of ours to wait for
     assert [w["seq"] for w in receipt["wire"] if w["method"] == "initialize"] == [1, 1, 1, 1]
 
 

@@ -196,6 +196,7 @@ def test_mcp_arcade_drops_our_receipt_extras_and_we_keep_them(tmp_path: Path, ca
     bout(tmp_path, capsys, "--target", "fixture", "--agent", "naive")
     ours = json.loads((tmp_path / "r.json").read_text())
     assert "run" in ours and all("atom_id" in event for event in ours["wire"])
+    assert ours["run"]["start_timeout_s"] == 60  # the default start-up deadline, recorded
     code, out, _ = run_cli(["receipt", str(tmp_path / "r.json")], capsys)
     assert code == 0 and json.loads(out) == ours
     theirs = arcade("receipt", "r.json", cwd=tmp_path)

@@ -74,6 +74,8 @@ def test_a_bout_names_the_start_timeout_in_its_receipt(tmp_path: Path, capsys: A
     )
     detail = atom(receipt, "inspect.tools_list")["checks"][0]["detail"]
     assert detail.startswith("StartTimeout: the server was still starting after 2s"), detail
+    # The settings block records the deadline beside the request timeout the target keeps.
+    assert receipt["run"]["start_timeout_s"] == 2 and receipt["target"]["timeout_s"] == 1
     assert processes_matching(marker) == []  # the spinning server was stopped
 
 

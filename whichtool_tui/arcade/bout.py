@@ -204,6 +204,7 @@ async def _run_bout_held(
             n_clean=plan.n_clean,
             atoms=list(plan.atom_ids),
             defence=redact_command_args(plan.defence) if plan.defence is not None else None,
+            start_timeout_s=plan.start_timeout if plan.kind != "http" else None,
         ),
     )
     sink(events.BoutFinished(bout_id))

@@ -1,8 +1,8 @@
 """The bout receipt, ``mcp-arcade.bout/v1``: the pydantic model and its canonical JSON.
 
 Field names and enum values match mcp-arcade 0.2.0 so receipts travel both ways. What we add
-(the allow list, wrap target and n_clean on ``run``, and ``atom_id`` on each wire event) are
-extra keys that upstream's reader ignores.
+(the allow list, wrap target, n_clean and start-up deadline on ``run``, and ``atom_id`` on each
+wire event) are extra keys that upstream's reader ignores.
 """
 
 from __future__ import annotations
@@ -208,7 +208,8 @@ class ContrastiveRecap(_Model):
 
 
 class RunSettings(_Model):
-    """Settings upstream leaves off the receipt: the seat allow list, wrap target, n_clean."""
+    """Settings upstream leaves off the receipt: the seat allow list, wrap target, n_clean,
+    the start-up deadline."""
 
     seat_allow: list[str] | None = None
     wrap: bool = False
@@ -217,6 +218,10 @@ class RunSettings(_Model):
     atoms: list[str] = Field(default_factory=list)
     defence: list[str] | None = None
     """The defence (proxy) argv the fixture ran behind, on a conformance pass."""
+    start_timeout_s: float | None = None
+    """Seconds a server process had to start before ``initialize``'s own clock (``timeout_s``)
+    ran (``--start-timeout``); None for an http target, which starts no process, and on
+    receipts written before it was recorded."""
 
 
 def _verifier() -> dict[str, list[str]]:
@@ -263,8 +268,10 @@ def receipt_json(receipt: BoutReceipt) -> str:
     data = receipt.model_dump(mode="json")
     if data.get("run") is None:
         data.pop("run", None)
-    elif data["run"].get("defence") is None:
-        data["run"].pop("defence", None)
+    else:
+        for unset in ("defence", "start_timeout_s"):
+            if data["run"].get(unset) is None:
+                data["run"].pop(unset, None)
     if data["target"].get("url") is None:
         data["target"].pop("url", None)
     for event in data["wire"]:
