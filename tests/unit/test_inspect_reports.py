@@ -6,6 +6,9 @@ import json
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.support import paths
 from whichtool_tui.reports.inspect_badge import inspect_badge
 from whichtool_tui.reports.inspect_json import render_inspect
@@ -86,6 +89,33 @@ def test_badge_colours() -> None:
     assert inspect_badge(_report([{"name": "a", "inputSchema": big_schema}])).color == "yellow"
     assert inspect_badge(_report(_hostile_surface())).color == "red"
     assert json.loads(inspect_badge(small).to_json())["schemaVersion"] == 1
+
+
+def _greedy_wrap(text: str, width: int, indent: str) -> list[str]:
+    """The plain statement of the wrap: grow the row by one word while it fits."""
+    if len(indent) + len(text) <= width:
+        return [indent + text]
+    rows: list[str] = []
+    current = indent
+    for word in (word for word in text.split(" ") if word):
+        if current == indent:
+            current += word
+        elif len(current) + 1 + len(word) <= width:
+            current += " " + word
+        else:
+            rows.append(current)
+            current = indent + word
+    return [*rows, current]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "bb", "cccccc", " ", "  ", "é"]), max_size=30).map("".join),
+    st.integers(min_value=0, max_value=30),
+    st.sampled_from(["", "  ", "          "]),
+)
+def test_wrap_words_is_the_greedy_wrap(text: str, width: int, indent: str) -> None:
+    assert wrap_words(text, width, indent) == _greedy_wrap(text, width, indent)
 
 
 def test_wrap_words() -> None:

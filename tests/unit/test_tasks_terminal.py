@@ -5,8 +5,11 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.tasks_terminal import Styler, ascii_safe, diagnostic_lines, use_colour
 
 
@@ -36,6 +39,14 @@ def test_colour_decision(
 
 def test_untrusted_text_becomes_ascii() -> None:
     assert ascii_safe("caf\u00e9\n\x1b[31m\u202e") == "caf\\xe9\\n\\x1b[31m\\u202e"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from(["a", " ", "\t", "\x7f"]))))
+def test_plain_ascii_passes_through_and_the_rest_is_escaped(text: str) -> None:
+    """The quick pass for printable ASCII gives what escaping every character would."""
+    expected = sanitize_text(text).encode("ascii", "backslashreplace").decode("ascii")
+    assert ascii_safe(text) == expected
 
 
 def test_diagnostics_sorted_worst_first_with_hints_and_styles() -> None:

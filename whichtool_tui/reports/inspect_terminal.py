@@ -59,19 +59,23 @@ def wrap_words(text: str, width: int, indent: str) -> list[str]:
     if len(indent) + len(text) <= width:
         return [indent + text]
     rows: list[str] = []
-    current = indent
-    room = width
+    line: list[str] = []
+    room = width - len(indent)
+    used = -1  # the current row's length after the indent; -1 while it has no word
     for word in text.split(" "):
         if not word:
             continue
-        if current == indent:
-            current += word
-        elif len(current) + 1 + len(word) <= room:
-            current += " " + word
+        size = len(word)
+        if used < 0:
+            used = size
+        elif used + 1 + size <= room:
+            used += 1 + size
         else:
-            rows.append(current)
-            current = indent + word
-    rows.append(current)
+            rows.append(indent + " ".join(line))
+            line.clear()
+            used = size
+        line.append(word)
+    rows.append(indent + " ".join(line))
     return rows
 
 

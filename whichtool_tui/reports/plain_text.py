@@ -31,4 +31,6 @@ class Styler:
 
 def ascii_safe(text: str) -> str:
     """Controls escaped as visible sequences, then anything non-ASCII as a backslash escape."""
+    if text.isascii() and text.isprintable():  # nothing to escape: most text, quickly
+        return text
     return sanitize_text(text).encode("ascii", "backslashreplace").decode("ascii")
