@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -145,6 +146,32 @@ def test_invalid_headers_reject_the_tool(schema: dict[str, Any], problem: str) -
     assert rejected == ["t"]
     assert found[0].code == "x-mcp-header/invalid" and found[0].severity == "error"
     assert any(problem in item for item in found[0].detail["problems"])
+
+
+def test_the_schema_text_check_finds_what_the_walk_finds() -> None:
+    """A tool whose schema JSON never names the key is skipped unwalked; one that does (deep in
+    ``$defs``, under ``anyOf``, or only as a value) is walked, with the walk's answer."""
+    raw = [
+        {
+            "name": "plain",
+            "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}},
+        },
+        {"name": "as_value", "inputSchema": {"type": "object", "description": "x-mcp-header"}},
+        {
+            "name": "deep",
+            "inputSchema": {
+                "type": "object",
+                "$defs": {"h": {"type": "string", "x-mcp-header": "H"}},
+                "anyOf": [{"properties": {"b": {"type": "string", "x-mcp-header": "B"}}}],
+                "properties": {"c": {"type": "integer", "x-mcp-header": "C"}},
+            },
+        },
+    ]
+    tools = normalize_surface(raw).tools
+    unwalked = [replace(tool, input_schema_json=None) for tool in tools]
+    assert analyze_header_params(tools) == analyze_header_params(unwalked)
+    rejected, found = analyze_header_params(tools)
+    assert rejected == ["deep"] and [d.tool for d in found] == ["deep"]
 
 
 def test_large_tool_set_threshold() -> None:

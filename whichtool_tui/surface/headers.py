@@ -17,6 +17,7 @@ from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.surface.model import Tool
 
 HEADER_KEY = "x-mcp-header"
+_HEADER_KEY_JSON = json.dumps(HEADER_KEY)  # as any key of that name is written in a schema's JSON
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _ALLOWED_TYPES = frozenset(("string", "integer", "boolean"))
 
@@ -111,6 +112,8 @@ def analyze_header_params(tools: Sequence[Tool]) -> tuple[list[str], list[Diagno
     rejected: list[str] = []
     diagnostics: list[Diagnostic] = []
     for tool in tools:
+        if tool.input_schema_json is not None and _HEADER_KEY_JSON not in tool.input_schema_json:
+            continue  # the key is nowhere in the schema's JSON: no walk needed
         annotations = collect_header_annotations(tool.input_schema)
         if not annotations:
             continue
