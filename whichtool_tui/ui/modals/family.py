@@ -62,7 +62,7 @@ class FamilyModal(ModalScreen[None]):
                 Text(sanitize_text(described)[:90], style="dim"),
                 key=name,
             )
-        table.focus()
+        self.set_focus(table)
 
     @on(DataTable.RowSelected, "#family-members")
     def member_selected(self, event: DataTable.RowSelected) -> None:

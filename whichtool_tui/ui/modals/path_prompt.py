@@ -71,7 +71,7 @@ class PathPrompt(ModalScreen[str | None]):
             if replace:
                 self.dismiss(path)
             else:
-                self.query_one("#path", Input).focus()  # keep the prompt: choose another name
+                self.set_focus(self.query_one("#path", Input))  # keep the prompt: another name
 
         shown = redact_paths(path)
         self.app.push_screen(

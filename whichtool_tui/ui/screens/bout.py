@@ -301,7 +301,7 @@ class BoutScreen(SectionScreen):
             lambda i: rows[i].method == "tools/call" or bout.is_error(i), direction
         ):
             self.notify("No further tools/call or error this way.", timeout=2)
-        timeline.focus()
+        self.set_focus(timeline)
 
     def action_copy_message(self) -> None:
         """y: the message under the cursor to the clipboard (OSC 52) as indented JSON."""
@@ -321,7 +321,7 @@ class BoutScreen(SectionScreen):
         self.notify(f"Copied message #{row.seq} ({len(text):,} characters)", timeout=3)
 
     def action_search(self) -> None:
-        self.query_one("#f-search", Input).focus()
+        self.set_focus(self.query_one("#f-search", Input))
 
     def action_clear_filters(self) -> None:
         self.query_one("#f-atom", Select).value = ALL
@@ -333,7 +333,7 @@ class BoutScreen(SectionScreen):
     def action_focus_timeline(self) -> None:
         timeline = self._timeline()
         if timeline is not None:
-            timeline.focus()
+            self.set_focus(timeline)
 
     @on(Input.Submitted, "#f-method, #f-search")
     def filter_submitted(self) -> None:

@@ -45,6 +45,9 @@ SECTIONS_TEXT = (
 class HomeScreen(SectionScreen):
     """Where the app starts: a target form, the recent list and the demo."""
 
+    # The demo button holds the focus from the first frame (a key typed then reaches the
+    # screen's bindings, never a field): set as the screen is composed, not a message later.
+    AUTO_FOCUS = "#demo"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "back", "Quit"),
         Binding("o", "focus_target", "Target"),
@@ -79,9 +82,6 @@ class HomeScreen(SectionScreen):
                     id="demo-text",
                 )
             yield Static(SECTIONS_TEXT, id="home-sections")
-
-    def on_mount(self) -> None:
-        self.query_one("#demo", Button).focus()
 
     def refresh_from_session(self) -> None:
         recent = self.query_one("#recent", OptionList)
@@ -131,7 +131,7 @@ class HomeScreen(SectionScreen):
             self.wapp.open_path(self._recent_paths[int(option_id.removeprefix("recent-"))])
 
     def action_focus_target(self) -> None:
-        self.query_one("#target-value", Input).focus()
+        self.set_focus(self.query_one("#target-value", Input))
 
     def action_focus_recent(self) -> None:
-        self.query_one("#recent", OptionList).focus()
+        self.set_focus(self.query_one("#recent", OptionList))

@@ -306,7 +306,7 @@ class SurfaceScreen(SectionScreen):
         )
         search.value = self._finding_query if self._searching == "findings" else self._tool_query
         search.display = True
-        search.focus()
+        self.set_focus(search)
 
     @on(Input.Changed, "#surface-search")
     def search_changed(self, event: Input.Changed) -> None:
@@ -324,9 +324,10 @@ class SurfaceScreen(SectionScreen):
 
     @on(Input.Submitted, "#surface-search")
     def search_done(self) -> None:
-        search = self.query_one("#surface-search", Input)
-        search.display = False
-        self.query_one(f"#{self._searching}", DataTable).focus()
+        # The table takes the focus before the field hides: a hidden field keeps the focus,
+        # and a key typed next would still be typed into it.
+        self.set_focus(self.query_one(f"#{self._searching}", DataTable))
+        self.query_one("#surface-search", Input).display = False
 
     def action_cycle_severity(self) -> None:
         """``e``: show all findings, then only errors, warnings, info."""
@@ -350,16 +351,16 @@ class SurfaceScreen(SectionScreen):
         self._show_selected()
 
     def action_focus_findings(self) -> None:
-        self.query_one("#findings", DataTable).focus()
+        self.set_focus(self.query_one("#findings", DataTable))
 
     def action_toggle_rules(self) -> None:
         """Show or hide the rule list (codes, severities, what config switched off)."""
         rules = self.query_one("#rules", DataTable)
         rules.display = not rules.display
-        self.query_one("#rules" if rules.display else "#findings", DataTable).focus()
+        self.set_focus(self.query_one("#rules" if rules.display else "#findings", DataTable))
 
     def action_focus_tools(self) -> None:
-        self.query_one("#tools", DataTable).focus()
+        self.set_focus(self.query_one("#tools", DataTable))
 
     def action_reinspect(self) -> None:
         session = self.wapp.session

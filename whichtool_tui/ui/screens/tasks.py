@@ -97,7 +97,7 @@ class TasksScreen(SectionScreen):
             return
         table = self.query_one("#task-table", DataTable)
         if not isinstance(self.focused, DataTable | Input):
-            table.focus()  # keys work on arrival, on a visible cursor row
+            self.set_focus(table)  # keys work on arrival, on a visible cursor row
         surface = self.wapp.session.surface
         key = (id(state), self._revision, state.dirty, state.path, id(surface), self.size.width)
         if key == self._drawn:
@@ -215,7 +215,7 @@ class TasksScreen(SectionScreen):
             self._drawn = None
             self.refresh_from_session()
             self.refresh_bindings()
-            self.query_one("#task-table", DataTable).focus()
+            self.set_focus(self.query_one("#task-table", DataTable))
             self.notify("Empty task set: press a to add a task, s to save it.")
 
         current = self.state
