@@ -111,6 +111,7 @@ class ResultsScreen(SectionScreen):
         self._shown_report: RunReport | None = None
         self._shown_diff: DiffReport | None = None
         self._showing_diff = False
+        self._heatmap: ConfusionHeatmap | None = None  # one grid, shown again for each report
 
     @property
     def report(self) -> RunReport | None:
@@ -143,10 +144,23 @@ class ResultsScreen(SectionScreen):
         self._shown_report = report
         self.query_one("#results-head", Static).update(headline(report))
         rows, columns = matrix_axes(report)
-        holder = self.query_one("#heatmap-holder", HorizontalScroll)
-        holder.remove_children()
-        heatmap = ConfusionHeatmap(report.metrics.confusion_matrix, rows, columns, id="heatmap")
-        holder.mount(heatmap)
+        matrix = report.metrics.confusion_matrix
+        heatmap = self._heatmap
+        if heatmap is None:
+            heatmap = ConfusionHeatmap(matrix, rows, columns, id="heatmap")
+            mounted = self.query_one("#heatmap-holder", HorizontalScroll).mount(heatmap)
+            self._heatmap = heatmap
+
+            async def focus_when_mounted() -> None:
+                # At once when it can hold it: a deferred ``focus()`` lands after a key
+                # already on its way (an arrow meant for the grid).
+                await mounted
+                self.set_focus(heatmap)
+
+            self.call_later(focus_when_mounted)
+        else:  # another report: the same grid (the focus and the id stay with it)
+            heatmap.show(matrix, rows, columns)
+            self.set_focus(heatmap)
         self._fit_layout()
         legend = heatmap.legend()
         key = heatmap.scale()
@@ -159,7 +173,6 @@ class ResultsScreen(SectionScreen):
         discovery = self.query_one("#results-discovery", Static)
         discovery.display = report.discovery is not None
         discovery.update(discovery_view(report))
-        self.call_after_refresh(heatmap.focus)
 
     def on_resize(self) -> None:
         if self._shown_report is not None:
@@ -168,7 +181,7 @@ class ResultsScreen(SectionScreen):
     def _fit_layout(self) -> None:
         """Side by side only while the per-tool table keeps full names and intervals beside it."""
         report = self._shown_report
-        heatmap = self.query(ConfusionHeatmap).first() if self.query(ConfusionHeatmap) else None
+        heatmap = self._heatmap
         if report is None or heatmap is None:
             return
         names = max((len(tool.tool) for tool in report.metrics.by_tool), default=8)
@@ -219,17 +232,17 @@ class ResultsScreen(SectionScreen):
         self.app.push_screen(TrialsModal(title, trials, prompts))
 
     def action_trials(self) -> None:
-        for heatmap in self.query(ConfusionHeatmap):
-            heatmap.action_select_cell()
+        if self._heatmap is not None:
+            self._heatmap.action_select_cell()
 
     def action_focus_heatmap(self) -> None:
-        for heatmap in self.query(ConfusionHeatmap):
-            heatmap.focus()
+        if self._heatmap is not None:
+            self.set_focus(self._heatmap)
 
     def action_propose_fix(self) -> None:
         """``p``: rewrites for the cell's expected and picked tools, measured on held-out tasks;
         the open run supplies the tuning failures when it was made on this surface."""
-        heatmap = self.query(ConfusionHeatmap).first() if self.query(ConfusionHeatmap) else None
+        heatmap = self._heatmap
         report = self.report
         if heatmap is None or not heatmap.rows or report is None:
             return
@@ -251,7 +264,7 @@ class ResultsScreen(SectionScreen):
         from whichtool_tui.ui.surface_model import Finding
 
         surface = self.wapp.session.surface
-        heatmap = self.query(ConfusionHeatmap).first() if self.query(ConfusionHeatmap) else None
+        heatmap = self._heatmap
         if heatmap is None or not heatmap.rows:
             return
         row, column = heatmap.cursor

@@ -104,6 +104,7 @@ class RunScreen(SectionScreen):
         self._apply_form()
         self._drawn: tuple[object, ...] | None = None
         self.frames_drawn = 0  # progress redraws so far (an idle screen adds none)
+        self._live_heatmap: ConfusionHeatmap | None = None  # one grid, shown again per run
         # Redraws only while a run is going: an idle screen costs no CPU.
         self._ticker = self.set_interval(REDRAW_SECONDS, self.draw_progress, pause=True)
 
@@ -271,14 +272,15 @@ class RunScreen(SectionScreen):
         """The confusion heatmap and per-tool rates, as far as the run has got."""
         axes = confusion_axes(progress.tools)
         rows, columns = axes.rows, axes.columns
-        holder = self.query_one("#run-heatmap-holder", Vertical)
-        found = holder.query(ConfusionHeatmap)
-        if found and found.first().columns == columns:
-            heatmap = found.first()
+        heatmap = self._live_heatmap
+        if heatmap is None:
+            heatmap = ConfusionHeatmap(progress.confusion, rows, columns, id="run-heatmap")
+            self.query_one("#run-heatmap-holder", Vertical).mount(heatmap)
+            self._live_heatmap = heatmap
+        elif heatmap.columns == columns:
             heatmap.update_counts(progress.confusion)
-        else:
-            holder.remove_children()
-            holder.mount(ConfusionHeatmap(progress.confusion, rows, columns, id="run-heatmap"))
+        else:  # a run over other tools: the same grid (its focus and id stay with it)
+            heatmap.show(progress.confusion, rows, columns)
         text = Text()
         ranked = sorted(progress.by_tool.items(), key=lambda item: item[1][0] / item[1][1])
         width = max((len(tool) for tool in progress.by_tool), default=11)

@@ -140,24 +140,41 @@ class ConfusionHeatmap(Widget, can_focus=True):
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
-        self.matrix = matrix
+        self._palette_for = ""
+        self._palette_cache: dict[str, Style] = {}
+        self._set_axes(rows, columns)
+        self._set_counts(matrix)
+
+    def _set_axes(self, rows: Sequence[str], columns: Sequence[str]) -> None:
         self.rows = list(rows)
         self.columns = list(columns)
         self.labels = abbreviate(self.columns)
         self.row_names = row_labels(self.rows)
-        self._palette_for = ""
-        self._palette_cache: dict[str, Style] = {}
+
+    def _set_counts(self, matrix: Mapping[str, Mapping[str, int]]) -> None:
+        self.matrix = matrix
         self.peak = max(
             (n for r, row in matrix.items() for c, n in row.items() if r != c), default=0
         )
 
     def update_counts(self, matrix: Mapping[str, Mapping[str, int]]) -> None:
         """New counts for the same rows and columns (a live run adds trials)."""
-        self.matrix = matrix
-        self.peak = max(
-            (n for r, row in matrix.items() for c, n in row.items() if r != c), default=0
-        )
+        self._set_counts(matrix)
         self.refresh()
+
+    def show(
+        self, matrix: Mapping[str, Mapping[str, int]], rows: Sequence[str], columns: Sequence[str]
+    ) -> None:
+        """Another matrix (another report, a run over other tools) in this same grid, cursor on
+        its first cell: replacing the widget instead would clash with its id while the old one
+        is still being removed, and a focused one's removal hands the focus along the chain."""
+        self._set_axes(rows, columns)
+        self._set_counts(matrix)
+        self.refresh(layout=True)
+        if self.cursor == (0, 0):
+            self.watch_cursor()  # the first cell of the new matrix is highlighted all the same
+        else:
+            self.cursor = (0, 0)
 
     def count(self, row: int, column: int) -> int:
         """The number of trials in one cell."""
@@ -257,7 +274,7 @@ class ConfusionHeatmap(Widget, can_focus=True):
         row = event.y - 1
         column = (event.x - ROW_LABEL_WIDTH - 1) // CELL_WIDTH
         if 0 <= row < len(self.rows) and 0 <= column < len(self.columns):
-            self.focus()
+            self.screen.set_focus(self)
             self.cursor = (row, column)
             if event.chain >= 2:
                 self.action_select_cell()
