@@ -7,10 +7,17 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.support.cli import binary_path
 from whichtool_tui.process_tree import descendants
+
+
+def footer_line(pane: str) -> str:
+    """The last non-empty line of a captured pane: the app's footer of keys."""
+    lines = [line for line in pane.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
 
 
 class Terminal:
@@ -36,14 +43,19 @@ class Terminal:
             time.sleep(0.15)
 
     def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        return self.wait_until(lambda shown: text in shown, f"{text!r} appeared", timeout)
+
+    def wait_until(self, condition: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
+        """The pane once ``condition(pane)`` holds; the timeout only turns a hang into a
+        failure that says ``what`` never happened (no time is asserted)."""
         deadline = time.monotonic() + timeout
         shown = ""
         while time.monotonic() < deadline:
             shown = self.screen()
-            if text in shown:
+            if condition(shown):
                 return shown
             time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen was:\n{shown}")
+        raise AssertionError(f"never happened: {what}; the screen was:\n{shown}")
 
     def alive(self) -> bool:
         return self.tmux("has-session", "-t", "s").returncode == 0

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import paths
-from tests.support.tmux import Terminal, start_terminal
+from tests.support.tmux import Terminal, footer_line, start_terminal
 
 pytestmark = [
     pytest.mark.slow,
@@ -42,6 +42,7 @@ def test_sections_demo_and_quit(terminal: Terminal) -> None:
     terminal.press("?")
     terminal.wait_for("command palette")
     terminal.press("Escape")
+    terminal.wait_until(lambda pane: "command palette" not in pane, "the help screen closed")
     time.sleep(0.5)  # a quick key after ESC would read as alt+key
     terminal.press("0")
     terminal.wait_for("Try it")
@@ -52,7 +53,11 @@ def test_sections_demo_and_quit(terminal: Terminal) -> None:
     terminal.wait_for("Confusion (rows expected", timeout=30)
     terminal.wait_for("accuracy")
     terminal.press("5")
-    terminal.wait_for("Wire (", timeout=45)
+    # The demo's bout may still be running ("Wire (…, live)"): wait for its finished receipt,
+    # and for the guess keys it enables in the footer, so the keys below reach a settled
+    # screen and quitting has no bout at risk to ask about.
+    terminal.wait_for("Your call before the verdicts", timeout=45)
+    terminal.wait_until(lambda pane: "Followed" in footer_line(pane), "the guess keys are on")
     terminal.press("0")
     terminal.wait_for("Try it")
     terminal.wait_for("demo-lab.json")  # the recent list remembers the demo surface
@@ -94,8 +99,10 @@ def test_bout_runs_on_its_screen_and_hides_verdicts_until_the_guess(tmp_path: Pa
     terminal = start_terminal(tmp_path, arguments)
     try:
         terminal.wait_for("Your call before the verdicts", timeout=45)
-        before = terminal.wait_for("Wire (")
-        assert "PASS" not in before and "FAIL" not in before
+        before = terminal.wait_until(  # h is "held" only once the guess is on, else home
+            lambda pane: "Held" in footer_line(pane), "the guess keys are on"
+        )
+        assert "Wire (" in before and "PASS" not in before and "FAIL" not in before
         assert receipt.is_file()  # -o is written as soon as the bout ends
         terminal.press("h")
         terminal.wait_for("PASS", timeout=15)
@@ -111,7 +118,12 @@ def test_resizing_mid_session_keeps_tabs_footer_keys_and_heatmap(tmp_path: Path)
     report = wide_run(tmp_path / "wide-run.json")
     terminal = start_terminal(tmp_path, f"open {report}")
     try:
-        shown = terminal.wait_for("Confusion (rows expected", timeout=30)
+        terminal.wait_for("Confusion (rows expected", timeout=30)
+        # The arrows below move the heatmap's cursor only once it holds the focus: its enter
+        # key (Trials) is in the footer then. The pane's title is drawn before that.
+        shown = terminal.wait_until(
+            lambda pane: "Trials" in footer_line(pane), "the heatmap holds the focus"
+        )
         assert "4 Results" in shown and "? help" in shown.splitlines()[0]
         terminal.tmux("resize-window", "-t", "s", "-x", "80", "-y", "24")
         lines = terminal.wait_for("^p palette", timeout=15).splitlines()
