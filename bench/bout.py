@@ -2,8 +2,10 @@
 ``--version`` against mcp-arcade's, and a 100,000-event timeline.
 
 Run: .venv/bin/python bench/bout.py [--runs N] [--events N] [--with-upstream-timeline]
+[--fixture-only]
 Prints wall times and ratios; asserts nothing. Targets: bout ratio <= 1.0; the fixture answers
-``initialize`` <= 0.3 s after spawn (quiet machine); ``--version`` ratio kept at about 0.22;
+``initialize`` <= 0.3 s after spawn (quiet machine), and the client session of inspect and
+run adds about nothing to that; ``--version`` ratio kept at about 0.22;
 timeline <= 5 s.
 """
 
@@ -71,28 +73,65 @@ INITIALIZE = (
 )
 
 
+def raw_fixture_start() -> float:
+    """Spawn the bundled fixture, send initialize at once, and time until its answer is read."""
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "whichtool_tui.arcade.fixture"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write(INITIALIZE)
+    child.stdin.flush()
+    answer = child.stdout.readline()
+    elapsed = time.perf_counter() - started
+    child.stdin.close()
+    child.wait(timeout=30)
+    if b'"result"' not in answer:
+        raise SystemExit(f"the fixture did not answer initialize: {answer[:200]!r}")
+    return elapsed
+
+
 def fixture_start(runs: int) -> None:
     """Spawn the bundled fixture, send initialize, time until its answer is read."""
-    times = []
-    for _ in range(max(runs, 5)):
-        started = time.perf_counter()
-        child = subprocess.Popen(
-            [sys.executable, "-m", "whichtool_tui.arcade.fixture"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
-        assert child.stdin is not None and child.stdout is not None
-        child.stdin.write(INITIALIZE)
-        child.stdin.flush()
-        answer = child.stdout.readline()
-        times.append(time.perf_counter() - started)
-        child.stdin.close()
-        child.wait(timeout=30)
-        if b'"result"' not in answer:
-            raise SystemExit(f"the fixture did not answer initialize: {answer[:200]!r}")
+    times = [raw_fixture_start() for _ in range(max(runs, 5))]
     print(
         f"fixture spawn to initialize answered: median {statistics.median(times):.3f} s "
         f"(runs {', '.join(f'{t:.2f}' for t in times)})  (target <= 0.3 s, quiet machine)"
+    )
+
+
+def fixture_session(runs: int) -> None:
+    """The same spawn through the client session of inspect and run (``McpSession``): spawn to
+    ``initialize`` answered, and the whole open + close, beside the raw figure above."""
+    import asyncio
+
+    from whichtool_tui.mcp_client.sessions import McpSession
+    from whichtool_tui.targets import TargetSpec
+
+    spec = TargetSpec(
+        transport="stdio",
+        ref="fixture",
+        argv=(sys.executable, "-m", "whichtool_tui.arcade.fixture"),
+    )
+
+    async def once() -> tuple[float, float]:
+        started = time.perf_counter()
+        session = McpSession(spec, timeout=30)
+        await session.start()
+        ready = time.perf_counter() - started
+        await session.close()
+        return ready, time.perf_counter() - started
+
+    samples = [asyncio.run(once()) for _ in range(max(runs, 5))]
+    ready = statistics.median(sample[0] for sample in samples)
+    whole = statistics.median(sample[1] for sample in samples)
+    raw = statistics.median(raw_fixture_start() for _ in range(max(runs, 5)))
+    print(
+        f"fixture session (McpSession): initialize answered {ready:.3f} s, open + close "
+        f"{whole:.3f} s; raw spawn to answer {raw:.3f} s, so the session adds {ready - raw:.3f} s "
+        "(target: about 0, the handshake is sent at once)"
     )
 
 
@@ -150,12 +189,19 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--with-upstream-timeline", action="store_true")
+    parser.add_argument(
+        "--fixture-only", action="store_true", help="only the fixture's start-up figures"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-        bout_bench(args.runs, work)
+        if not args.fixture_only:
+            bout_bench(args.runs, work)
         fixture_start(args.runs)
+        fixture_session(args.runs)
+        if args.fixture_only:
+            return
         version_ratio(args.runs, work)
         timeline_bench(args.events, work, args.with_upstream_timeline)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.processes import wait_gone
-from tests.support.slow_start import ENV, slow_starter
+from tests.support.slow_start import ENV, busy_server, slow_starter
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.mcp_client.listing import fetch_server_listing
 from whichtool_tui.mcp_client.sessions import McpSession
@@ -50,3 +50,15 @@ async def test_a_server_that_is_up_but_never_answers_times_out_on_the_request_cl
         await fetch_server_listing(spec, timeout=1)
     assert caught.value.code == "mcp/timeout"
     assert "did not answer initialize within 1 s" in caught.value.message
+
+
+async def test_initialize_is_sent_at_once_so_a_server_that_never_sleeps_still_opens() -> None:
+    # The server answers while a thread of it keeps spinning: it never looks up, so only the
+    # handshake sent before that (its clock waiting, not the message) lets the session open.
+    # Held until the server slept, initialize would go out only at the 60 s start-up deadline.
+    session = McpSession(_spec(busy_server()), timeout=1)
+    async with session:
+        page = await session.list_tools_page(None)
+        assert session.protocol_version
+    assert "echo" in {tool["name"] for tool in page["tools"]}
+    assert session.pid is not None and wait_gone(session.pid)

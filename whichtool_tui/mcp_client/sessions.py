@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp import ClientSession
-from mcp_types import Implementation, ListToolsRequest, PaginatedRequestParams
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    REQUEST_TIMEOUT,
+    Implementation,
+    InitializeResult,
+    ListToolsRequest,
+    PaginatedRequestParams,
+)
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from whichtool_tui import __version__
@@ -33,7 +40,7 @@ from whichtool_tui.mcp_client.http import (
     legacy_sse_transport,
     streamable_http_transport,
 )
-from whichtool_tui.mcp_client.startup import HOLDING_POLL_SECONDS, wait_until_up
+from whichtool_tui.mcp_client.startup import wait_until_up
 from whichtool_tui.mcp_client.stdio import StdioChild, launch_stdio, stdio_transport
 from whichtool_tui.mcp_client.tap import RawResults, tap_tools_list
 
@@ -122,8 +129,7 @@ class McpSession:
         if spec.transport == "stdio":
             self.child = await launch_stdio(spec.argv, spec.env, spec.cwd)
             async with stdio_transport(self.child, self.faults) as streams:
-                await self._wait_until_up(self.child)
-                yield streams
+                yield streams  # the handshake is sent at once; its clock waits (``_handshake``)
             return
         self._up.set()
         assert spec.url is not None
@@ -136,21 +142,39 @@ class McpSession:
         async with opener(spec.url, headers, self.timeout, self.observer) as streams:
             yield streams
 
-    async def _wait_until_up(self, child: StdioChild) -> None:
-        """Hold the handshake until the child waits for its first message, within the start-up
-        deadline; the request clocks start only then."""
-        up = await wait_until_up(
-            child.pid, anyio.Event(), self.start_timeout, poll_seconds=HOLDING_POLL_SECONDS
-        )
-        if not up:
-            raise WhichtoolError(
-                "mcp/start-timeout",
-                f"{self.spec.ref} was still starting after {self.start_timeout:g} s (busy, "
-                "before it waited for its first message)",
-                "A server that takes this long to start up is busy importing or building; "
-                "start it once by hand to see why.",
-            )
-        self._up.set()
+    async def _handshake(self, session: ClientSession) -> InitializeResult:
+        """Send ``initialize`` at once and start its clock only when a stdio server is up.
+
+        The SDK fixes a request's timeout when it is sent, so the session has none and this
+        method keeps the handshake's own clock, as the bout's wire client does: until the
+        server waits for its first message only the start-up deadline applies, named apart.
+        """
+        answered = anyio.Event()
+        results: list[InitializeResult] = []
+
+        async def send() -> None:
+            results.append(await session.initialize())
+            answered.set()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(send)
+            child = self.child
+            if child is not None and not await wait_until_up(
+                child.pid, answered, self.start_timeout
+            ):
+                raise WhichtoolError(
+                    "mcp/start-timeout",
+                    f"{self.spec.ref} was still starting after {self.start_timeout:g} s (busy, "
+                    "before it waited for its first message)",
+                    "A server that takes this long to start up is busy importing or building; "
+                    "start it once by hand to see why.",
+                )
+            self._up.set()
+            with anyio.move_on_after(self.timeout):
+                await answered.wait()
+            if not answered.is_set():
+                raise MCPError(REQUEST_TIMEOUT, f"initialize got no answer in {self.timeout:g} s")
+        return results[0]
 
     async def _lifetime(self) -> None:
         assert self._ready is not None
@@ -177,12 +201,12 @@ class McpSession:
         async with AsyncExitStack() as stack:
             read, write = await stack.enter_async_context(self._transport())
             read, write = await stack.enter_async_context(tap_tools_list(read, write, self.raw))
+            # No session-wide read timeout: the SDK would start it when initialize is sent.
+            # The handshake keeps its own clock; every job passes ``self.timeout`` itself.
             session = await stack.enter_async_context(
-                ClientSession(
-                    read, write, read_timeout_seconds=self.timeout, client_info=CLIENT_INFO
-                )
+                ClientSession(read, write, client_info=CLIENT_INFO)
             )
-            result = await session.initialize()
+            result = await self._handshake(session)
             self.server_name = result.server_info.name
             self.server_version = result.server_info.version
             self.protocol_version = result.protocol_version
@@ -229,7 +253,10 @@ class McpSession:
             ) from None
 
     async def run(self, method: str, job: Job) -> Any:
-        """Run ``job`` against the SDK session inside the lifetime task; errors come back named."""
+        """Run ``job`` against the SDK session inside the lifetime task; errors come back named.
+
+        The session has no default read timeout: a job passes ``self.timeout`` to each request
+        (``request_read_timeout_seconds``)."""
         if self._task is None or self._task.done():
             raise WhichtoolError("mcp/not-connected", "The MCP session is not running", None)
         self._method = method
@@ -246,7 +273,11 @@ class McpSession:
             self.raw.answered.clear()  # a late answer to an abandoned request is not this page
             # Malformed tool entries fail SDK validation; the raw result is what we want anyway.
             with contextlib.suppress(ValidationError):
-                await session.send_request(ListToolsRequest(params=params), _AnyResult)
+                await session.send_request(
+                    ListToolsRequest(params=params),
+                    _AnyResult,
+                    request_read_timeout_seconds=self.timeout,
+                )
             raw = self.raw.take()
             if raw is None:
                 raise WhichtoolError(

@@ -15,11 +15,6 @@ from whichtool_tui.process_tree import tree_activity
 # How often the process tree is looked at, and for how many looks in a row it must be idle.
 POLL_SECONDS = 0.1
 IDLE_LOOKS = 2
-# A caller that holds its first message until the server is up (the MCP sessions of inspect and
-# run) looks more often: each look's interval is added to every connection, where a bout sends
-# its first message at once and only its clock waits. A server wrongly taken as up a little
-# early only has its request clock start early, as before this wait existed.
-HOLDING_POLL_SECONDS = 0.02
 
 
 async def wait_until_up(
