@@ -190,6 +190,21 @@ async def test_an_offline_loop_has_no_cap_and_a_paid_one_counts_every_candidate(
                 tasks=TASKS,
                 repeat=2,
             )
+            paid_plan = await call(
+                session,
+                "improve_descriptions",
+                provider="openai-compatible",
+                tasks=TASKS,
+                repeat=2,
+                dryRun=True,
+            )
+            offline_plan = await call(
+                session,
+                "improve_descriptions",
+                snapshot="git.json",
+                tasks="git.improve.tasks.yaml",
+                dryRun=True,
+            )
         assert api.requests == []
     assert offline["ok"] is True, offline
     assert offline["data"]["accepted"] >= 1
@@ -199,6 +214,17 @@ async def test_an_offline_loop_has_no_cap_and_a_paid_one_counts_every_candidate(
         "improve can send 144 trials (tuning 18 + held-out base 18 + 6 candidate(s) x 18), "
         "above the trial limit of 100"
     )
+    # The dry run names the same sum and the refusal a real run would meet, and sends nothing.
+    plan = paid_plan["data"]
+    assert paid_plan["ok"] is True and plan["schemaVersion"] == "whichtool.mcp-improve-plan/1"
+    assert (plan["tuningTrials"], plan["heldOutTrials"], plan["maxCandidates"]) == (18, 18, 6)
+    assert plan["totalTrials"] == 144 and plan["maxTrials"] == 100
+    assert plan["refused"] == paid["error"]["message"]
+    assert "requests go to http://127.0.0.1" in plan["destination"]
+    assert "Dry run: at most 144 trials" in paid_plan["summary"]
+    free = offline_plan["data"]
+    assert free["paid"] is False and free["totalTrials"] is None and free["refused"] is None
+    assert free["maxTrials"] is None and free["tools"] == 12
     log = (tmp_path / "server-stderr.log").read_text("utf-8")
     assert "improve_descriptions: improve: keyword is offline: no trial or tool cap applies" in log
 

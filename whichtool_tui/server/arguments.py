@@ -173,6 +173,12 @@ class ImproveArguments(_Arguments):
         le=limits.MAX_TOKEN_GROWTH,
         description="Largest accepted growth of a tool's token estimate (default 0.25).",
     )
+    dry_run: StrictBool = Field(
+        default=False,
+        alias="dryRun",
+        description="Only split the tasks and count every trial the loop can send against the "
+        "caps (a paid provider's; offline ones have none); nothing is sent.",
+    )
 
 
 class SurfaceDiffArguments(_Arguments):

@@ -31,9 +31,10 @@ if TYPE_CHECKING:
     from whichtool_tui.server.arguments import ImproveArguments
     from whichtool_tui.server.options import ServerOptions
     from whichtool_tui.usecases.improve import ImproveRequest
-    from whichtool_tui.usecases.models import Candidate, ImproveReport
+    from whichtool_tui.usecases.models import Candidate, ImproveBudget, ImproveReport
 
 IMPROVE_SUMMARY = "whichtool.mcp-improve-summary/1"
+IMPROVE_PLAN = "whichtool.mcp-improve-plan/1"
 
 
 def _snapshot(options: ServerOptions, snapshot: str | None) -> str:
@@ -71,6 +72,22 @@ def _request(options: ServerOptions, arguments: ImproveArguments) -> ImproveRequ
         max_token_growth=arguments.max_token_growth,
         tools=tuple(arguments.tools or ()),
     )
+
+
+def _dry_run(options: ServerOptions, request: ImproveRequest) -> dict[str, Any]:
+    """The plan of an improve run, paid or not, with no provider opened and nothing sent."""
+    from whichtool_tui.usecases.improve import budget_refusal, prepare_improve
+    from whichtool_tui.usecases.providers import ProviderRequest, provider_destination
+
+    budget = prepare_improve(request, check=False).budget
+    refusal = budget_refusal(budget)
+    route = ProviderRequest(
+        name=budget.provider,
+        base_url=request.provider.base_url,
+        allow_http=options.allow_http_provider,
+    )
+    text, data = improve_plan(budget, refusal, provider_destination(route, options.settings))
+    return envelope.success(text, data)
 
 
 def _candidate_view(candidate: Candidate) -> dict[str, Any]:
@@ -152,6 +169,33 @@ def improve_summary(report: ImproveReport) -> tuple[str, dict[str, Any]]:
     return text, data
 
 
+def improve_plan(
+    budget: ImproveBudget, refusal: str | None, destination: str
+) -> tuple[str, dict[str, Any]]:
+    """Headline line and data of ``dryRun: true``: every run's trials, the total and the caps."""
+    data: dict[str, Any] = {
+        "schemaVersion": IMPROVE_PLAN,
+        "dryRun": True,
+        "provider": budget.provider,
+        "paid": budget.paid,
+        "tools": budget.tools,
+        "tuningTrials": budget.tuning_trials,
+        "heldOutTrials": budget.held_out_trials,
+        "maxCandidates": budget.max_candidates,
+        "totalTrials": budget.total,
+        "maxTrials": budget.max_trials,
+        "maxTools": budget.max_tools,
+        "refused": refusal,
+        "destination": destination,
+    }
+    if budget.paid:
+        status = f"refused: {refusal}" if refusal else "within the caps"
+        text = f"Dry run: at most {budget.total} trials ({budget.parts()}); {status}."
+    else:
+        text = f"Dry run: {budget.provider} is offline, no cap applies ({budget.parts()})."
+    return f"{text} Nothing was sent; {destination}.", data
+
+
 async def improve_tool(state: ServerState, arguments: ImproveArguments) -> dict[str, Any]:
     """``improve_descriptions``: propose, measure on held-out tasks, and return the patch."""
     from whichtool_tui.usecases.improve import run_improve_async
@@ -159,6 +203,8 @@ async def improve_tool(state: ServerState, arguments: ImproveArguments) -> dict[
     options = state.options
     request = _request(options, arguments)
     chosen = request.provider
+    if arguments.dry_run:
+        return _dry_run(options, request)
     async with paid_run(state, chosen.name):
         announce_route(options, "improve_descriptions", chosen.name, chosen.base_url)
         # On this loop, not in a thread: notifications/cancelled stops it between requests.

@@ -279,10 +279,20 @@ def prepare_improve(
     return PreparedImprove(listing, shape, surface, loaded, split, base_run, budget)
 
 
+def budget_refusal(budget: ImproveBudget) -> str | None:
+    """Why a real run of this budget would be refused (a dry run shows it), or None."""
+    from whichtool_tui.improve.budget import check_improve_budget
+
+    try:
+        check_improve_budget(budget)
+    except WhichtoolError as refused:
+        return refused.message
+    return None
+
+
 def dry_run_text(request: ImproveRequest, prepared: PreparedImprove, settings: Settings) -> str:
     """What ``improve --dry-run`` prints: the split, every run's trials, the caps that apply
     and where the prompts would go; a loop over its caps says it would be refused."""
-    from whichtool_tui.improve.budget import check_improve_budget
     from whichtool_tui.usecases.providers import ProviderRequest, provider_destination
 
     budget, split = prepared.budget, prepared.split
@@ -300,10 +310,9 @@ def dry_run_text(request: ImproveRequest, prepared: PreparedImprove, settings: S
             f"  trials:    at most {budget.total}, under --max-trials {budget.max_trials} "
             f"and --max-tools {budget.max_tools}"
         )
-        try:
-            check_improve_budget(budget)
-        except WhichtoolError as refused:
-            lines.append(f"  refused:   {refused.message}")
+        refusal = budget_refusal(budget)
+        if refusal is not None:
+            lines.append(f"  refused:   {refusal}")
     else:
         lines.append("  trials:    no cap: the provider is offline and costs nothing")
     route = ProviderRequest(
