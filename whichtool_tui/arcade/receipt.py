@@ -208,8 +208,7 @@ class ContrastiveRecap(_Model):
 
 
 class RunSettings(_Model):
-    """Settings upstream leaves off the receipt: the seat allow list, wrap target, n_clean,
-    the start-up deadline."""
+    """Settings upstream leaves off the receipt: allow list, wrap target, n_clean, start-up."""
 
     seat_allow: list[str] | None = None
     wrap: bool = False
