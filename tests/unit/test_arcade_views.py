@@ -152,6 +152,28 @@ def test_rows_attribute_by_initialize_order_with_notes() -> None:
     assert rows[1].method == "(response)" and rows[11].holdout
 
 
+def test_a_response_anywhere_later_answers_its_request() -> None:
+    """Rows look responses up only as far as they need, with the answer of a whole-wire scan:
+    a response far later counts; one from another atom, or an outgoing reply, does not."""
+    data = poison_and_ghost()
+    wire = data["wire"]
+    filler = [{**wire[2], "seq": 100 + n} for n in range(50)]  # the server's log lines
+    data["wire"] = [*wire[:11], *filler, wire[11]]  # the ghost call's answer, last of all
+    rows = list(TapeView(data).rows())
+    assert (
+        rows[10].note
+        == "tools/call arcade.unlisted.abc  [ghost probe: name absent from tools/list]"
+    )
+    data["wire"] = [*wire[:11], *filler]
+    assert list(TapeView(data).rows())[10].note.endswith("[no response]")
+    # The poison call 3: a response in the next atom, or an outgoing one, leaves it unanswered.
+    stray = {**wire[11], "rpc_id": 3}
+    data["wire"] = [*wire, {**stray, "direction": "out"}, stray]
+    assert list(TapeView(data).rows())[5].note == "tools/call leak  [no response]"
+    data["wire"] = [*wire[:6], *filler, {**wire[4], "rpc_id": 3}, *wire[6:]]
+    assert list(TapeView(data).rows())[5].note == "tools/call leak"
+
+
 def test_mismatched_initialize_count_marks_every_row_unattributed() -> None:
     data = poison_and_ghost()
     data["atoms"].append(atom("temporal.rug_pull", "error"))

@@ -9,8 +9,9 @@ a 100,000-event receipt streams to the terminal in seconds.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from whichtool_tui.arcade.atoms import PROBE_PREFIX
@@ -77,7 +78,9 @@ class TapeView:
             )
             for a in raw_atoms
         )
-        self.wire = [_dict(w) for w in _list(data.get("wire"))]
+        wire = _list(data.get("wire"))
+        # Parsed JSON holds exact dicts: then the copy is the list itself (C speed).
+        self.wire = list(wire) if set(map(type, wire)) <= {dict} else [_dict(w) for w in wire]
         self.server_requests = [_dict(r) for r in _list(data.get("server_requests"))]
         self._attribution = self._attribute()
         sessions = [_dict(a.get("session")) for a in raw_atoms]
@@ -109,38 +112,39 @@ class TapeView:
 
     def _attribute(self) -> list[str] | None:
         """Atom id per wire event: our ``atom_id`` tags, else the order of initialize messages."""
-        known = {a.id for a in self.atoms}
-        if self.wire and all(as_text(w.get("atom_id")) in known for w in self.wire):
-            return [str(w["atom_id"]) for w in self.wire]
+        # A 100,000-event receipt's view is built before the TUI's first frame: each pass over
+        # the wire is one comprehension, and the tags are read only when the first one is ours.
+        known = {a.id for a in self.atoms}  # strings only: a tag of another type is never in it
+        wire = self.wire
+        if wire and as_text(wire[0].get("atom_id")) in known:
+            tags: list[Any] = [w.get("atom_id") for w in wire]  # all ours when returned
+            try:
+                if known.issuperset(tags):
+                    return tags
+            except TypeError:  # a list or an object as a tag: not one of ours
+                pass
         starts = [
             i
-            for i, w in enumerate(self.wire)
-            if w.get("direction") == "out" and w.get("method") == "initialize"
+            for i, w in enumerate(wire)
+            if w.get("method") == "initialize" and w.get("direction") == "out"
         ]
         if len(starts) != len(self.atoms):
             return None
-        owners: list[str] = []
-        index = -1
-        for i in range(len(self.wire)):
-            while index + 1 < len(starts) and starts[index + 1] <= i:
-                index += 1
-            owners.append(self.atoms[index].id if index >= 0 else UNATTRIBUTED)
+        # Each atom owns the events from its initialize up to the next one; before the first: ?
+        bounds = [*starts, len(wire)]
+        owners = [UNATTRIBUTED] * bounds[0]
+        for atom, begin, end in zip(self.atoms, bounds, bounds[1:], strict=False):
+            owners += repeat(atom.id, end - begin)
         return owners
 
     def atom_of(self, index: int) -> str:
         """The atom id owning wire event ``index``, or ``?``."""
         return UNATTRIBUTED if self._attribution is None else self._attribution[index]
 
-    def _answered(self) -> set[tuple[str, str]]:
-        return {
-            (self.atom_of(i), str(w.get("rpc_id")))
-            for i, w in enumerate(self.wire)
-            if w.get("direction") == "in" and w.get("method") is None
-        }
-
     def rows(self) -> Iterator[TimelineRow]:
         """One row per wire event, produced lazily."""
-        answered = self._answered()
+        owners = repeat(UNATTRIBUTED) if self._attribution is None else self._attribution
+        answered = _Responses(zip(owners, self.wire, strict=False))
         rejected = {
             (str(r.get("atom_id")), str(r.get("rpc_id")))
             for r in self.server_requests
@@ -199,6 +203,27 @@ class TapeView:
             if fact is not None:
                 facts.append({"atom_id": atom.id, "fact": fact})
         return facts
+
+
+class _Responses:
+    """The (atom, id) pairs the wire answers, read only as far as a question needs: a response
+    follows its request closely, so a big receipt's first rows read its first events, not all
+    of them (a request with no response anywhere reads to the end, once)."""
+
+    def __init__(self, events: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        self._unread = iter(events)
+        self._seen: set[tuple[str, str]] = set()
+
+    def __contains__(self, request: tuple[str, str]) -> bool:
+        if request in self._seen:
+            return True
+        for atom, event in self._unread:
+            if event.get("method") is None and event.get("direction") == "in":
+                answer = (atom, str(event.get("rpc_id")))
+                self._seen.add(answer)
+                if answer == request:
+                    return True
+        return False
 
 
 def _seq(value: Any, fallback: int) -> int:
