@@ -26,7 +26,6 @@ from whichtool_tui.ui.messages import ArtefactRead
 from whichtool_tui.ui.preferences import chosen_theme, remember_theme
 from whichtool_tui.ui.recent import key_metric, remember
 from whichtool_tui.ui.screens.help import HelpScreen
-from whichtool_tui.ui.screens.home import HomeScreen
 from whichtool_tui.ui.session import (
     ReviewOptions,
     RunForm,
@@ -62,6 +61,7 @@ WORK_LOST_ON_QUIT = {
 }
 QUIT_GRACE_SECONDS = 5.0  # cancelled work gets this long to stop its servers before we exit
 FIRST_ROWS = 2_000  # timeline rows built before the first frame; the rest load in a thread
+FIRST_SCREEN_KINDS = ("receipt", "tape")  # opened straight on their section, not over the home
 SECTION_NAMES = {section: label for _key, section, label in SECTIONS}
 
 
@@ -71,7 +71,7 @@ class WhichtoolApp(JobsApp):
     CSS_PATH = "app.tcss"
     TITLE = "whichtool-tui"
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {
-        "home": HomeScreen,
+        "home": lazy_screen("home", "HomeScreen"),  # a receipt opened at launch skips it
         "surface": lazy_screen("surface", "SurfaceScreen"),
         "tasks": lazy_screen("tasks", "TasksScreen"),
         "run": lazy_screen("run", "RunScreen"),
@@ -102,6 +102,10 @@ class WhichtoolApp(JobsApp):
         start: StartPoint | None = None,
         settings: Settings | None = None,
     ) -> None:
+        if artefact is not None and artefact.kind in FIRST_SCREEN_KINDS:
+            # Textual builds the first screen from DEFAULT_MODE, read once in App.__init__: a
+            # receipt opens on the Bout screen without building the home screen behind it.
+            setattr(self, "DEFAULT_MODE", artefact.section)  # noqa: B010 - a ClassVar, per app
         settings_error: WhichtoolError | None = None
         if settings is None and start is not None:
             settings = start.settings
@@ -167,8 +171,9 @@ class WhichtoolApp(JobsApp):
         self.theme_changed_signal.subscribe(self, lambda theme: remember_theme(theme.name))
         if self._settings_error is not None:
             self.notify(self._settings_error.message, title="Config", severity="error", timeout=8)
-        if self._initial is not None:
-            self.show_artefact(self._initial)
+        shown = self._initial is None or self.show_artefact(self._initial)
+        if not shown and self.current_mode != "home":  # a file that cannot be shown: the home
+            self.switch_mode("home")
         start = self._start
         if start is None:
             return
@@ -319,27 +324,28 @@ class WhichtoolApp(JobsApp):
             return
         self.show_artefact(artefact)
 
-    def show_artefact(self, artefact: Artefact) -> None:
-        """Put an artefact in the session and switch to the section that shows it."""
+    def show_artefact(self, artefact: Artefact) -> bool:
+        """Put an artefact in the session and switch to the section that shows it; False when
+        it cannot be shown (said in a toast)."""
         if artefact.kind == "snapshot":
             self.inspect_target(TargetChoice("snapshot", artefact.path))
-            return
+            return True
         if artefact.kind in ("bout-trials", "conformance"):
-            self._show_series(artefact)
-            return
+            return self._show_series(artefact)
         try:
             self._store(artefact)
         except WhichtoolError as error:
             self.notify(error.message, title="Cannot open", severity="error")
-            return
+            return False
         facts = summarize_artefact(artefact)
         metric = key_metric(artefact.kind, artefact.data)
         summary = metric or (facts[0][1] if facts else "")
         remember(artefact.path, artefact.kind, summary[:60])
         self.switch_mode(artefact.section)
         self.refresh_sections()
+        return True
 
-    def _show_series(self, artefact: Artefact) -> None:
+    def _show_series(self, artefact: Artefact) -> bool:
         """Rates or a conformance table: over the Bout section, which keeps its own receipt."""
         from pydantic import ValidationError
 
@@ -349,9 +355,10 @@ class WhichtoolApp(JobsApp):
             modal = SeriesModal(artefact.kind, artefact.data)
         except ValidationError as error:
             self.notify(str(error.errors()[0]["msg"]), title="Cannot open", severity="error")
-            return
+            return False
         self.switch_mode(artefact.section)
         self.push_screen(modal)
+        return True
 
     def _store(self, artefact: Artefact) -> None:
         from whichtool_tui.ui.bout_model import view_of_receipt, view_of_tape
