@@ -16,9 +16,7 @@ from whichtool_tui.surface.normalize import normalize_surface
 from whichtool_tui.surface.overlap import (
     OverlapAnalysis,
     analyze_overlap_families,
-    analyze_overlap_input,
     dice,
-    overlap_input,
     overlap_text,
     trigram_counts,
 )
@@ -76,21 +74,6 @@ def test_vector_path_equals_plain_path(seed: int, max_pairs: int) -> None:
     with pytest.MonkeyPatch.context() as monkeypatch:
         plain, vector = _both_paths(monkeypatch, raw, max_pairs)
     _assert_same(plain, vector)
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.integers(min_value=0, max_value=2**32 - 1))
-def test_names_and_descriptions_alone_give_the_same_analysis(seed: int) -> None:
-    """What an early helper is sent (names and descriptions, no schemas) scores the same."""
-    raw = _random_surface(random.Random(seed))
-    for entry in raw[::3]:  # schemas, titles and annotations the overlap never reads
-        entry["inputSchema"] = {"type": "object", "properties": {"user_id": {"type": "string"}}}
-        entry["annotations"] = {"readOnlyHint": True}
-        entry["title"] = "A title"
-    tools = normalize_surface(raw).tools
-    full = analyze_overlap_families(tools)
-    sent = analyze_overlap_input(pickle.loads(pickle.dumps(overlap_input(tools))))
-    _assert_same(full, sent)
 
 
 @pytest.mark.parametrize("count", [2, 3, 40, 120])

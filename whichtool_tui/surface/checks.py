@@ -36,18 +36,24 @@ _CHECKS: dict[str, SurfaceCheck] = {}
 
 
 _READS_OVERLAP: set[str] = set()
+_TEXT_ONLY: set[str] = set()
 
 
-def register_check(name: str, check: SurfaceCheck, *, reads_overlap: bool = False) -> SurfaceCheck:
+def register_check(
+    name: str, check: SurfaceCheck, *, reads_overlap: bool = False, text_only: bool = False
+) -> SurfaceCheck:
     """Add a rule under a stable name (registering the same name again replaces it).
 
     ``reads_overlap``: the rule reads ``high_overlap_families``, so it runs once those are known.
+    ``text_only``: it reads nothing but the tools' names, descriptions and served indexes (and
+    the families, with ``reads_overlap``), so the overlap helper may run it (``text_helper``).
     """
     _CHECKS[name] = check
-    if reads_overlap:
-        _READS_OVERLAP.add(name)
-    else:
-        _READS_OVERLAP.discard(name)
+    for flag, names in ((reads_overlap, _READS_OVERLAP), (text_only, _TEXT_ONLY)):
+        if flag:
+            names.add(name)
+        else:
+            names.discard(name)
     return check
 
 
@@ -94,22 +100,39 @@ def run_checks(
     surface: NormalizedSurface,
     options: CheckOptions,
     families_later: Callable[[], tuple[tuple[str, ...], ...]] | None = None,
+    text_elsewhere: Callable[[], Mapping[str, list[Diagnostic]]] | None = None,
 ) -> list[Diagnostic]:
     """Run every registered rule and gather their findings, in rule-name order.
 
     With ``families_later``, the rules that read the overlap families run last, after it has
-    given them (the overlap may still be scoring elsewhere while the other rules run).
+    given them (the overlap may still be scoring elsewhere while the other rules run). With
+    ``text_elsewhere``, the text-only rules are not run here: their findings come from it
+    (``run_text_checks`` in the overlap helper), asked for last.
     """
     load_builtin_checks()
     checks = registered_checks()
     found: dict[str, list[Diagnostic]] = {}
-    for name, check in checks:
+    here = [item for item in checks if text_elsewhere is None or item[0] not in _TEXT_ONLY]
+    for name, check in here:
         if families_later is None or name not in _READS_OVERLAP:
             found[name] = check(surface, options)
     if families_later is not None:
-        waited = [(name, check) for name, check in checks if name in _READS_OVERLAP]
+        waited = [(name, check) for name, check in here if name in _READS_OVERLAP]
         if waited:
             options = replace(options, high_overlap_families=families_later())
             for name, check in waited:
                 found[name] = check(surface, options)
+    if text_elsewhere is not None:
+        given = text_elsewhere()
+        found.update((name, given[name]) for name, _check in checks if name in _TEXT_ONLY)
     return [finding for name, _check in checks for finding in found[name]]
+
+
+def run_text_checks(
+    surface: NormalizedSurface, options: CheckOptions
+) -> dict[str, list[Diagnostic]]:
+    """The text-only rules' findings by rule name (``options`` carries the overlap families)."""
+    load_builtin_checks()
+    return {
+        name: check(surface, options) for name, check in registered_checks() if name in _TEXT_ONLY
+    }

@@ -11,20 +11,14 @@ from whichtool_tui.gc_phases import paused_gc
 from whichtool_tui.limits import DEFAULT_MAX_TOOLS
 from whichtool_tui.surface.annotations import analyze_annotations
 from whichtool_tui.surface.canonical import js_length
-from whichtool_tui.surface.checks import CheckOptions, run_checks
+from whichtool_tui.surface.checks import CheckOptions, load_builtin_checks, run_checks
 from whichtool_tui.surface.deprecations import analyze_deprecations
 from whichtool_tui.surface.headers import analyze_header_params
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.surface.model import NormalizedSurface, Tool
 from whichtool_tui.surface.naming import classify_name
 from whichtool_tui.surface.normalize import normalize_surface
-from whichtool_tui.surface.overlap import (
-    OverlapAnalysis,
-    OverlapInput,
-    analyze_overlap_families,
-    analyze_overlap_input,
-    overlap_input,
-)
+from whichtool_tui.surface.overlap import OverlapAnalysis, analyze_overlap_families
 from whichtool_tui.surface.pair_scores import load_numpy
 from whichtool_tui.surface.report_model import (
     HeaderParamsSection,
@@ -39,6 +33,7 @@ from whichtool_tui.surface.report_model import (
 )
 from whichtool_tui.surface.rule_settings import apply_rule_settings, with_fix_hints
 from whichtool_tui.surface.second_core import Fed, Pending, second_core_free
+from whichtool_tui.surface.text_helper import TextInput, TextResult, text_input, text_review
 from whichtool_tui.surface.tokens import (
     SERIALIZATION,
     TOKENIZER_ID,
@@ -120,7 +115,7 @@ def inspect_normalized(
             max_context_tokens=max_context_tokens,
             approximates=approximates,
             rules=rules or {},
-            helper=None,
+            early=None,
         )
 
 
@@ -133,15 +128,22 @@ def _inspect_normalized(
     max_context_tokens: int | None,
     approximates: str | None,
     rules: Mapping[str, RuleSetting],
-    helper: Pending[OverlapAnalysis] | None,
+    early: Pending[TextResult] | None,
 ) -> InspectReport:
     # The all-pairs overlap is the one pass nothing but the overlap rules reads: on a big
-    # surface in a process of our own it scores in a child on the second core meanwhile
-    # (``helper``: one already started and fed, else one forked now).
-    if helper is None:
-        fork = len(surface.tools) >= SECOND_CORE_MIN_TOOLS and second_core_free()
-        helper = Pending(partial(analyze_overlap_families, surface.tools), fork=fork)
-    with helper as pending_overlap:
+    # surface in a process of our own it scores in a child on the second core meanwhile.
+    # ``early``: a helper already started and fed, which also runs the text-only rules; else
+    # one is forked now for the overlap alone (or it is scored here).
+    helper: Pending[TextResult] | Pending[OverlapAnalysis] = early or Pending(
+        partial(analyze_overlap_families, surface.tools),
+        fork=len(surface.tools) >= SECOND_CORE_MIN_TOOLS and second_core_free(),
+    )
+    with helper as pending:
+
+        def overlap_result() -> OverlapAnalysis:
+            done = pending.result()
+            return done.overlap if isinstance(done, TextResult) else done
+
         tokens = surface_token_counts(surface)
         annotations, annotation_findings = analyze_annotations(surface.tools)
         rejected, header_findings = analyze_header_params(surface.tools)
@@ -150,9 +152,12 @@ def _inspect_normalized(
             tool_tokens={name: item.total for name, item in tokens.items()},
         )
         check_findings = run_checks(
-            surface, options, lambda: pending_overlap.result().high_families
+            surface,
+            options,
+            lambda: overlap_result().high_families,
+            None if early is None else lambda: early.result().findings,
         )
-        overlap_analysis = pending_overlap.result()
+        overlap_analysis = overlap_result()
     total = sum(item.total for item in tokens.values())
     overlap, overlap_findings = overlap_analysis.section, overlap_analysis.diagnostics
     deprecations = analyze_deprecations()
@@ -223,6 +228,12 @@ def _inspect_normalized(
     )
 
 
+def _warm_helper() -> None:
+    """What the early helper loads while the listing is normalised: numpy and the rules."""
+    load_numpy()
+    load_builtin_checks()
+
+
 def inspect_surface(
     listing: ServedListing,
     *,
@@ -236,15 +247,15 @@ def inspect_surface(
     A big listing's overlap helper is forked first: it imports numpy on the second core while
     the listing is normalised here, then scores what it is sent.
     """
-    early = len(listing.raw_tools) >= SECOND_CORE_MIN_TOOLS and second_core_free()
-    helper: Fed[OverlapInput, OverlapAnalysis] | None = (
-        Fed(load_numpy, analyze_overlap_input, fork=True) if early else None
+    fork = len(listing.raw_tools) >= SECOND_CORE_MIN_TOOLS and second_core_free()
+    helper: Fed[TextInput, TextResult] | None = (
+        Fed(_warm_helper, text_review, fork=True) if fork else None
     )
     try:
         with paused_gc():
             surface = normalize_surface(listing.raw_tools)
             if helper is not None:
-                helper.feed(overlap_input(surface.tools))
+                helper.feed(text_input(surface.tools))
             return _inspect_normalized(
                 surface,
                 TargetInfo(transport=listing.transport, ref=listing.ref),
@@ -253,7 +264,7 @@ def inspect_surface(
                 max_context_tokens=max_context_tokens,
                 approximates=approximates,
                 rules=rules or {},
-                helper=helper,
+                early=helper,
             )
     finally:
         if helper is not None:

@@ -258,24 +258,6 @@ def analyze_overlap_families(
         return _analyze_overlap(tools, max_pairs)
 
 
-OverlapInput = list[tuple[str, str | None]]
-"""What the overlap reads of each tool, in order: its name and its description (or None)."""
-
-
-def overlap_input(tools: Sequence[Tool]) -> OverlapInput:
-    """The tools' names and descriptions: all the overlap reads, cheap to send to a helper."""
-    return [(tool.name, tool.description) for tool in tools]
-
-
-def analyze_overlap_input(given: OverlapInput) -> OverlapAnalysis:
-    """:func:`analyze_overlap_families` of the tools ``overlap_input`` was made from."""
-    tools = [
-        Tool(name, description, input_schema={}, input_schema_resolved={}, served_index=index)
-        for index, (name, description) in enumerate(given)
-    ]
-    return analyze_overlap_families(tools)
-
-
 def scored_description(tool: Tool) -> str:
     """The description as scored: at most ``MAX_SCORED_CHARACTERS`` (the rest is not read)."""
     text = tool.description_text

@@ -259,7 +259,10 @@ def _unguided_family(members: list[_Reading]) -> Diagnostic | None:
 
 
 register_check("descriptions/restates-name", restates_name)
-register_check("descriptions/placeholder", placeholders)
+register_check("descriptions/placeholder", placeholders)  # reads parameter descriptions too
 register_check(
-    "descriptions/overlap-without-preference", overlap_without_preference, reads_overlap=True
+    "descriptions/overlap-without-preference",
+    overlap_without_preference,
+    reads_overlap=True,
+    text_only=True,
 )
