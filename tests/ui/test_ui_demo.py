@@ -55,7 +55,9 @@ async def test_demo_fills_every_section(tmp_path: Path) -> None:
         target = tmp_path / "r.json"
         app.screen.query_one("#path", Input).value = str(target)
         await pilot.press("enter")
-        await app.workers.wait_for_complete()  # the receipt is written off the UI thread
+        # The receipt is written off the UI thread, by a worker the prompt's answer starts (a
+        # message after the key); the file appears whole (written aside, then renamed).
+        await wait_until(pilot, target.exists, "the receipt was written")
         saved = json.loads(target.read_text())
         assert saved["operator_call"] == {"recorded": True, "guess": "followed", "skipped": False}
     assert live_children() == []  # every fixture server of the bout is gone

@@ -72,7 +72,13 @@ async def test_a_file_that_cannot_be_opened_from_the_prompt_changes_nothing(
         await pilot.pause()
         app.screen.query_one("#path", Input).value = str(broken)
         await pilot.press("enter")
-        await app.workers.wait_for_complete()
+        # The reading thread starts from the prompt's answer, a message after the key: wait
+        # for what it says, not for the workers there happen to be when the key is handled.
+        await wait_until(
+            pilot,
+            lambda: any(n.title == "Cannot open" for n in app._notifications),
+            "the reading thread said why it cannot open the file",
+        )
         await pilot.pause()
         assert app.session.run is None and app.session.bout is None
         assert app.current_mode == "home"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, Static
 
-from tests.support.ui import UI_DATA, lab_report, lab_tools, static_text
+from tests.support.ui import UI_DATA, lab_report, lab_tools, static_text, wait_until
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.modals.trials import TrialsModal
@@ -102,7 +102,9 @@ async def test_diff_against_base_and_opened_diff(tmp_path: Path) -> None:
         await pilot.press("b")
         app.screen.query_one("#path", Input).value = str(LAB_RUN)
         await pilot.press("enter")
-        await app.workers.wait_for_complete()  # the diff runs in an App worker, off the UI
+        # The diff runs in an App worker, off the UI, started by the prompt's answer (a
+        # message after the key): wait for the diff it leaves, not for the workers of now.
+        await wait_until(pilot, lambda: app.session.diff is not None, "the diff is computed")
         await pilot.pause()
         report = app.session.diff
         assert report is not None and report.comparable is True  # the typed whichtool.diff/2
@@ -121,7 +123,7 @@ async def test_diff_against_base_and_opened_diff(tmp_path: Path) -> None:
         saved = tmp_path / "saved-run.json"
         app.screen.query_one("#path", Input).value = str(saved)
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_until(pilot, saved.exists, "the run was saved")  # by the prompt's answer
         from whichtool_tui.evaluation.reader import load_run_report
 
         assert load_run_report(saved).metrics == app.session.run.metrics  # type: ignore[union-attr]
