@@ -221,6 +221,26 @@ def test_closed_set_in_a_free_string() -> None:
     assert len(findings(one_of, "parameters/closed-set-not-enum")) == 1
 
 
+def test_a_parameter_many_tools_share_is_found_in_each_and_only_where_it_is_the_same() -> None:
+    described = "Whether to list local branches ('local'), remote ('remote') or all ('all')."
+    raw = [
+        tool(f"list_branches_{index}", properties={"kind": param(described)}) for index in range(3)
+    ]
+    raw.append(tool("list_tags", properties={"kind": param(described, enum=["local", "all"])}))
+    raw.append(tool("list_heads", properties={"mode": param(described)}))  # another name
+    fired = findings(raw, "parameters/closed-set-not-enum")
+    assert sorted(d.tool or "" for d in fired) == [
+        "list_branches_0",
+        "list_branches_1",
+        "list_branches_2",
+        "list_heads",
+    ]
+    assert {d.message.split(",")[0] for d in fired} == {f"Tool `{d.tool}`" for d in fired}
+    values = [d.detail["values"] for d in fired]
+    assert values == [["local", "remote", "all"]] * 4
+    assert len({id(item) for item in values}) == 4  # each finding its own list
+
+
 @pytest.mark.parametrize(
     "schema",
     [

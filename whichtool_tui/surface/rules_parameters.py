@@ -73,15 +73,21 @@ def self_explanatory(name: str) -> bool:
     return bool(tokens) and tokens[-1] in SELF_EXPLANATORY
 
 
-def _finding(
-    code: str, tool: Tool, parameter: Parameter, message: str, **extra: object
-) -> Diagnostic:
+# One rule's verdict on a parameter, before it is about a tool: code, message, listed values.
+_Verdict = tuple[str, str, tuple[str, ...] | None]
+
+
+def _finding(tool: Tool, parameter: Parameter, verdict: _Verdict) -> Diagnostic:
+    code, message, values = verdict
+    detail: dict[str, object] = {"parameter": parameter.path}
+    if values is not None:  # each finding its own list: a verdict serves every such parameter
+        detail["values"] = list(values)
     return Diagnostic(
         code=code,
         severity=RULES[code].severity,
         message=f"Tool `{tool.name}`, parameter `{parameter.path}`: {message}",
         tool=tool.name,
-        detail={"parameter": parameter.path, **extra},
+        detail=detail,
         hint=_hint(code),
     )
 
@@ -100,13 +106,15 @@ def lists_closed_set(description: str) -> list[str]:
     return []
 
 
-def _parameter_findings(tool: Tool, parameter: Parameter) -> list[Diagnostic]:
+def _parameter_verdicts(parameter: Parameter) -> list[_Verdict]:
+    """What the per-parameter rules say of one parameter: a function of its path, name, place
+    and schema alone (the tool only names where the findings are)."""
     schema = parameter.schema
-    found = []
+    found: list[_Verdict] = []
     description = _text(schema.get("description")).strip()
     title = _text(schema.get("title")).strip()
     if not is_typed(schema):
-        found.append(_finding("parameters/untyped", tool, parameter, "no type is declared"))
+        found.append(("parameters/untyped", "no type is declared", None))
     types = declared_types(schema)
     if "object" in types and not any(
         "properties" in variant
@@ -115,22 +123,19 @@ def _parameter_findings(tool: Tool, parameter: Parameter) -> list[Diagnostic]:
         for variant in [schema, *schema.get("anyOf", []), *schema.get("oneOf", [])]
         if isinstance(variant, dict)
     ):
-        found.append(
-            _finding("parameters/open-object", tool, parameter, "an object with no properties")
-        )
+        found.append(("parameters/open-object", "an object with no properties", None))
     if parameter.is_items:
         return found
     if not description and not title and not self_explanatory(parameter.name):
-        found.append(_finding("parameters/missing-description", tool, parameter, "no description"))
+        found.append(("parameters/missing-description", "no description", None))
     if description:
         words = content_words(description)
         if words and covered_by(words, frozenset(name_tokens(parameter.name))):
             found.append(
-                _finding(
+                (
                     "parameters/description-restates-name",
-                    tool,
-                    parameter,
                     f"the description only repeats the name ({description!r})",
+                    None,
                 )
             )
     if is_free_string(schema):
@@ -138,12 +143,10 @@ def _parameter_findings(tool: Tool, parameter: Parameter) -> list[Diagnostic]:
         if values:
             shown = ", ".join(values[:6])
             found.append(
-                _finding(
+                (
                     "parameters/closed-set-not-enum",
-                    tool,
-                    parameter,
                     f"a free string whose description lists the allowed values ({shown})",
-                    values=values,
+                    tuple(values),
                 )
             )
     if (
@@ -151,20 +154,26 @@ def _parameter_findings(tool: Tool, parameter: Parameter) -> list[Diagnostic]:
         and not is_constrained(schema)
         and FORMAT_WORDS & set(name_tokens(parameter.name))
     ):
-        found.append(
-            _finding(
-                "parameters/missing-format", tool, parameter, "no format or pattern says its shape"
-            )
-        )
+        found.append(("parameters/missing-format", "no format or pattern says its shape", None))
     return found
 
 
 def parameter_rules(surface: NormalizedSurface, options: CheckOptions) -> list[Diagnostic]:
-    """Per-parameter rules: untyped, open objects, undescribed, closed sets, missing formats."""
-    found = []
+    """Per-parameter rules: untyped, open objects, undescribed, closed sets, missing formats.
+
+    A parameter served by many tools (a cursor, a limit, a templated id) is judged once per
+    surface: equal path, name, place and schema (compared by ``repr``, exact for JSON data)
+    get the same verdicts.
+    """
+    found: list[Diagnostic] = []
+    judged: dict[tuple[str, str, bool, str], list[_Verdict]] = {}
     for tool in surface.tools:
         for parameter in schema_parameters(tool.input_schema_resolved):
-            found.extend(_parameter_findings(tool, parameter))
+            key = (parameter.path, parameter.name, parameter.is_items, repr(parameter.schema))
+            verdicts = judged.get(key)
+            if verdicts is None:
+                verdicts = judged[key] = _parameter_verdicts(parameter)
+            found.extend(_finding(tool, parameter, verdict) for verdict in verdicts)
     return found
 
 
