@@ -196,7 +196,9 @@ def overlap_without_preference(
     families = options.high_overlap_families or options.high_overlap_pairs
     if not families:
         return []
-    readings = {tool.name: _read(tool) for tool in surface.tools}
+    # Only the families' members are read (once each), not every tool of the surface.
+    wanted = {name for family in families for name in family}
+    readings = {tool.name: _read(tool) for tool in surface.tools if tool.name in wanted}
     found = []
     for family in families:
         members = [readings[name] for name in family if name in readings]
