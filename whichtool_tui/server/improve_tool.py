@@ -76,17 +76,15 @@ def _request(options: ServerOptions, arguments: ImproveArguments) -> ImproveRequ
 
 def _dry_run(options: ServerOptions, request: ImproveRequest) -> dict[str, Any]:
     """The plan of an improve run, paid or not, with no provider opened and nothing sent."""
-    from whichtool_tui.usecases.improve import budget_refusal, prepare_improve
-    from whichtool_tui.usecases.providers import ProviderRequest, provider_destination
+    from whichtool_tui.usecases.improve import (
+        budget_refusal,
+        improve_destination,
+        prepare_improve,
+    )
 
     budget = prepare_improve(request, check=False).budget
     refusal = budget_refusal(budget)
-    route = ProviderRequest(
-        name=budget.provider,
-        base_url=request.provider.base_url,
-        allow_http=options.allow_http_provider,
-    )
-    text, data = improve_plan(budget, refusal, provider_destination(route, options.settings))
+    text, data = improve_plan(budget, refusal, improve_destination(request, options.settings))
     return envelope.success(text, data)
 
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from whichtool_tui.surface.model import NormalizedSurface
     from whichtool_tui.tasks.load import LoadedTaskSet
     from whichtool_tui.usecases.options import ProviderChoice
+    from whichtool_tui.usecases.providers import ProviderRequest
 
 USAGE = (
     "Usage: whichtool-tui improve SNAPSHOT.json --tasks T [--provider P] [--base-run RUN.json] "
@@ -293,8 +294,6 @@ def budget_refusal(budget: ImproveBudget) -> str | None:
 def dry_run_text(request: ImproveRequest, prepared: PreparedImprove, settings: Settings) -> str:
     """What ``improve --dry-run`` prints: the split, every run's trials, the caps that apply
     and where the prompts would go; a loop over its caps says it would be refused."""
-    from whichtool_tui.usecases.providers import ProviderRequest, provider_destination
-
     budget, split = prepared.budget, prepared.split
     rewriter = "one model rewrite per tool" if budget.paid else "rule-based rewrites"
     lines = [
@@ -315,13 +314,30 @@ def dry_run_text(request: ImproveRequest, prepared: PreparedImprove, settings: S
             lines.append(f"  refused:   {refusal}")
     else:
         lines.append("  trials:    no cap: the provider is offline and costs nothing")
-    route = ProviderRequest(
-        name=budget.provider,
+    lines.append(f"  sends to:  {improve_destination(request, settings)}")
+    return "\n".join(lines) + "\n"
+
+
+def improve_route(request: ImproveRequest) -> ProviderRequest:
+    """The provider request of an improve loop: the one it opens, and the one whose
+    destination a dry run names (so the two can never disagree)."""
+    from whichtool_tui.usecases.providers import ProviderRequest
+
+    return ProviderRequest(
+        name=request.provider.name or "keyword",
+        model=request.provider.model,
         base_url=request.provider.base_url,
         allow_http=request.allow_http_provider,
+        timeout=request.options.timeout,
+        max_output_tokens=request.options.max_output_tokens,
     )
-    lines.append(f"  sends to:  {provider_destination(route, settings)}")
-    return "\n".join(lines) + "\n"
+
+
+def improve_destination(request: ImproveRequest, settings: Settings) -> str:
+    """Where an improve loop's prompts (and key) would go, said before anything is sent."""
+    from whichtool_tui.usecases.providers import provider_destination
+
+    return provider_destination(improve_route(request), settings)
 
 
 async def run_improve_async(
@@ -344,7 +360,7 @@ async def run_improve_async(
     from whichtool_tui.improve.patch import SHAPE_PREFIX
     from whichtool_tui.surface.inspect import inspect_normalized
     from whichtool_tui.surface.report_model import TargetInfo
-    from whichtool_tui.usecases.providers import ProviderRequest, open_provider
+    from whichtool_tui.usecases.providers import open_provider
 
     prepared = prepare_improve(request, base_report=base_report)
     listing, budget = prepared.listing, prepared.budget
@@ -383,18 +399,7 @@ async def run_improve_async(
         focus=frozenset(request.tools),
         ledger=TrialLedger(budget.max_trials),
     )
-    provider = open_provider(
-        ProviderRequest(
-            name=budget.provider,
-            model=request.provider.model,
-            base_url=request.provider.base_url,
-            allow_http=request.allow_http_provider,
-            timeout=request.options.timeout,
-            max_output_tokens=request.options.max_output_tokens,
-        ),
-        settings,
-        env,
-    )
+    provider = open_provider(improve_route(request), settings, env)
 
     try:
         if sink is None:
