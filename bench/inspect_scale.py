@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from whole_process import import_seconds, measure, summary
+from whole_process import import_seconds, measure, summary, yardstick
 
 from whichtool_tui.surface.checks import CheckOptions, load_builtin_checks, registered_checks
 from whichtool_tui.surface.inspect import inspect_surface, surface_token_counts
@@ -238,6 +238,7 @@ def whole_process(raw: list[dict[str, Any]], runs: int = 5) -> None:
         small.write_text(json.dumps({"tools": raw[:20]}), encoding="utf-8")
         argv = [str(binary), "--no-ui", "inspect", str(small), "--format", "json"]
         print(f"start-up imports (-X importtime, 20 tools): {import_seconds(argv):.2f} s")
+        print(yardstick())
         for fmt in ("json", "terminal"):
             argv = [str(binary), "--no-ui", "inspect", str(snapshot), "--format", fmt]
             done = [measure(argv) for _ in range(runs)]

@@ -74,3 +74,19 @@ def import_seconds(argv: list[str]) -> float:
             if cumulative.strip().isdigit() and not name.startswith("  "):
                 total += int(cumulative)
     return total / 1e6
+
+
+def yardstick(runs: int = 5) -> str:
+    """How fast this machine starts Python and imports what inspect's start-up imports: the same
+    commit measured 2-3x apart on two machines of one kind, so compare figures across machines
+    (or sessions) by this line, not by the seconds alone."""
+    started = [
+        measure([sys.executable, "-c", "import numpy, pydantic"], ok_codes=(0,))
+        for _ in range(runs)
+    ]
+    bare = [measure([sys.executable, "-c", "pass"], ok_codes=(0,)) for _ in range(runs)]
+    return (
+        f"machine yardstick: python -c pass {statistics.median(m.wall for m in bare):.3f} s, "
+        f"python -c 'import numpy, pydantic' "
+        f"{statistics.median(m.wall for m in started):.3f} s (median of {runs})"
+    )
