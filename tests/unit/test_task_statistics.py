@@ -308,3 +308,43 @@ def _simulated_coverage(tasks: int, repeats: int, rho: float, mean: float, reps:
 def test_seeded_small_coverage_simulation(tasks: int, repeats: int, rho: float) -> None:
     # The full grid is bench/coverage.py; here 300 replications per cell, well above 93%.
     assert _simulated_coverage(tasks, repeats, rho, 0.8, 300) >= 0.93
+
+
+def _draw_by_draw(items: list[tuple[int, int]], target: int, draws: int, seed: int) -> int:
+    """The sampler's definition: one getrandbits call per magnitude per draw, exact integers."""
+    generator = random.Random(seed)
+    extreme = 0
+    for _ in range(draws):
+        total = 0
+        for magnitude, count in items:
+            total += magnitude * (2 * generator.getrandbits(count).bit_count() - count)
+        extreme += abs(total) >= target
+    return extreme
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("popcount", ["numpy", "byte table"])
+def test_blocked_sampler_counts_exactly_what_the_draw_by_draw_definition_counts(
+    monkeypatch: pytest.MonkeyPatch, seed: int, popcount: str
+) -> None:
+    # Word boundaries (31-33, 63-65 signs), magnitudes far past 64 bits (exact fractions scaled
+    # by a big common denominator), ties at the target, and draws across block edges.
+    import numpy as np
+
+    if popcount == "byte table":
+        monkeypatch.delattr(np, "bitwise_count", raising=False)
+    monkeypatch.setattr(permutation, "DRAWS_PER_BLOCK", 97)
+    rng = random.Random(seed)
+    for _ in range(12):
+        huge = rng.random() < 0.5
+        items: dict[int, int] = {}
+        for _ in range(rng.randint(1, 10)):
+            magnitude = rng.randint(1, 10 ** rng.randint(0, 5)) * (10**40 if huge else 1)
+            items[magnitude] = rng.choice([1, 2, 31, 32, 33, 63, 64, 65, rng.randint(1, 200)])
+        pairs = list(items.items())
+        reach = sum(magnitude * count for magnitude, count in pairs)
+        odd = sum(magnitude * (count % 2) for magnitude, count in pairs)  # a reachable sum
+        for target in (0, odd, rng.randint(0, reach), reach):
+            draws = rng.choice([1, 96, 97, 98, 300])
+            expected = _draw_by_draw(pairs, target, draws, seed)
+            assert permutation._extreme_draws(pairs, target, draws, seed) == expected
