@@ -266,3 +266,19 @@ def test_the_position_method_label_is_not_a_figure() -> None:
     data = demo_run()
     data["metrics"]["position"]["method"] = "another writer's label"
     assert parse_run_report(data, "run.json").metrics.position.method == "another writer's label"
+
+
+def test_a_bom_is_read_past_and_bad_bytes_are_named(tmp_path: Path) -> None:
+    # The file's bytes go straight to the fast validator; what it cannot take is decoded by
+    # the strict path, which drops a BOM and names the first byte that is not UTF-8.
+    text = json.dumps(demo_run())
+    with_bom = tmp_path / "bom.json"
+    with_bom.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert load_run_report(with_bom).ok is True
+    bad = tmp_path / "latin1.json"
+    cut = text.index('"prompt"')
+    bad.write_bytes(text[:cut].encode("utf-8") + b"\xe9" + text[cut:].encode("utf-8"))
+    with pytest.raises(WhichtoolError) as caught:
+        load_run_report(bad)
+    assert caught.value.code == "run/invalid-json"
+    assert f"is not UTF-8 text (byte {cut})" in caught.value.message

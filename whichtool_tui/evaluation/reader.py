@@ -421,13 +421,16 @@ def load_run_report(path: str | Path) -> RunReport:
         max_bytes=MAX_REPORT_BYTES,
         shown=source,
     )
-    return parse_run_report_text(decode_text(raw, source, prefix="run", what="run report"), source)
+    return parse_run_report_text(raw, source)
 
 
 def parse_run_report_text(text: str | bytes, source: str) -> RunReport:
-    """Like parse_run_report, from JSON text: a current file is validated straight from text."""
+    """Like parse_run_report, from JSON text or its UTF-8 bytes: a current file is validated
+    straight from them (a big run is not decoded and encoded again first)."""
     # The fast path validates straight from text, but that parser reads NaN and Infinity as
-    # numbers: a file that might hold them takes the strict path, which refuses them.
+    # numbers: a file that might hold them takes the strict path, which refuses them. Bytes
+    # that are not UTF-8 (or start with a BOM) fail the fast path; the strict path decodes them
+    # and names the first bad byte.
     raw = text.encode("utf-8") if isinstance(text, str) else text
     if b"NaN" not in raw and b"Infinity" not in raw:
         with gc_paused():
@@ -438,6 +441,8 @@ def parse_run_report_text(text: str | bytes, source: str) -> RunReport:
             if report is not None:
                 check_run_report(report, source)
                 return with_statistics(report, source)
+    if isinstance(text, bytes):
+        text = decode_text(text, source, prefix="run", what="run report")
     with gc_paused():
         data = parse_json_text(
             text,
