@@ -23,7 +23,14 @@ from whichtool_tui.evaluation.diff_model import (
     TaskPairedComparison,
     ToolDelta,
 )
-from whichtool_tui.evaluation.diff_tasks import holm_family, is_correct, task_paired
+from whichtool_tui.evaluation.diff_tasks import (
+    PairTally,
+    holm_family,
+    is_correct,
+    tallied_task_paired,
+    tally_pairs,
+    task_paired,
+)
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport, ScoredTrial
 from whichtool_tui.evaluation.signtest import is_distinguishable, sign_test_p_value
 from whichtool_tui.gc_phases import gc_paused
@@ -92,35 +99,12 @@ def _by_expected(trials: Iterable[ScoredTrial]) -> dict[str | None, list[ScoredT
     return groups
 
 
-@dataclass
-class _Flips:
-    """Matched pairs, and how many turned a property on (gained) or off (lost)."""
-
-    matched: int = 0
-    gained: int = 0
-    lost: int = 0
-    excluded: int = 0
-
-
-def _count_flips(pairs: Iterable[Paired], holds: Passes) -> _Flips:
-    """Count (before, after) pairs by change of ``holds``; an error or missing side excludes."""
-    flips = _Flips()
-    for before, after in pairs:
-        if before is None or after is None or "error" in (before.verdict, after.verdict):
-            flips.excluded += 1
-            continue
-        flips.matched += 1
-        was, now = holds(before), holds(after)
-        if now and not was:
-            flips.gained += 1
-        elif was and not now:
-            flips.lost += 1
-    return flips
-
-
 def paired_comparison(pairs: Iterable[Paired], passes: Passes) -> PairedComparison:
     """Sign-test the (base, head) pairs; an error or a missing head partner is excluded."""
-    flips = _count_flips(pairs, passes)
+    return _tallied_comparison(tally_pairs(pairs, passes))
+
+
+def _tallied_comparison(flips: PairTally) -> PairedComparison:
     p_value = sign_test_p_value(flips.gained, flips.lost)
     return PairedComparison(
         matched=flips.matched,
@@ -150,14 +134,15 @@ def _delta(before: float | None, after: float | None) -> float | None:
 def _metric(
     before: float | None, after: float | None, pairs: list[Paired], passes: Passes
 ) -> MetricDelta:
-    paired = paired_comparison(pairs, passes)
+    tally = tally_pairs(pairs, passes)
+    paired = _tallied_comparison(tally)
     return MetricDelta(
         before=before,
         after=after,
         delta=_delta(before, after),
         distinguishable=paired.distinguishable,
         paired=paired,
-        by_task=task_paired(pairs, passes),
+        by_task=tallied_task_paired(tally),
     )
 
 
@@ -190,7 +175,7 @@ def _confusion_delta(
         for after in head
         if after.verdict != "error"
     ]
-    flips = _count_flips(pairs, lambda trial: _is_confusion(trial, pair))
+    flips = tally_pairs(pairs, lambda trial: _is_confusion(trial, pair))
     p_value = sign_test_p_value(flips.gained, flips.lost)
     return ConfusionDelta(
         tools=pair,
@@ -228,10 +213,9 @@ def _tool_deltas(
     notes: list[Diagnostic] = []
     deltas: list[ToolDelta] = []
     tools = sorted(set(before) | set(after))
-    by_task = holm_family(
-        [task_paired(pairs_by_expected.get(tool, []), is_correct) for tool in tools]
-    )
-    for tool, task_level in zip(tools, by_task, strict=True):
+    tallies = [tally_pairs(pairs_by_expected.get(tool, []), is_correct) for tool in tools]
+    by_task = holm_family([tallied_task_paired(tally) for tally in tallies])
+    for tool, task_level, tally in zip(tools, by_task, tallies, strict=True):
         if tool not in after:
             notes.append(
                 Diagnostic(
@@ -250,7 +234,7 @@ def _tool_deltas(
                     message=f"`{tool}` is new on the surface.",
                 )
             )
-        paired = paired_comparison(pairs_by_expected.get(tool, []), is_correct)
+        paired = _tallied_comparison(tally)
         delta = ToolDelta(
             tool=tool,
             before=before.get(tool),

@@ -6,8 +6,8 @@ not six: each task contributes its mean change, and the sign-flip test runs over
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from whichtool_tui.evaluation.diff_model import TaskPairedComparison
@@ -31,16 +31,42 @@ def correct_and_scored(trials: Iterable[ScoredTrial]) -> tuple[int, int]:
     return sum(1 for trial in scored if is_correct(trial)), len(scored)
 
 
-def task_changes(pairs: Iterable[Paired], passes: Passes) -> dict[str, Fraction]:
-    """Per task with a matched pair: mean over its pairs of passes(head) - passes(base)."""
-    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+@dataclass
+class PairTally:
+    """One pass over (base, head) pairs: the trial-level flips of a pass rule and, per task,
+    its summed change and matched pairs (an error or a missing side excludes the pair)."""
+
+    matched: int = 0
+    gained: int = 0
+    lost: int = 0
+    excluded: int = 0
+    by_task: dict[str, list[int]] = field(default_factory=dict)
+
+    def changes(self) -> dict[str, Fraction]:
+        """Per task with a matched pair: mean over its pairs of passes(head) - passes(base)."""
+        return {task: Fraction(change, matched) for task, (change, matched) in self.by_task.items()}
+
+
+def tally_pairs(pairs: Iterable[Paired], passes: Passes) -> PairTally:
+    """Count the pairs once for both the trial-level sign test and the task-level test."""
+    tally = PairTally()
+    totals = tally.by_task
     for before, after in pairs:
         if before is None or after is None or "error" in (before.verdict, after.verdict):
+            tally.excluded += 1
             continue
-        counts = totals[before.task_id]
-        counts[0] += int(passes(after)) - int(passes(before))
+        tally.matched += 1
+        was, now = passes(before), passes(after)
+        if now and not was:
+            tally.gained += 1
+        elif was and not now:
+            tally.lost += 1
+        counts = totals.get(before.task_id)
+        if counts is None:
+            counts = totals[before.task_id] = [0, 0]
+        counts[0] += int(now) - int(was)
         counts[1] += 1
-    return {task: Fraction(change, matched) for task, (change, matched) in totals.items()}
+    return tally
 
 
 def _significant(changes: Sequence[Fraction], p_value: float) -> bool:
@@ -49,7 +75,12 @@ def _significant(changes: Sequence[Fraction], p_value: float) -> bool:
 
 def task_paired(pairs: Iterable[Paired], passes: Passes) -> TaskPairedComparison:
     """The task-level paired comparison: mean change, t interval, sign-flip p over tasks."""
-    changes = list(task_changes(pairs, passes).values())
+    return tallied_task_paired(tally_pairs(pairs, passes))
+
+
+def tallied_task_paired(tally: PairTally) -> TaskPairedComparison:
+    """``task_paired`` from pairs already counted."""
+    changes = list(tally.changes().values())
     values = [float(change) for change in changes]
     test = sign_flip_test(changes)
     return TaskPairedComparison(
