@@ -14,6 +14,7 @@ import pytest
 
 from tests.support.cli import run_headless as cli
 from tests.support.evaluation import make_inputs
+from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.engine import RunOptions, run_evaluation
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.evaluation.report_model import dump_report_json
@@ -204,3 +205,50 @@ def test_max_accuracy_drop_gates_a_distinguishable_drop(
     assert task_data["accuracy"]["byTask"]["pValue"] == 1
     assert not any(d["code"] == "threshold/maxAccuracyDrop" for d in task_data["diagnostics"])
     assert by_task.returncode == 0
+
+
+def _edited(source: Path, target: Path) -> Path:
+    data = json.loads(source.read_text(encoding="utf-8"))
+    data["ok"] = not data["ok"]  # every invariant holds but the recomputed ok
+    target.write_text(json.dumps(data), encoding="utf-8")
+    return target
+
+
+@pytest.mark.slow
+def test_a_run_broken_on_either_side_is_named(
+    runs: dict[str, Path], cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    # The head is proved by a helper beside the base's read; what it finds is still one line
+    # naming the file, as when the base is the broken one.
+    broken = _edited(runs["head"], tmp_path / "broken.json")
+    for base, head in ((runs["base"], broken), (broken, runs["head"])):
+        result = cli("diff", str(base), str(head), env=cli_env)
+        assert result.returncode == 2, result.stderr
+        assert "broken.json" in result.stderr and "ok is" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_a_head_proved_on_the_second_core_diffs_as_one_read_here(
+    runs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from whichtool_tui.surface import second_core
+    from whichtool_tui.usecases.saved_runs import DiffRequest, diff_saved
+
+    request = DiffRequest(runs["base"], runs["head"], None, "task")
+    serial = diff_saved(request)
+    forked: list[bool] = []
+
+    class Recorded(second_core.Pending[bool]):
+        def result(self) -> bool:
+            forked.append(self.forked)
+            return super().result()
+
+    monkeypatch.setattr(second_core, "second_core_free", lambda: True)
+    monkeypatch.setattr(second_core, "Pending", Recorded)
+    assert diff_saved(request) == serial
+    assert forked == [True]
+    broken = _edited(runs["head"], runs["head"].with_name("edited.json"))
+    with pytest.raises(WhichtoolError, match="ok is"):
+        diff_saved(DiffRequest(runs["base"], broken, None, "task"))
+    assert forked == [True, True]

@@ -412,16 +412,50 @@ def parse_run_report(data: Any, source: str) -> RunReport:
 
 def load_run_report(path: str | Path) -> RunReport:
     """Read, parse and strictly validate a saved run file."""
-    source = redact_paths(str(path))
-    raw = read_input_bytes(
+    return parse_run_report_text(read_run_bytes(path), redact_paths(str(path)))
+
+
+def read_run_bytes(path: str | Path) -> bytes:
+    """A saved run's bytes, read within the report size cap (unread, missing: one-line error)."""
+    return read_input_bytes(
         path,
         prefix="run",
         what="run report",
         hint="Only files written by `run --format json` can be read.",
         max_bytes=MAX_REPORT_BYTES,
-        shown=source,
+        shown=redact_paths(str(path)),
     )
-    return parse_run_report_text(raw, source)
+
+
+def run_report_proven(raw: bytes, source: str) -> bool:
+    """Whether these bytes read as a valid run report, every invariant included (for a helper
+    that proves a file while the caller reads another)."""
+    try:
+        parse_run_report_text(raw, source)
+    except WhichtoolError:
+        return False
+    return True
+
+
+def parse_proven_run_report(raw: bytes, source: str) -> RunReport:
+    """The run report of bytes ``run_report_proven`` accepted: validated again as the model,
+    its invariants and stored statistics not re-checked (statistics it lacks are computed)."""
+    report = _validated_straight(raw)
+    if report is None:  # not a clean run/2 file (run/1, NaN): read it the whole way
+        return parse_run_report_text(raw, source)
+    return report if report.statistics is not None else with_statistics(report, source)
+
+
+def _validated_straight(raw: bytes) -> RunReport | None:
+    """The model validated straight from the bytes, or None where that parser cannot be used
+    (NaN or Infinity would read as numbers) or refuses them (a BOM, run/1, a broken file)."""
+    if b"NaN" in raw or b"Infinity" in raw:
+        return None
+    with gc_paused():
+        try:
+            return RunReport.model_validate_json(raw, by_alias=True)
+        except ValidationError:
+            return None
 
 
 def parse_run_report_text(text: str | bytes, source: str) -> RunReport:
@@ -431,16 +465,12 @@ def parse_run_report_text(text: str | bytes, source: str) -> RunReport:
     # numbers: a file that might hold them takes the strict path, which refuses them. Bytes
     # that are not UTF-8 (or start with a BOM) fail the fast path; the strict path decodes them
     # and names the first bad byte.
-    raw = text.encode("utf-8") if isinstance(text, str) else text
-    if b"NaN" not in raw and b"Infinity" not in raw:
+    report = _validated_straight(text.encode("utf-8") if isinstance(text, str) else text)
+    if report is not None:
         with gc_paused():
-            try:
-                report = RunReport.model_validate_json(raw, by_alias=True)
-            except ValidationError:
-                report = None  # not a clean run/2 file: parse it to say why, or to upgrade run/1
-            if report is not None:
-                check_run_report(report, source)
-                return with_statistics(report, source)
+            check_run_report(report, source)
+            return with_statistics(report, source)
+    # Not a clean run/2 file: parse it to say why, or to upgrade run/1.
     if isinstance(text, bytes):
         text = decode_text(text, source, prefix="run", what="run report")
     with gc_paused():

@@ -51,8 +51,12 @@ def second_core_free() -> bool:
 class Pending(Generic[T]):
     """A computation started in a child (or, where that is not possible, deferred to here)."""
 
-    def __init__(self, compute: Callable[[], T], *, fork: bool) -> None:
-        self._compute = compute
+    def __init__(
+        self, compute: Callable[[], T], *, fork: bool, fallback: Callable[[], T] | None = None
+    ) -> None:
+        """``fallback`` is what ``result`` gives where no child ran or it failed (by default
+        the computation itself, run here)."""
+        self._compute = compute if fallback is None else fallback
         started = _start(compute) if fork else None
         self._child: tuple[int, int] | None = started[:2] if started is not None else None
         self._forked = self._child is not None
