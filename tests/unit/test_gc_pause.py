@@ -107,3 +107,27 @@ def test_only_gc_phases_calls_the_collector() -> None:
             ):
                 callers.append(f"{path.relative_to(package)}: gc.{node.attr}")
     assert callers == []
+
+
+@pytest.mark.slow
+def test_what_is_kept_until_exit_is_never_freed() -> None:
+    # A finaliser tells which objects were freed, in the run or by the interpreter's teardown:
+    # those handed to keep_until_exit never are; a temporary beside them is, at once.
+    import subprocess
+    import sys
+
+    script = (
+        "import os\n"
+        "from whichtool_tui.gc_phases import keep_until_exit\n"
+        "class Loud:\n"
+        "    def __init__(self, name): self.line = b'freed ' + name + b'\\n'\n"
+        "    def __del__(self, write=os.write): write(2, self.line)\n"
+        "def command():\n"
+        "    keep_until_exit(Loud(b'kept'), [Loud(b'kept too')])\n"
+        "    Loud(b'temporary')\n"
+        "command()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stderr.splitlines() == ["freed temporary"]

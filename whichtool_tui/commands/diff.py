@@ -67,8 +67,16 @@ def execute(args: argparse.Namespace) -> int:
     )
 
     base_path, head_path = args.runs
-    report = diff_saved(DiffRequest(base_path, head_path, args.max_accuracy_drop, args.paired_unit))
-    if report.comparable and opens_tui(args):
+    in_ui = opens_tui(args)
+    request = DiffRequest(
+        base_path,
+        head_path,
+        args.max_accuracy_drop,
+        args.paired_unit,
+        runs_live_until_exit=not in_ui,
+    )
+    report = diff_saved(request)
+    if report.comparable and in_ui:
         # Runs that cannot be compared print their reasons below instead (exit 2).
         from whichtool_tui.ui.app import StartPoint, run_app
 

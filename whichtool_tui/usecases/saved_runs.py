@@ -53,6 +53,9 @@ class DiffRequest:
     head: str | Path
     max_accuracy_drop: float | None = None
     paired_unit: PairedUnit = "task"
+    runs_live_until_exit: bool = False
+    """The caller is a command line that ends after this diff: the runs read are held until
+    then (``gc_phases.keep_until_exit``) instead of being freed first."""
 
 
 def diff_saved(request: DiffRequest) -> DiffReport:
@@ -88,6 +91,10 @@ def diff_saved(request: DiffRequest) -> DiffReport:
         proven = proving.result()
     read = parse_proven_run_report if proven else parse_run_report_text
     head = read(head_raw, head_name)
+    if request.runs_live_until_exit:
+        from whichtool_tui.gc_phases import keep_until_exit
+
+        keep_until_exit(base, head)
     return diff_runs(
         DiffInput(base, base_name),
         DiffInput(head, head_name),
