@@ -62,4 +62,7 @@ def execute(args: argparse.Namespace) -> int:
         f"{report_format} report",
         args.color,
     )
+    from whichtool_tui.gc_phases import keep_until_exit
+
+    keep_until_exit(report)  # the command ends here: the run is not freed object by object
     return report_exit_code(report)
