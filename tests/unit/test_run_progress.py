@@ -6,7 +6,11 @@ import io
 
 from tests.support.evaluation import make_inputs
 from whichtool_tui.evaluation.engine import RunOptions, run_evaluation
-from whichtool_tui.evaluation.plan import TaskSpec
+from whichtool_tui.evaluation.events import RunPlanned, TrialFinished
+from whichtool_tui.evaluation.outcome import TrialOutcome
+from whichtool_tui.evaluation.plan import PlannedTrial, TaskSpec
+from whichtool_tui.evaluation.report_model import Call, ScoredTrial, TrialError
+from whichtool_tui.evaluation.verdicts import score_trial
 from whichtool_tui.headless.progress import RunProgress
 from whichtool_tui.providers.mock import MockProvider, MockStep
 
@@ -16,6 +20,8 @@ TASKS = [
     TaskSpec("fail", "break", "list_dir"),
 ]
 SCRIPT = {"read": MockStep.pick("read_file"), "none": None, "fail": MockStep.fail("down")}
+TOOLS = ("a", "b")
+SCHEMAS = {"a": {"type": "object"}, "b": {"type": "object"}}
 
 
 async def test_plain_lines_when_not_a_terminal() -> None:
@@ -60,3 +66,40 @@ async def test_long_runs_log_about_ten_lines_off_a_terminal() -> None:
     )
     counters = [line.split("]")[0] for line in stream.getvalue().splitlines()[1:]]
     assert counters == [f"  [{done}/1000" for done in range(100, 1001, 100)]
+
+
+def _trial(
+    task: str, expected: str | None, picks: tuple[str, ...], error: bool = False
+) -> ScoredTrial:
+    planned = PlannedTrial(TaskSpec(task, f"prompt {task}", expected), 0, 0, TOOLS)
+    calls = tuple(Call(name=pick, arguments={}) for pick in picks)
+    failure = TrialError(message="down", retryable=False) if error else None
+    return score_trial(planned, TrialOutcome(calls=calls, text="", error=failure), SCHEMAS)
+
+
+def _bar_after(trials: list[ScoredTrial]) -> str:
+    stream = io.StringIO()
+    progress = RunProgress(stream, interactive=True)
+    progress(RunPlanned(len(trials), "mock", "mock-1", 1, 10))
+    for done, trial in enumerate(trials, 1):
+        progress(TrialFinished(done, len(trials), trial, from_cache=False))
+    progress.close()  # draws the bar's last frame
+    return stream.getvalue()
+
+
+def test_the_bar_counts_only_targeted_trials_that_did_not_error() -> None:
+    text = _bar_after(
+        [
+            _trial("right", "a", ("a",)),
+            _trial("wrong", "a", ("b",)),
+            _trial("extra", "a", ("a", "b")),  # unexpected additional calls: scored, not right
+            _trial("distractor", None, ("a",)),  # over-triggered: not in the accuracy
+            _trial("errored", "b", (), error=True),  # errors are left out of every rate
+        ]
+    )
+    assert "accuracy 1/3" in text
+
+
+def test_the_bar_shows_no_accuracy_before_a_targeted_trial_is_scored() -> None:
+    text = _bar_after([_trial("distractor", None, ()), _trial("errored", "a", (), error=True)])
+    assert "2/2" in text and "accuracy" not in text

@@ -10,7 +10,13 @@ import sys
 from typing import IO, TYPE_CHECKING
 
 from whichtool_tui.redact import sanitize_text
-from whichtool_tui.usecases.models import RunEvent, RunFinished, RunPlanned, TrialFinished
+from whichtool_tui.usecases.models import (
+    LiveTally,
+    RunEvent,
+    RunFinished,
+    RunPlanned,
+    TrialFinished,
+)
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -34,8 +40,7 @@ class RunProgress:
         self.interactive = self.stream.isatty() if interactive is None else interactive
         self._progress: Progress | None = None
         self._task: TaskID | None = None
-        self._correct = 0
-        self._targeted = 0
+        self._tally = LiveTally()
         self._tenths_logged = 0
 
     def __call__(self, event: RunEvent) -> None:
@@ -79,11 +84,12 @@ class RunProgress:
 
     def _finished(self, event: TrialFinished) -> None:
         trial = event.trial
-        if trial.expected is not None and trial.verdict != "error":
-            self._targeted += 1
-            self._correct += trial.verdict == "correct"
+        tally = self._tally
+        tally.add(trial)
         if self._progress is not None and self._task is not None:
-            accuracy = f"accuracy {self._correct}/{self._targeted}" if self._targeted else ""
+            accuracy = (
+                f"accuracy {tally.correct}/{tally.scored_targeted}" if tally.scored_targeted else ""
+            )
             self._progress.update(self._task, completed=event.done, accuracy=accuracy)
             return
         tenths = event.done * 10 // max(event.planned, 1)
