@@ -29,7 +29,6 @@ from whichtool_tui.evaluation.diff_tasks import (
     is_correct,
     tallied_task_paired,
     tally_pairs,
-    task_paired,
 )
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport, ScoredTrial
 from whichtool_tui.evaluation.signtest import is_distinguishable, sign_test_p_value
@@ -186,7 +185,7 @@ def _confusion_delta(
         p_value=p_value,
         distinguishable=is_distinguishable(flips.gained, flips.lost, p_value),
         # Oriented like every task-level comparison: the confusion not happening is a pass.
-        by_task=task_paired(pairs, lambda trial: not _is_confusion(trial, pair)),
+        by_task=tallied_task_paired(flips.inverted()),
     )
 
 

@@ -42,6 +42,17 @@ class PairTally:
     excluded: int = 0
     by_task: dict[str, list[int]] = field(default_factory=dict)
 
+    def inverted(self) -> PairTally:
+        """The same pairs under the opposite pass rule (``not passes``): gained and lost swap
+        and every task's change changes sign, with no second pass over the pairs."""
+        return PairTally(
+            matched=self.matched,
+            gained=self.lost,
+            lost=self.gained,
+            excluded=self.excluded,
+            by_task={task: [-change, matched] for task, (change, matched) in self.by_task.items()},
+        )
+
     def changes(self) -> dict[str, Fraction]:
         """Per task with a matched pair: mean over its pairs of passes(head) - passes(base)."""
         return {task: Fraction(change, matched) for task, (change, matched) in self.by_task.items()}

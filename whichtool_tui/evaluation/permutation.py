@@ -97,8 +97,8 @@ def _extreme_draws(items: list[tuple[int, int]], target: int, draws: int, seed: 
     signs are the popcount of its words (the last shifted as the small call shifts it).
     Magnitudes are exact fractions scaled to integers and may not fit 64 bits: sums are made
     in float64 scaled below 2**60, and a draw within the error bound of ``target`` is summed
-    again in exact integers, so the count is the one exact arithmetic gives (500 ms of pure
-    Python per 100-task report became about 40 ms).
+    again in exact integers, so the count is the one exact arithmetic gives (0.155 s of pure
+    Python per read of a 100-task, 100,000-trial run became 0.020 s).
     """
     import numpy as np
 
