@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from whichtool_tui.diagnostics import Diagnostic, count_by_severity
 from whichtool_tui.reports.escape import markdown_cell, markdown_code
+from whichtool_tui.surface.aggregate import first_few
 from whichtool_tui.surface.canonical import js_fixed
 from whichtool_tui.surface.model import short_hash
 from whichtool_tui.surface.overlap import NOTABLE_OVERLAP
@@ -11,13 +12,17 @@ from whichtool_tui.surface.report_model import InspectReport
 
 _ICON = {"error": "❌", "warning": "⚠️", "info": "ℹ️"}
 MAX_FINDING_ROWS = 500
+MAX_COST_ROWS = 100
+"""Costliest tools listed; the rest is one line (a job summary holds at most 1 MiB)."""
 
 
 def _target(diagnostic: Diagnostic) -> str:
     if diagnostic.tool is not None:
         return markdown_code(diagnostic.tool)
     if diagnostic.tools:
-        return ", ".join(markdown_code(name) for name in diagnostic.tools)
+        shown, more = first_few(diagnostic.tools)
+        named = ", ".join(markdown_code(name) for name in shown)
+        return f"{named} and {more:,} more" if more else named
     return "(surface)"
 
 
@@ -74,12 +79,16 @@ def render_inspect_markdown(report: InspectReport) -> str:
         "| tool | tokens | share | description | schema |",
         "|---|---:|---:|---:|---:|",
     ]
-    for tool in sorted(report.surface.tools, key=lambda t: (-t.tokens.total, t.name)):
+    costly = sorted(report.surface.tools, key=lambda t: (-t.tokens.total, t.name))
+    for tool in costly[:MAX_COST_ROWS]:
         lines.append(
             f"| {markdown_code(tool.name)} | ~{tool.tokens.total:,} | "
             f"{tool.token_share * 100:.1f}% | ~{tool.tokens.description:,} | "
             f"~{tool.tokens.schema_:,} |"
         )
+    if len(costly) > MAX_COST_ROWS:
+        rest = sum(tool.tokens.total for tool in costly[MAX_COST_ROWS:])
+        lines += ["", f"{len(costly) - MAX_COST_ROWS:,} more tools not shown, ~{rest:,} tokens."]
     lines += ["", markdown_cell(report.tokens.tokenizer.note), "", "</details>", ""]
     notable = [pair for pair in report.overlap.pairs if pair.score >= NOTABLE_OVERLAP]
     lines += [

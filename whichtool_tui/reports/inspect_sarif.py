@@ -22,6 +22,7 @@ from urllib.parse import quote
 from whichtool_tui import __version__
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.redact import sanitize_text
+from whichtool_tui.surface.aggregate import instances
 from whichtool_tui.surface.report_model import InspectReport
 from whichtool_tui.surface.rule_catalog import RULES, Rule
 
@@ -34,6 +35,10 @@ FINGERPRINT_KEY = "whichtoolFinding/v1"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 INFORMATION_URI = "https://pypi.org/project/whichtool-tui/"
 TARGET_URI_PREFIX = "mcp-target"
+MAX_RESULTS_PER_RUN = 25_000
+"""GitHub code scanning rejects a run with more results than this (hard limit; "SARIF results
+exceed limit", docs.github.com/en/code-security/code-scanning/troubleshooting-sarif-uploads/
+results-exceed-limit, verified 2026-12-03); past it the rest is one summary result per rule."""
 _NAME_KEY = re.compile(r'"name"\s*:\s*("(?:[^"\\]|\\.)*")')
 _TARGET_KEY = re.compile(r'^\s*"?target"?\s*:')
 _UNSAFE_SLUG = re.compile(r"[^A-Za-z0-9._-]+")
@@ -218,12 +223,65 @@ def _result(diagnostic: Diagnostic, rule_index: int, artifact: SarifArtifact) ->
     return result
 
 
+def one_per_location(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Every finding with each aggregated one spread back into its single-tool findings."""
+    spread: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        inner = instances(diagnostic)
+        spread.extend([diagnostic] if inner is None else inner)
+    return spread
+
+
+def _summary_result(
+    items: list[Diagnostic], rule_index: int, artifact: SarifArtifact
+) -> dict[str, Any]:
+    """One result standing for a rule's findings past the per-run limit, saying so."""
+    first = items[0]
+    tools = len({name for item in items for name in _subjects(item)})
+    text = (
+        f"{len(items):,} more `{first.code}` findings on {tools:,} tools are summarised in this "
+        f"one result: GitHub code scanning rejects a run of more than {MAX_RESULTS_PER_RUN:,} "
+        "results. The JSON report (--format json) lists every one."
+    )
+    summary = Diagnostic(code=first.code, severity=first.severity, message=text)
+    result = _result(summary, rule_index, artifact)
+    result["partialFingerprints"] = {
+        FINGERPRINT_KEY: hashlib.sha256(f"{first.code}\x00summary".encode()).hexdigest()
+    }
+    result["properties"] = {"summarized": len(items), "tools": tools}
+    return result
+
+
+def _results(
+    report: InspectReport, index: Mapping[str, int], where: SarifArtifact
+) -> tuple[list[dict[str, Any]], dict[str, int] | None]:
+    """One result per location up to the per-run limit, then one summary per rule (and what was
+    summarised, None when nothing was). The findings come worst first, so notes go first."""
+    spread = one_per_location(report.diagnostics)
+    if len(spread) <= MAX_RESULTS_PER_RUN:
+        return [_result(d, index[d.code], where) for d in spread], None
+    listed = MAX_RESULTS_PER_RUN - len({d.code for d in spread})
+    rest: dict[str, list[Diagnostic]] = {}
+    for diagnostic in spread[listed:]:
+        rest.setdefault(diagnostic.code, []).append(diagnostic)
+    results = [_result(d, index[d.code], where) for d in spread[:listed]]
+    results += [_summary_result(items, index[code], where) for code, items in rest.items()]
+    return results, {
+        "limit": MAX_RESULTS_PER_RUN,
+        "listed": listed,
+        "summarized": len(spread) - listed,
+        "summaryResults": len(rest),
+    }
+
+
 def build_sarif(report: InspectReport, artifact: SarifArtifact | None = None) -> dict[str, Any]:
-    """The SARIF log as plain data: every catalogued rule, then one result per finding."""
+    """The SARIF log as plain data: every catalogued rule, then one result per location (up to
+    GitHub's per-run limit, then one summary result per rule)."""
     codes = list(RULES)
     codes += sorted({d.code for d in report.diagnostics if d.code not in RULES})
     index = {code: position for position, code in enumerate(codes)}
     where = artifact or sarif_artifact(report)
+    results, summarized = _results(report, index, where)
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -234,7 +292,7 @@ def build_sarif(report: InspectReport, artifact: SarifArtifact | None = None) ->
                 "rules": [_rule_descriptor(code, RULES.get(code)) for code in codes],
             }
         },
-        "results": [_result(d, index[d.code], where) for d in report.diagnostics],
+        "results": results,
         "columnKind": "utf16CodeUnits",
         "properties": {
             "target": {"transport": report.target.transport, "ref": report.target.ref},
@@ -244,6 +302,8 @@ def build_sarif(report: InspectReport, artifact: SarifArtifact | None = None) ->
             "ok": report.ok,
         },
     }
+    if summarized is not None:
+        run["properties"]["resultsSummarized"] = summarized
     described = {"location": {"uri": where.uri}, "roles": ["analysisTarget"]}
     if not where.in_tree:
         described["description"] = {

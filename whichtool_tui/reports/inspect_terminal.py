@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from whichtool_tui.diagnostics import Diagnostic, count_by_severity
 from whichtool_tui.reports.plain_text import ascii_safe
+from whichtool_tui.surface.aggregate import first_few
 from whichtool_tui.surface.canonical import js_fixed
 from whichtool_tui.surface.model import short_hash
 from whichtool_tui.surface.overlap import NOTABLE_OVERLAP
@@ -128,14 +129,19 @@ class _Lines:
         return "".join(rendered)
 
 
-def _target_of(diagnostic: Diagnostic) -> str:
+def _target_of(diagnostic: Diagnostic, width: int = 60) -> str:
+    """The tool, or the first few tools and how many more, in at most ``width`` columns."""
     if diagnostic.tool is not None:
-        return diagnostic.tool
-    return ", ".join(diagnostic.tools) if diagnostic.tools else "(surface)"
+        return clip(ascii_safe(diagnostic.tool), width)
+    if not diagnostic.tools:
+        return "(surface)"
+    shown, more = first_few(diagnostic.tools)
+    count = f" and {more:,} more" if more else ""
+    return clip(ascii_safe(", ".join(shown)), width - len(count)) + count
 
 
 def _diagnostic(out: _Lines, diagnostic: Diagnostic, lead: str, rest: str) -> None:
-    target = clip(ascii_safe(_target_of(diagnostic)), 60)
+    target = _target_of(diagnostic)
     out.add(
         lead,
         (f"{diagnostic.severity:<7}", _SEVERITY_STYLE[diagnostic.severity]),

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
 from whichtool_tui.gc_phases import paused_gc
 from whichtool_tui.limits import DEFAULT_MAX_TOOLS
+from whichtool_tui.surface.aggregate import aggregate_findings
 from whichtool_tui.surface.annotations import analyze_annotations
 from whichtool_tui.surface.canonical import js_length
 from whichtool_tui.surface.checks import CheckOptions, load_builtin_checks, run_checks
@@ -161,22 +162,25 @@ def _inspect_normalized(
     total = sum(item.total for item in tokens.values())
     overlap, overlap_findings = overlap_analysis.section, overlap_analysis.diagnostics
     deprecations = analyze_deprecations()
-    analysis = [
-        *(extra_diagnostics or []),
-        *apply_rule_settings(
-            with_fix_hints(
-                [
-                    *surface.diagnostics,
-                    *check_findings,
-                    *annotation_findings,
-                    *overlap_findings,
-                    *deprecations.diagnostics,
-                    *header_findings,
-                ]
+    analysis = aggregate_findings(
+        [
+            *(extra_diagnostics or []),
+            *apply_rule_settings(
+                with_fix_hints(
+                    [
+                        *surface.diagnostics,
+                        *check_findings,
+                        *annotation_findings,
+                        *overlap_findings,
+                        *deprecations.diagnostics,
+                        *header_findings,
+                    ]
+                ),
+                rules,
             ),
-            rules,
-        ),
-    ]
+        ],
+        len(surface.tools),
+    )
     thresholds = []
     if max_context_tokens is not None:
         thresholds.append(

@@ -1,0 +1,86 @@
+"""Whole-process inspect at registry scale: varied and templated surfaces of 2,000, 8,000 and
+10,000 tools, `--format json`, each a fresh `whichtool-tui --no-ui inspect SNAPSHOT` process.
+
+Prints wall and CPU seconds, peak RSS and the number of findings of each case, and the ratio of
+the 8,000-tool to the 2,000-tool varied time measured in the same run. Asserts nothing.
+Targets (issue 31): 8,000 varied <= 5x the 2,000-tool time and <= 400 MB peak RSS; 10,000 tools
+<= 5 s whole process; templated 1,000 tools <= 50 findings, 8,000 varied <= 100 findings.
+Run: .venv/bin/python bench/inspect_registry.py [--sizes 2000,8000,10000] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import inspect_scale
+from inspect_templated import templated_tools
+from whole_process import measure
+
+BIN = Path(sys.executable).parent / "whichtool-tui"
+TARGETS: dict[tuple[str, int], str] = {
+    ("varied", 8000): "<= 5x the 2,000 time, <= 400 MB, <= 100 findings",
+    ("varied", 10000): "<= 5 s",
+    ("templated", 1000): "<= 50 findings",
+    ("templated", 10000): "<= 5 s",
+}
+
+
+def varied_tools(count: int) -> list[dict[str, Any]]:
+    """``count`` tools of the varied generator of bench/inspect_scale.py (same seed)."""
+    inspect_scale.TOOLS = count
+    return inspect_scale.build_surface(random.Random(inspect_scale.SEED))
+
+
+def run_case(snapshot: Path, out: Path, runs: int) -> tuple[list[float], float, float, int]:
+    """(walls, median CPU, peak RSS MB, findings) of ``runs`` whole json inspects."""
+    argv = [str(BIN), "--no-ui", "inspect", str(snapshot), "--format", "json", "--out", str(out)]
+    done = [measure(argv) for _ in range(runs)]
+    findings = len(json.loads(out.read_text(encoding="utf-8"))["diagnostics"])
+    return (
+        [item.wall for item in done],
+        statistics.median(item.cpu for item in done),
+        max(item.rss_mb for item in done),
+        findings,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="1000,2000,8000,10000")
+    parser.add_argument("--kinds", default="varied,templated")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    sizes = [int(part) for part in args.sizes.split(",")]
+    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    medians: dict[tuple[str, int], float] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        for kind in args.kinds.split(","):
+            for size in sizes:
+                tools = varied_tools(size) if kind == "varied" else templated_tools(size)
+                snapshot = work / f"{kind}-{size}.json"
+                snapshot.write_text(json.dumps({"tools": tools}), encoding="utf-8")
+                del tools
+                walls, cpu, rss, findings = run_case(snapshot, work / "out.json", args.runs)
+                medians[(kind, size)] = statistics.median(walls)
+                print(
+                    f"{kind:<9} {size:>6} tools  median {statistics.median(walls):.2f} s wall"
+                    f" (runs {', '.join(f'{w:.2f}' for w in walls)}; load "
+                    f"{os.getloadavg()[0]:.1f})  CPU {cpu:.2f} s  peak RSS {rss:.0f} MB"
+                    f"  findings {findings}   target {TARGETS.get((kind, size), '-')}"
+                )
+    if ("varied", 2000) in medians and ("varied", 8000) in medians:
+        ratio = medians[("varied", 8000)] / medians[("varied", 2000)]
+        print(f"varied 8,000 / 2,000 time: {ratio:.1f}x   target <= 5x")
+
+
+if __name__ == "__main__":
+    main()
