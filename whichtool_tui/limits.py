@@ -13,6 +13,9 @@ ABSOLUTE_MAX_TOOLS = 1000
 DEFAULT_MAX_TRIALS = 50  # the budget a run must be raised past on purpose
 # How many tools a surface may offer before the review warns (a cautious default, not a limit).
 DEFAULT_MAX_TOOLS = 6
+# The largest warning threshold `inspect --max-tools` takes: inspect runs no model, so for it the
+# flag only sets when to warn, and registries serve 10,000 tools (a run keeps the 1,000 above).
+INSPECT_MAX_TOOLS = 100_000
 PLAN_CAP = 100_000  # a dry run may plan this many trials (it calls no model)
 
 # -- trial settings --------------------------------------------------------------------------

@@ -100,6 +100,20 @@ def test_max_tools_flag_moves_the_warning(capsys: pytest.CaptureFixture[str]) ->
     assert "surface/large-tool-set" not in codes
 
 
+def test_inspect_max_tools_goes_to_100000_and_run_keeps_1000(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # inspect runs no model: its --max-tools only says when to warn, up to registry sizes
+    main(["--no-ui", "inspect", _snapshot("demo-lab"), "--format", "json", "--max-tools", "100000"])
+    codes = [d["code"] for d in json.loads(capsys.readouterr().out)["diagnostics"]]
+    assert "surface/large-tool-set" not in codes
+    assert main(["--no-ui", "inspect", _snapshot("demo-lab"), "--max-tools", "100001"]) == 2
+    assert "outside" in capsys.readouterr().err
+    assert main(["--no-ui", "run", _snapshot("demo-lab"), "--max-tools", "1001"]) == 2
+    err = capsys.readouterr().err
+    assert "1000" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize(
     ("fmt", "needle"),
     [

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.commands._argtypes import MAX_SAFE_INTEGER, number_between, whole_number
 from whichtool_tui.errors import ExitCode, WhichtoolError
-from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS
+from whichtool_tui.limits import INSPECT_MAX_TOOLS
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
@@ -48,8 +48,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--max-tools",
         dest="max_tools",
         metavar="N",
-        type=whole_number(1, ABSOLUTE_MAX_TOOLS),
-        help="warn above this many tools (default 6; config trials.maxTools)",
+        type=whole_number(1, INSPECT_MAX_TOOLS),
+        help="warn above this many tools (default 6, at most 100,000; config trials.maxTools)",
     )
     add(
         "--provider",
