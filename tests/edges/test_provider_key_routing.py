@@ -23,11 +23,13 @@ from tests.support.logging_proxy import LoggingProxy, logging_proxy
 from tests.support.mcp_session import call, demo_workspace, mcp_session
 from tests.support.run_project import write_project
 from whichtool_tui.cli import main
-from whichtool_tui.config import ProviderConfig
-from whichtool_tui.providers.base import ProviderError, RouteRequest, ToolSpec
-from whichtool_tui.providers.factory import build_flagged_provider, build_provider
+from whichtool_tui.config import ProviderConfig, Settings
+from whichtool_tui.providers.base import Provider, ProviderError, RouteRequest, ToolSpec
+from whichtool_tui.providers.factory import build_provider
 from whichtool_tui.providers.http import JsonPoster
 from whichtool_tui.providers.key_routing import is_private_host
+from whichtool_tui.usecases.options import ProviderOverrides, merge_provider
+from whichtool_tui.usecases.providers import ProviderRequest, open_provider
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 
@@ -83,6 +85,14 @@ def in_process_transport(
     assert no_remote_sockets == []
 
 
+def flagged(
+    name: str | None, model: str, configured: ProviderConfig, env: dict[str, str]
+) -> Provider:
+    """The CLI's path: flags merged over a config, then the one provider builder."""
+    choice = merge_provider(ProviderOverrides(name, model), Settings(provider=configured), "flag")
+    return open_provider(ProviderRequest.of(choice), env)
+
+
 def refusal(**kwargs: Any) -> ProviderError:
     with pytest.raises(ProviderError) as caught:
         build_provider(**kwargs)
@@ -95,9 +105,9 @@ def refusal(**kwargs: Any) -> ProviderError:
 def test_a_config_base_url_applies_only_to_the_provider_it_names() -> None:
     lan = ProviderConfig(name="vllm", base_url="http://gpu-box.lan:8000/v1")
     env = {"OPENAI_API_KEY": SENTINEL}
-    switched = build_flagged_provider("openai", "m", None, lan, env=env)
+    switched = flagged("openai", "m", lan, env)
     assert switched.identity.endpoint == "https://api.openai.com/v1/responses"
-    same = build_flagged_provider(None, "m", None, lan, env=env)
+    same = flagged(None, "m", lan, env)
     assert same.identity.endpoint == "http://gpu-box.lan:8000/v1/chat/completions"
 
 
@@ -149,7 +159,7 @@ def test_a_vendor_key_leaves_its_vendor_only_for_a_command_line_url(
         build_provider(name, "m", url, env=env, base_url_source="flag")
     configured = ProviderConfig(name=name, base_url="https://proxy.example/v1")
     with pytest.raises(ProviderError, match="goes only to"):
-        build_flagged_provider(None, "m", None, configured, env=env)
+        flagged(None, "m", configured, env)
 
 
 async def test_allowed_private_http_reaches_only_that_host(

@@ -27,7 +27,11 @@ TOOLS = (
 @pytest.fixture
 async def claude(api: FakeApi) -> AsyncIterator[AnthropicProvider]:
     provider = build_provider(
-        "anthropic", "claude-x", api.base_url, env={"ANTHROPIC_API_KEY": SECRET}
+        "anthropic",
+        "claude-x",
+        api.base_url,
+        env={"ANTHROPIC_API_KEY": SECRET},
+        base_url_source="flag",  # typed: the only source a vendor key may follow off its host
     )
     assert isinstance(provider, AnthropicProvider)
     yield provider

@@ -84,7 +84,7 @@ def test_preset_endpoints(name: str, endpoint: str) -> None:
 
 def test_fingerprint_ignores_the_key_value_and_tracks_options() -> None:
     def fingerprint(env: dict[str, str], **kwargs: object) -> str | None:
-        args: dict[str, object] = {"model": "m", "base_url": None}
+        args: dict[str, object] = {"model": "m", "base_url": None, "base_url_source": "flag"}
         args.update(kwargs)
         provider = build_provider("openai-chat", env=env, **args)  # type: ignore[arg-type]
         return provider.identity.request_fingerprint
@@ -100,14 +100,22 @@ def test_fingerprint_ignores_the_key_value_and_tracks_options() -> None:
 
 def test_base_url_override_and_redaction() -> None:
     provider = build_provider(
-        "openai-compatible",
-        "m",
-        "https://user:pw@llm.example/v1/?api_key=abc123",
-        env={},
+        "openai-compatible", "m", "https://llm.example/v1/?api_key=abc123", env={}
     )
     assert provider.identity.endpoint is not None
-    assert "pw" not in provider.identity.endpoint and "abc123" not in provider.identity.endpoint
-    assert provider.identity.endpoint.startswith("https://***@llm.example/v1/")
+    assert "abc123" not in provider.identity.endpoint
+    assert provider.identity.endpoint.startswith("https://llm.example/v1/")
+
+
+@pytest.mark.parametrize(
+    "url", ["https://user:pw@llm.example/v1", "http://token@127.0.0.1:9/v1", "https://:pw@h/v1"]
+)
+def test_credentials_in_a_base_url_are_refused(url: str) -> None:
+    """httpx would send user:password@ as Basic auth with every prompt: refused, redacted."""
+    with pytest.raises(ProviderError) as caught:
+        build_provider("openai-compatible", "m", url, env={})
+    assert caught.value.code == "provider/credentials-in-base-url"
+    assert "pw" not in caught.value.message and "token" not in caught.value.message
 
 
 def test_offline_providers() -> None:

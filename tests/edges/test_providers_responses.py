@@ -23,7 +23,11 @@ TOOLS = (
 @pytest.fixture
 async def openai(api: FakeApi) -> AsyncIterator[ResponsesProvider]:
     provider = build_provider(
-        "openai", "gpt-x", api.base_url + "/v1", env={"OPENAI_API_KEY": SECRET}
+        "openai",
+        "gpt-x",
+        api.base_url + "/v1",
+        env={"OPENAI_API_KEY": SECRET},
+        base_url_source="flag",  # typed: the only source a vendor key may follow off its host
     )
     assert isinstance(provider, ResponsesProvider)
     yield provider

@@ -62,7 +62,9 @@ async def test_sentinel_never_appears(api: FakeApi, name: str) -> None:
     preset = PRESETS[name]
     assert preset.key_env is not None
     base_url = api.base_url + ("" if preset.api == "messages" else "/v1")
-    provider = build_provider(name, "m", base_url, env={preset.key_env: SENTINEL}, retries=0)
+    provider = build_provider(
+        name, "m", base_url, env={preset.key_env: SENTINEL}, retries=0, base_url_source="flag"
+    )
     replies = hostile_replies(preset.api)
     api.queue(*replies)
     seen: list[str] = [repr(provider.identity), repr(getattr(provider, "options", ""))]

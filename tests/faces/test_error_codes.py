@@ -26,6 +26,7 @@ from whichtool_tui.server.options import ServerOptions
 from whichtool_tui.ui.app import WhichtoolApp, load_tasks_state
 from whichtool_tui.ui.run_control import prepare_from_session
 from whichtool_tui.ui.session import TargetChoice
+from whichtool_tui.usecases.options import ProviderChoice
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("isolated_state")]
 
@@ -110,7 +111,8 @@ async def tui_code(workspace: Path, knobs: dict[str, Any]) -> str:
         setup = prepare_from_session(app.session, knobs["repeat"])
         if "max_tools" in knobs:
             setup = replace(setup, options=replace(setup.options, max_tools=knobs["max_tools"]))
-        app.start_run(setup, knobs.get("provider", "keyword"), None, use_cache=False)
+        choice = ProviderChoice(knobs.get("provider", "keyword"), None, None, "preset")
+        app.start_run(setup, choice, use_cache=False)
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.session.last_error is not None

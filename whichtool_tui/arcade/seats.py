@@ -172,10 +172,12 @@ class ModelSeat:
         from whichtool_tui.providers.presets import PRESETS
 
         if self.options.provider in PRESETS:
+            base_url = self._base_url()
             route_provider(
                 self.options.provider,
-                self._base_url(),
+                base_url,
                 env=self.env,
+                base_url_source="flag" if base_url else "preset",  # --seat-endpoint is typed
                 allow_http=self.options.allow_http,
             )
 

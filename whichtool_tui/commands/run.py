@@ -279,14 +279,15 @@ def discovery_options(args: argparse.Namespace, settings: Settings) -> Discovery
     return merge_discovery_options(from_namespace(DiscoveryOverrides, args), settings)
 
 
-def _provider_request(args: argparse.Namespace, options: RunOptions | None = None) -> Any:
-    """This command's provider flags as the one provider builder's request."""
+def _provider_request(
+    args: argparse.Namespace, settings: Settings, options: RunOptions | None = None
+) -> Any:
+    """This command's provider flags merged over the config: the one provider builder's request."""
+    from whichtool_tui.usecases.options import ProviderOverrides, from_namespace, merge_provider
     from whichtool_tui.usecases.providers import ProviderRequest
 
-    return ProviderRequest(
-        name=args.provider,
-        model=args.model,
-        base_url=args.base_url,
+    return ProviderRequest.of(
+        merge_provider(from_namespace(ProviderOverrides, args), settings, "flag"),
         allow_http=args.allow_http_provider,
         timeout=None if options is None else options.timeout,
         max_output_tokens=None if options is None else options.max_output_tokens,
@@ -306,7 +307,7 @@ async def _spend(
     from whichtool_tui.usecases.run import spend
 
     cache = open_trial_cache(args.cache, args.cache_dir)
-    provider = open_provider(_provider_request(args, options), settings)
+    provider = open_provider(_provider_request(args, settings, options))
     sys.stderr.write(_destination(args, settings) + "\n")
     progress = RunProgress()
     discovery = discovery_options(args, settings)
@@ -333,7 +334,7 @@ def _destination(args: argparse.Namespace, settings: Settings) -> str:
     """Where this run's requests and key go, checked by the key-routing rules."""
     from whichtool_tui.usecases.providers import provider_destination
 
-    return provider_destination(_provider_request(args), settings)
+    return provider_destination(_provider_request(args, settings))
 
 
 def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:
@@ -373,11 +374,12 @@ def _open_in_ui(args: argparse.Namespace, settings: Settings, options: RunOption
     task_file = resolve_task_file(args.tasks, settings)
     load_tasks(task_file)  # a broken task set is a one-line error before the app opens
     tasks = str(task_file)
-    chosen = merge_provider(from_namespace(ProviderOverrides, args), settings)
+    chosen = merge_provider(from_namespace(ProviderOverrides, args), settings, "flag")
     form = RunForm(
         provider=chosen.name or "keyword",
         model=chosen.model,
         base_url=chosen.base_url,
+        base_url_source=chosen.base_url_source,
         options=options,
         cache=args.cache,
         cache_dir=args.cache_dir,

@@ -297,6 +297,7 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
         diagnostic_lines,
         use_colour,
     )
+    from whichtool_tui.usecases.options import ProviderOverrides, from_namespace, merge_provider
     from whichtool_tui.usecases.providers import ProviderRequest, provider_destination
     from whichtool_tui.usecases.tasks import (
         DraftRequest,
@@ -308,10 +309,8 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
     _check_range("--tasks-per-tool", args.tasks_per_tool, 1, 100)
     _check_range("--distractors", args.distractors, 0, 100)
     _check_range("--temperature", args.temperature, 0, 2)
-    provider = ProviderRequest(
-        name=args.provider,
-        model=args.model,
-        base_url=args.base_url,
+    provider = ProviderRequest.of(
+        merge_provider(from_namespace(ProviderOverrides, args), settings, "flag"),
         allow_http=args.allow_http_provider,
     )
     request = DraftRequest(
@@ -332,7 +331,7 @@ def _generate(args: argparse.Namespace, settings: Settings) -> int:
 
     def asking(opened: Any) -> None:
         identity = opened.identity
-        sys.stderr.write(ascii_safe(provider_destination(provider, settings)) + "\n")
+        sys.stderr.write(ascii_safe(provider_destination(provider)) + "\n")
         sys.stderr.write(
             f"Asking {identity.name}/{ascii_safe(identity.model)} for a draft over "
             f"{len(surface.tools)} tools...\n"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from whichtool_tui.providers.base import Provider, ProviderError, options_fingerprint
@@ -12,15 +11,11 @@ from whichtool_tui.providers.http import DEFAULT_TIMEOUT_SECONDS, HttpProviderOp
 from whichtool_tui.providers.key_routing import (
     BaseUrlSource,
     check_key_destination,
-    choose_base_url,
     describe_destination,
     endpoint_url,
 )
 from whichtool_tui.providers.presets import OFFLINE_PROVIDERS, PRESETS, PROVIDER_NAMES, Preset
 from whichtool_tui.redact import redact_url
-
-if TYPE_CHECKING:
-    from whichtool_tui.config import ProviderConfig
 
 
 def request_fingerprint(
@@ -62,6 +57,14 @@ def _check_base_url(name: str, base_url: str) -> None:
             f"The base URL for {name} is not an http(s) URL: {redact_url(base_url)}",
             "Pass --base-url like http://127.0.0.1:8000/v1.",
         )
+    if "@" in parts.netloc:
+        # httpx would turn user:password@ into Basic auth and send it with every prompt.
+        raise ProviderError(
+            "provider/credentials-in-base-url",
+            f"The base URL for {name} carries credentials: {redact_url(base_url)}",
+            "Drop the user:password@ part; keys come from the environment "
+            "(the preset's key variable).",
+        )
 
 
 @dataclass(frozen=True)
@@ -88,10 +91,15 @@ def route_provider(
     base_url: str | None,
     *,
     env: Mapping[str, str],
-    base_url_source: BaseUrlSource = "flag",
+    base_url_source: BaseUrlSource = "default",
     allow_http: bool = False,
 ) -> ProviderRoute:
-    """Pick the base URL and key of an HTTP preset and check the key may go there."""
+    """Pick the base URL and key of an HTTP preset and check the key may go there.
+
+    The only caller of the key rule (``check_key_destination``): every face's planned request,
+    whether it opens a provider or only names where it would send, comes through here. An
+    unstated ``base_url_source`` is "default", which the rule does not trust to redirect a key.
+    """
     preset = PRESETS.get(name)
     if preset is None:
         raise ProviderError(
@@ -129,7 +137,7 @@ def destination(
     base_url: str | None,
     *,
     env: Mapping[str, str],
-    base_url_source: BaseUrlSource = "flag",
+    base_url_source: BaseUrlSource = "default",
     allow_http: bool = False,
 ) -> Destination:
     """Where a run's requests and key would go, checked but without needing the key set."""
@@ -158,13 +166,13 @@ def build_provider(
     timeout: float = DEFAULT_TIMEOUT_SECONDS,
     retries: int = 0,
     max_output_tokens: int | None = None,
-    base_url_source: BaseUrlSource = "flag",
+    base_url_source: BaseUrlSource = "default",
     allow_http: bool = False,
 ) -> Provider:
     """Construct the named provider; every refusal is a ProviderError with a stable code.
 
-    ``base_url`` counts as typed by the user unless ``base_url_source`` says it came from a
-    config file; the key-routing rules of ``key_routing`` decide whether the key may go there.
+    ``base_url_source`` says where ``base_url`` came from (a flag, a form, an agent, a config);
+    the key-routing rules of ``key_routing`` decide from it whether the key may go there.
     """
     if not name:
         raise ProviderError(
@@ -186,7 +194,7 @@ def build_provider(
 
         return EmbeddingProvider()
     if name not in PRESETS:
-        route_provider(name, base_url, env=env)  # raises provider/unknown
+        route_provider(name, base_url, env=env, base_url_source=base_url_source)  # unknown
     if not model:
         raise ProviderError(
             "provider/no-model",
@@ -234,62 +242,3 @@ def build_provider(
     from whichtool_tui.providers.chat_completions import ChatCompletionsProvider
 
     return ChatCompletionsProvider(options)
-
-
-def build_flagged_provider(
-    name: str | None,
-    model: str | None,
-    base_url: str | None,
-    configured: ProviderConfig | None,
-    *,
-    env: Mapping[str, str],
-    allow_http: bool = False,
-    timeout: float = DEFAULT_TIMEOUT_SECONDS,
-    max_output_tokens: int | None = None,
-) -> Provider:
-    """``build_provider`` with name and model falling back to the config, and the config's
-    ``baseUrl`` used only for the provider it was written for (see ``choose_base_url``)."""
-    resolved_name = name or (configured.name if configured else None)
-    chosen = choose_base_url(resolved_name, base_url, configured)
-    return build_provider(
-        resolved_name,
-        model or (configured.model if configured else None),
-        chosen.url if chosen.source != "preset" else None,
-        env=env,
-        base_url_source=chosen.source,
-        allow_http=allow_http,
-        timeout=timeout,
-        max_output_tokens=max_output_tokens,
-    )
-
-
-def flagged_destination(
-    name: str | None,
-    base_url: str | None,
-    configured: ProviderConfig | None,
-    *,
-    env: Mapping[str, str],
-    allow_http: bool = False,
-) -> Destination:
-    """``destination`` with the same config fallbacks as ``build_flagged_provider``."""
-    resolved_name = name or (configured.name if configured else None)
-    chosen = choose_base_url(resolved_name, base_url, configured)
-    return destination(
-        resolved_name,
-        chosen.url if chosen.source != "preset" else None,
-        env=env,
-        base_url_source=chosen.source,
-        allow_http=allow_http,
-    )
-
-
-def flagged_destination_line(
-    name: str | None,
-    base_url: str | None,
-    configured: ProviderConfig | None,
-    *,
-    env: Mapping[str, str],
-    allow_http: bool = False,
-) -> str:
-    """The one-line form of ``flagged_destination``."""
-    return flagged_destination(name, base_url, configured, env=env, allow_http=allow_http).line

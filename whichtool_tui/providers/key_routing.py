@@ -1,13 +1,12 @@
 """Where a provider key may be sent: one rule shared by run, tasks generate, bout seats and the
 MCP server, so a key never follows a base URL it was not meant for.
 
-Three checks, in order:
+Two checks, run by ``factory.route_provider`` (the only caller) on every planned request:
 
-* a configured ``provider.baseUrl`` belongs to the provider it was written beside; naming another
-  provider drops it (the preset's own URL is used);
 * a vendor key (OpenAI, Anthropic, OpenRouter, Together) goes only to its vendor's host, unless
-  the base URL was typed on the command line (``--base-url``, a bout's ``--seat-endpoint``);
-  a discovered or passed config file cannot redirect it;
+  a person typed the base URL for this invocation (``--base-url``, a bout's ``--seat-endpoint``,
+  a TUI field they edited: sources ``flag`` and ``form``); a config file (discovered or passed)
+  and an agent's arguments cannot redirect it;
 * any key goes only over HTTPS or to a loopback host, unless the user opted in with
   ``--allow-http-provider`` for a plain-HTTP host on a private network.
 """
@@ -15,45 +14,29 @@ Three checks, in order:
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from whichtool_tui.mcp_client.auth import is_loopback_host
+from whichtool_tui.provenance import Source, is_typed
 from whichtool_tui.providers.base import ProviderError
-from whichtool_tui.providers.presets import ENDPOINT_PATHS, PRESETS, Preset
+from whichtool_tui.providers.presets import ENDPOINT_PATHS, Preset
 from whichtool_tui.redact import redact_url
 
-if TYPE_CHECKING:
-    from whichtool_tui.config import ProviderConfig
-
-# Where a base URL came from: the preset table, the command line (or a form the user typed
-# in), or a config file.
-BaseUrlSource = Literal["preset", "flag", "config"]
+# Where a base URL came from: one of the request sources (``whichtool_tui.provenance``).
+BaseUrlSource = Source
 
 ALLOW_HTTP_FLAG = "--allow-http-provider"
 # Name suffixes that only resolve on a private network (RFC 6762, RFC 8375, common LAN names).
 _PRIVATE_SUFFIXES = (".local", ".lan", ".internal", ".home.arpa", ".localdomain", ".intranet")
 
 
-@dataclass(frozen=True)
-class ChosenBaseUrl:
-    """A base URL and where it came from (None when neither flag, config nor preset has one)."""
-
-    url: str | None
-    source: BaseUrlSource
-
-
-def choose_base_url(
-    name: str | None, flag_url: str | None, configured: ProviderConfig | None
-) -> ChosenBaseUrl:
-    """Flag, else the config's ``baseUrl`` only when the config names this provider, else preset."""
-    if flag_url:
-        return ChosenBaseUrl(flag_url, "flag")
-    if configured is not None and configured.base_url and configured.name == name:
-        return ChosenBaseUrl(configured.base_url, "config")
-    preset = PRESETS.get(name or "")
-    return ChosenBaseUrl(preset.base_url if preset else None, "preset")
+# How to proceed when an untyped base URL would take a vendor key elsewhere, by its source.
+_REDIRECT_HINTS: dict[Source, str] = {
+    "config": "A config file cannot redirect a vendor key; type the URL (pass --base-url, or "
+    "edit the base URL field in the TUI) if you mean it.",
+    "agent": "An agent cannot redirect a vendor key; the operator's command line decides where "
+    "keys go.",
+}
 
 
 def is_vendor_key(preset: Preset) -> bool:
@@ -87,15 +70,14 @@ def check_key_destination(
     parts = urlsplit(base_url)
     host = parts.hostname
     shown = redact_url(base_url)
-    if is_vendor_key(preset) and source != "flag":
+    if is_vendor_key(preset) and not is_typed(source):
         vendor_host = urlsplit(preset.base_url or "").hostname
         if (host or "").lower() != vendor_host:
             raise ProviderError(
                 "provider/key-host-mismatch",
                 f"Refusing to send {preset.key_env} to {shown}: the {preset.name} key goes "
                 f"only to {vendor_host}",
-                "A config file cannot redirect a vendor key; pass --base-url on the command "
-                "line if you mean it.",
+                _REDIRECT_HINTS.get(source, _REDIRECT_HINTS["config"]),
             )
     if parts.scheme.lower() == "https" or is_loopback_host(host):
         return

@@ -76,11 +76,6 @@ class _DetailedError(Exception):
         self.detail = detail
 
 
-def _provider_name(options: ServerOptions, arguments: RunArguments) -> str | None:
-    configured = options.settings.provider
-    return arguments.provider or (configured.name if configured else None)
-
-
 async def _listing(
     options: ServerOptions, target: str | None, transport: str | None
 ) -> ServedListing:
@@ -151,8 +146,18 @@ def agent_provider_choice(
 
     check_provider_override(options, provider, model)
     if provider is None:
-        return ProviderChoice(BASELINE_PROVIDER, model, None)
-    return merge_provider(ProviderOverrides(provider, model), options.settings)
+        return ProviderChoice(BASELINE_PROVIDER, model, None, "preset")
+    return merge_provider(ProviderOverrides(provider, model), options.settings, "agent")
+
+
+def agent_run_choice(options: ServerOptions, arguments: RunArguments) -> ProviderChoice:
+    """The provider of ``run_evaluation``: the agent's names (when allowed) over the operator's
+    config, merged as the CLI merges flags; an agent never supplies a base URL."""
+    from whichtool_tui.usecases.options import ProviderOverrides, merge_provider
+
+    check_provider_override(options, arguments.provider, arguments.model)
+    overrides = ProviderOverrides(arguments.provider, arguments.model)
+    return merge_provider(overrides, options.settings, "agent")
 
 
 def paid_run_disabled(provider_name: str | None, dry_run_hint: bool = False) -> WhichtoolError:
@@ -194,17 +199,13 @@ def log_destination(tool: str, line: str) -> None:
     sys.stderr.flush()
 
 
-def announce_route(
-    options: ServerOptions, tool: str, provider: str | None, base_url: str | None
-) -> None:
-    """Check where ``provider`` would send prompts and its key, and log it before anything is
-    spent (the same key-routing rules and line as ``run_evaluation``)."""
+def announce_route(options: ServerOptions, tool: str, choice: ProviderChoice) -> None:
+    """Check where the chosen provider would send prompts and its key, and log it before
+    anything is spent (the same key-routing rules and line as ``run_evaluation``)."""
     from whichtool_tui.usecases.providers import ProviderRequest, provider_route
 
-    request = ProviderRequest(
-        name=provider, base_url=base_url, allow_http=options.allow_http_provider
-    )
-    log_destination(tool, provider_route(request, options.settings).line)
+    request = ProviderRequest.of(choice, allow_http=options.allow_http_provider)
+    log_destination(tool, provider_route(request).line)
 
 
 def _check_agent_limit(name: str, value: int, high: int) -> None:
@@ -301,17 +302,12 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
 
     options = state.options
     try:
-        check_provider_override(options, arguments.provider, arguments.model)
-        provider_name = _provider_name(options, arguments)
+        choice = agent_run_choice(options, arguments)
+        provider_name, model = choice.name, choice.model
         run_options = run_options_for(options, arguments)
-        configured = options.settings.provider
-        model = arguments.model or (configured.model if configured else None)
         # Where the prompts and the key would go, checked by the key-routing rules before any
         # plan is shown: a dry run tells the agent (and the operator's log) the destination.
-        route = provider_route(
-            ProviderRequest(name=provider_name, allow_http=options.allow_http_provider),
-            options.settings,
-        )
+        route = provider_route(ProviderRequest.of(choice, allow_http=options.allow_http_provider))
         provider = {
             "name": provider_name,
             "model": model,
@@ -344,7 +340,7 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
                 paid_run_disabled(provider_name, dry_run_hint=True), {"plan": plan}
             )
         log_destination("run_evaluation", route.line)
-        report = await _spend(state, inputs, run_options, prepared, provider_name, model)
+        report = await _spend(state, inputs, run_options, prepared, choice)
     except _DetailedError as refusal:
         return envelope.failure(refusal.error, refusal.detail)
     text, data = run_summary(report, _write_result_file(options, report))
@@ -356,27 +352,24 @@ async def _spend(
     inputs: RunInputs,
     run_options: RunOptions,
     prepared: Any,
-    provider_name: str | None,
-    model: str | None,
+    choice: ProviderChoice,
 ) -> RunReport:
     """Spend the run: one paid run at a time; cancellation (notifications/cancelled) aborts it."""
     from whichtool_tui.usecases.providers import ProviderRequest, open_provider, open_trial_cache
     from whichtool_tui.usecases.run import spend
 
-    async with paid_run(state, provider_name):
+    async with paid_run(state, choice.name):
         cache = open_trial_cache(state.options.cache, state.options.cache_dir)
-        # The operator's config baseUrl applies only to the provider it names: an agent
-        # switching provider gets that provider's own endpoint, never the operator's URL with
-        # another key.
+        # The operator's config baseUrl applies only to the provider it names (the merge): an
+        # agent switching provider gets that provider's own endpoint, never the operator's URL
+        # with another key.
         provider = open_provider(
-            ProviderRequest(
-                name=provider_name,
-                model=model,
+            ProviderRequest.of(
+                choice,
                 allow_http=state.options.allow_http_provider,
                 timeout=run_options.timeout,
                 max_output_tokens=run_options.max_output_tokens,
-            ),
-            state.options.settings,
+            )
         )
         return await spend(inputs, run_options, prepared, provider, cache=cache)
 

@@ -204,7 +204,7 @@ async def improve_tool(state: ServerState, arguments: ImproveArguments) -> dict[
     if arguments.dry_run:
         return _dry_run(options, request)
     async with paid_run(state, chosen.name):
-        announce_route(options, "improve_descriptions", chosen.name, chosen.base_url)
+        announce_route(options, "improve_descriptions", chosen)
         # On this loop, not in a thread: notifications/cancelled stops it between requests.
         report = await run_improve_async(
             request,

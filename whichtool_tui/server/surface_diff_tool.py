@@ -138,7 +138,7 @@ async def surface_diff_tool(state: ServerState, arguments: SurfaceDiffArguments)
     chosen = request.provider
     async with paid_run(state, chosen.name if chosen is not None else None):
         if chosen is not None:
-            announce_route(options, "diff_surfaces", chosen.name, chosen.base_url)
+            announce_route(options, "diff_surfaces", chosen)
         # On this loop, not in a thread: notifications/cancelled stops the re-run.
         report = await run_surface_diff_async(request, options.settings)
     text, data = surface_diff_summary(report)

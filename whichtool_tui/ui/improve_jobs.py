@@ -58,11 +58,12 @@ class ImproveJobs(App[int]):
         base_run: RunReport | None,
     ) -> None:
         """The improve use case with the session's provider choice, events to the modal."""
+        from whichtool_tui.ui.session import form_provider_choice
         from whichtool_tui.usecases.improve import request_for, run_improve
-        from whichtool_tui.usecases.options import ProviderChoice
 
         form = self.session.run_form
-        provider = ProviderChoice(form.provider, form.model, form.base_url)
+        # The Run form as it was pre-filled: a config's URL keeps its "config" source.
+        provider = form_provider_choice(self.session, form.provider, form.model, form.base_url)
 
         worker = get_current_worker()
 

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from whichtool_tui.ui.modals.generate import GenerateRequest
     from whichtool_tui.ui.run_control import RunSetup
     from whichtool_tui.usecases.models import BoutPlan, BoutReceipt, RunReport
+    from whichtool_tui.usecases.options import ProviderChoice
 
 
 def load_tasks_state(path: str) -> TaskSetState:
@@ -99,9 +100,10 @@ class JobsApp(SessionApp):
             return
         # The keyword baseline is offline and free, so the demo may raise budgets without asking.
         # No trial cache: a tour should leave no folder behind, and the keyword run is instant.
-        self.start_run(
-            raised(setup) if setup.needs_raise else setup, "keyword", None, use_cache=False
-        )
+        from whichtool_tui.usecases.options import ProviderChoice
+
+        keyword = ProviderChoice("keyword", None, None, "preset")
+        self.start_run(raised(setup) if setup.needs_raise else setup, keyword, use_cache=False)
         self.run_fixture_bout(show=False)
         self.notify("Demo: surface inspected; watch the run (3) and the bout (5) live.")
 
@@ -131,9 +133,7 @@ class JobsApp(SessionApp):
     async def start_run(
         self,
         setup: RunSetup,
-        provider_name: str,
-        model: str | None,
-        base_url: str | None = None,
+        choice: ProviderChoice,
         use_cache: bool = True,
     ) -> None:
         """Spend the plan: trials stream into the session's progress; no report on cancel.
@@ -154,7 +154,7 @@ class JobsApp(SessionApp):
         cache = open_trial_cache(form.cache, form.cache_dir) if use_cache else None
         progress = RunProgress(
             planned=setup.prepared.plan.planned,
-            provider=provider_name,
+            provider=choice.name or "keyword",
             tools=frozenset(tool.name for tool in setup.inputs.tools),
         )
         # Posted, not awaited: a cancel must not land between the session taking these tallies
@@ -166,17 +166,15 @@ class JobsApp(SessionApp):
                 progress.add(event.trial)
 
         try:
-            # The form is already merged over the config: its values are taken as typed.
+            # The form merged over the config, each value with its source: a config's URL the
+            # user did not edit stays "config", and the key rule treats it so.
             provider = open_provider(
-                ProviderRequest(
-                    name=provider_name,
-                    model=model,
-                    base_url=base_url,
+                ProviderRequest.of(
+                    choice,
+                    default_name="keyword",
                     timeout=setup.options.timeout,
                     max_output_tokens=setup.options.max_output_tokens,
-                    config_fallback=False,
-                ),
-                self.settings,
+                )
             )
         except WhichtoolError as error:
             await self.apply(RunStopped(progress, "failed"))
@@ -342,11 +340,12 @@ class JobsApp(SessionApp):
             return
         draft = DraftRequest(
             out=request.path,
+            # A URL in the dialog was typed there: "form"; an empty one is the preset's.
             provider=ProviderRequest(
                 name=request.provider,
                 model=request.model,
                 base_url=request.base_url,
-                config_fallback=False,
+                base_url_source="form" if request.base_url else "preset",
             ),
         )
 

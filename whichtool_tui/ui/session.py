@@ -9,10 +9,12 @@ from whichtool_tui.errors import WhichtoolError
 
 if TYPE_CHECKING:  # the report and task models load with the first run or task set, not at launch
     from whichtool_tui.config import Settings
+    from whichtool_tui.provenance import Source
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.run_control import RunProgress
     from whichtool_tui.ui.surface_model import SurfaceView
     from whichtool_tui.usecases.models import DiffReport, RunOptions, RunReport, Task, TaskSet
+    from whichtool_tui.usecases.options import ProviderChoice
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,9 @@ class RunForm:
     provider: str = "keyword"
     model: str | None = None
     base_url: str | None = None
+    # Who chose ``base_url``: "flag" (``run --base-url``), "config" (pre-filled from a config
+    # file, and still so until the user edits the field) or "preset" (no URL).
+    base_url_source: Source = "preset"
     options: RunOptions | None = None
     cache: bool | None = None  # --cache / --no-cache; None means on, like the headless run
     cache_dir: str | None = None  # --cache-dir; None means the default folder
@@ -131,5 +136,36 @@ def default_run_form(session: Session) -> RunForm:
     engine's modules out of the app's start-up."""
     from whichtool_tui.usecases.options import ProviderOverrides, merge_provider
 
-    chosen = merge_provider(ProviderOverrides(), session.settings)
-    return RunForm(provider=chosen.name or "keyword", model=chosen.model, base_url=chosen.base_url)
+    chosen = merge_provider(ProviderOverrides(), session.settings, "form")
+    return RunForm(
+        provider=chosen.name or "keyword",
+        model=chosen.model,
+        base_url=chosen.base_url,
+        base_url_source=chosen.base_url_source,
+    )
+
+
+def form_provider_choice(
+    session: Session,
+    provider: str,
+    model: str | None,
+    base_url: str | None,
+    url_edited: bool = False,
+) -> ProviderChoice:
+    """The Run form's provider fields merged over the config, as a request the key rule reads.
+
+    A base URL field the user never edited keeps the source it was pre-filled from (a config's
+    URL stays ``config``); one the user edited (even back to the same text) is ``form``; one
+    the user emptied means the provider's own URL.
+    """
+    from whichtool_tui.usecases.options import ProviderChoice, ProviderOverrides, merge_provider
+
+    form = session.run_form
+    edited = url_edited or base_url != form.base_url
+    if not edited and form.base_url_source == "flag":
+        overrides = ProviderOverrides(provider, model, base_url)
+        return merge_provider(overrides, session.settings, "flag")
+    if edited and base_url is None:
+        return ProviderChoice(provider, model, None, "preset")
+    typed = base_url if edited else None
+    return merge_provider(ProviderOverrides(provider, model, typed), session.settings, "form")

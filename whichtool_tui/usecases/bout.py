@@ -90,20 +90,21 @@ def seat_provider_opener(options: ModelSeatOptions, env: Mapping[str, str]) -> S
     """How a model seat opens its provider: the one provider builder, with the seat's timeout,
     output cap and --allow-http-provider, never the config's provider section (the seat is
     named by --agent alone)."""
-    from whichtool_tui.config import Settings
     from whichtool_tui.usecases.providers import ProviderRequest, open_provider
 
     def opened(name: str, model: str, base_url: str | None) -> Provider:
+        # The seat's endpoint is --seat-endpoint, typed on the command line; the config's
+        # provider section never applies to a seat.
         request = ProviderRequest(
             name=name,
             model=model,
             base_url=base_url,
+            base_url_source="flag" if base_url else "preset",
             allow_http=options.allow_http,
             timeout=options.timeout,
             max_output_tokens=options.max_output_tokens,
-            config_fallback=False,
         )
-        return open_provider(request, Settings(), env)
+        return open_provider(request, env)
 
     return opened
 

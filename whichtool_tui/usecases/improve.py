@@ -107,7 +107,7 @@ def build_request(args: argparse.Namespace, settings: Settings) -> ImproveReques
     return request_with_defaults(
         args.snapshot,
         str(tasks),
-        merge_provider(from_namespace(ProviderOverrides, args), settings),
+        merge_provider(from_namespace(ProviderOverrides, args), settings, "flag"),
         merge_run_options(from_namespace(RunOverrides, args), settings),
         allow_http_provider=bool(args.allow_http_provider),
         base_run=args.base_run,
@@ -124,7 +124,8 @@ def request_for(
     settings: Settings,
     provider: ProviderChoice | None = None,
 ) -> ImproveRequest:
-    """A request with every option from the config or its default (the TUI's "propose a fix")."""
+    """A request with every option from the config or its default (the TUI's "propose a fix");
+    ``provider`` is the Run form's merged choice, with its sources, when the TUI has one."""
     from whichtool_tui.usecases.options import (
         ProviderOverrides,
         RunOverrides,
@@ -132,7 +133,7 @@ def request_for(
         merge_run_options,
     )
 
-    chosen = provider or merge_provider(ProviderOverrides(), settings)
+    chosen = provider or merge_provider(ProviderOverrides(), settings, "form")
     return request_with_defaults(
         snapshot, tasks, chosen, merge_run_options(RunOverrides(), settings), tools=tools
     )
@@ -323,10 +324,9 @@ def improve_route(request: ImproveRequest) -> ProviderRequest:
     destination a dry run names (so the two can never disagree)."""
     from whichtool_tui.usecases.providers import ProviderRequest
 
-    return ProviderRequest(
-        name=request.provider.name or "keyword",
-        model=request.provider.model,
-        base_url=request.provider.base_url,
+    return ProviderRequest.of(
+        request.provider,
+        default_name="keyword",
         allow_http=request.allow_http_provider,
         timeout=request.options.timeout,
         max_output_tokens=request.options.max_output_tokens,
@@ -337,7 +337,7 @@ def improve_destination(request: ImproveRequest, settings: Settings) -> str:
     """Where an improve loop's prompts (and key) would go, said before anything is sent."""
     from whichtool_tui.usecases.providers import provider_destination
 
-    return provider_destination(improve_route(request), settings)
+    return provider_destination(improve_route(request))
 
 
 async def run_improve_async(
@@ -399,7 +399,7 @@ async def run_improve_async(
         focus=frozenset(request.tools),
         ledger=TrialLedger(budget.max_trials),
     )
-    provider = open_provider(improve_route(request), settings, env)
+    provider = open_provider(improve_route(request), env)
 
     try:
         if sink is None:

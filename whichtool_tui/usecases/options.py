@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from whichtool_tui import limits
+from whichtool_tui.provenance import FaceSource, Source
 
 if TYPE_CHECKING:
     from whichtool_tui.config import RuleSetting, Settings
@@ -156,7 +157,7 @@ class ProviderOverrides:
     provider: str | None = option("provider.name", None)
     model: str | None = option("provider.model", None)
     # No config fallback here: the config's baseUrl belongs to the provider it was written
-    # beside (``providers.key_routing.choose_base_url``), which ``merge_provider`` applies.
+    # beside, which ``merge_provider`` applies.
     base_url: str | None = option(None, None)
 
 
@@ -174,12 +175,16 @@ class InspectOptions:
 class ProviderChoice:
     """Which provider, model and base URL a run or a draft uses, merged (never a key).
 
-    ``base_url`` is None when the provider's preset URL applies.
+    ``base_url`` is None when the provider's preset URL applies (``base_url_source`` "preset").
+    ``base_url_source`` is what the key rule reads: a config's or an agent's URL cannot take a
+    vendor key anywhere but its vendor; a typed one (flag, edited form field) can.
     """
 
     name: str | None
     model: str | None
     base_url: str | None
+    base_url_source: Source = "preset"
+    sources: Mapping[str, Source] = field(default_factory=dict)
 
 
 def _configured(settings: Settings, path: str | None) -> Any:
@@ -203,6 +208,20 @@ def merged_values(overrides: Any, settings: Settings) -> dict[str, Any]:
             given = _configured(settings, spec.metadata["config"])
         values[spec.name] = spec.metadata["default"] if given is None else given
     return values
+
+
+def merged_sources(overrides: Any, settings: Settings, face: FaceSource) -> dict[str, Source]:
+    """Field by field, where ``merged_values`` took each value from: the face, the config or
+    the default (the same order, so the two can never disagree)."""
+    sources: dict[str, Source] = {}
+    for spec in fields(overrides):
+        if getattr(overrides, spec.name) is not None:
+            sources[spec.name] = face
+        elif _configured(settings, spec.metadata["config"]) is not None:
+            sources[spec.name] = "config"
+        else:
+            sources[spec.name] = "default"
+    return sources
 
 
 def from_namespace(kind: type[OverridesT], args: argparse.Namespace) -> OverridesT:
@@ -263,12 +282,27 @@ def merge_inspect_options(overrides: InspectOverrides, settings: Settings) -> In
     )
 
 
-def merge_provider(overrides: ProviderOverrides, settings: Settings) -> ProviderChoice:
-    """The provider a run or a draft uses, whichever face asked for it."""
-    from whichtool_tui.providers.key_routing import choose_base_url
+def merge_provider(
+    overrides: ProviderOverrides, settings: Settings, face: FaceSource
+) -> ProviderChoice:
+    """The provider a run, a draft, a re-run or a seat uses, whichever face asked for it.
 
+    ``face`` is the source of the face's own values (``flag`` for the CLI, ``form`` for a TUI
+    field the user edited, ``agent`` for MCP arguments). The config's ``baseUrl`` applies only
+    to the provider it was written beside and keeps its ``config`` source, so the key rule
+    still sees that a file, not a person, chose it.
+    """
     values = merged_values(overrides, settings)
+    sources = merged_sources(overrides, settings, face)
     name = values["provider"]
-    chosen = choose_base_url(name, values["base_url"], settings.provider)
-    base_url = chosen.url if chosen.source != "preset" else None
-    return ProviderChoice(name, values["model"], base_url)
+    url: str | None
+    url_source: Source
+    configured = settings.provider
+    if values["base_url"]:
+        url, url_source = values["base_url"], sources["base_url"]
+    elif configured is not None and configured.base_url and configured.name == name:
+        url, url_source = configured.base_url, "config"
+    else:
+        url, url_source = None, "preset"
+    named = {"provider": sources["provider"], "model": sources["model"]}
+    return ProviderChoice(name, values["model"], url, url_source, named)

@@ -8,31 +8,56 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from whichtool_tui.provenance import Source
 from whichtool_tui.strict_model import StrictModel
 
 if TYPE_CHECKING:
-    from whichtool_tui.config import Settings
     from whichtool_tui.evaluation.cache import CacheStats, TrialCache
     from whichtool_tui.providers.base import Provider
     from whichtool_tui.providers.factory import Destination
+    from whichtool_tui.usecases.options import ProviderChoice
 
 
 class ProviderRequest(StrictModel):
-    """Which model back-end to open, and how (never a key: keys come from the environment).
+    """Which model back-end to open, and how, already merged (never a key: keys come from the
+    environment).
 
-    ``config_fallback`` True (the CLI and the MCP server): unset name and model fall back to the
-    config's ``provider`` section, and its ``baseUrl`` applies only to the provider it names.
-    False (the TUI): the values are a form the options merge already filled, taken as typed.
+    Every face builds it from a ``ProviderChoice`` (``of``), the result of the one options merge,
+    so ``base_url_source`` always says who chose the URL; the key rule reads it in
+    ``open_provider`` and ``provider_route`` alike.
     """
 
     name: str | None = None
     model: str | None = None
     base_url: str | None = None
+    base_url_source: Source
     allow_http: bool = False
     timeout: float | None = None  # None: the provider layer's own default
     max_output_tokens: int | None = None
     min_similarity: float | None = None  # the embedding baseline's floor, when given
-    config_fallback: bool = True
+
+    @classmethod
+    def of(
+        cls,
+        choice: ProviderChoice,
+        *,
+        allow_http: bool = False,
+        timeout: float | None = None,
+        max_output_tokens: int | None = None,
+        min_similarity: float | None = None,
+        default_name: str | None = None,
+    ) -> ProviderRequest:
+        """The request for a merged choice; ``default_name`` stands in for an unnamed provider."""
+        return cls(
+            name=choice.name or default_name,
+            model=choice.model,
+            base_url=choice.base_url,
+            base_url_source=choice.base_url_source,
+            allow_http=allow_http,
+            timeout=timeout,
+            max_output_tokens=max_output_tokens,
+            min_similarity=min_similarity,
+        )
 
 
 def is_paid_provider(name: str | None) -> bool:
@@ -42,37 +67,21 @@ def is_paid_provider(name: str | None) -> bool:
     return name is not None and name not in OFFLINE_PROVIDERS
 
 
-def open_provider(
-    request: ProviderRequest, settings: Settings, env: Mapping[str, str] | None = None
-) -> Provider:
-    """The provider a run, a draft or a surface diff uses, whichever face asked for it."""
-    from whichtool_tui.providers.factory import build_flagged_provider, build_provider
+def open_provider(request: ProviderRequest, env: Mapping[str, str] | None = None) -> Provider:
+    """The provider a run, a draft, a re-run or a seat uses, whichever face asked for it."""
+    from whichtool_tui.providers.factory import build_provider
     from whichtool_tui.providers.http import DEFAULT_TIMEOUT_SECONDS
 
-    environment = os.environ if env is None else env
-    timeout = DEFAULT_TIMEOUT_SECONDS if request.timeout is None else request.timeout
-    provider: Provider
-    if request.config_fallback:
-        provider = build_flagged_provider(
-            request.name,
-            request.model,
-            request.base_url,
-            settings.provider,
-            env=environment,
-            allow_http=request.allow_http,
-            timeout=timeout,
-            max_output_tokens=request.max_output_tokens,
-        )
-    else:
-        provider = build_provider(
-            request.name,
-            request.model,
-            request.base_url,
-            env=environment,
-            timeout=timeout,
-            max_output_tokens=request.max_output_tokens,
-            allow_http=request.allow_http,
-        )
+    provider = build_provider(
+        request.name,
+        request.model,
+        request.base_url,
+        env=os.environ if env is None else env,
+        timeout=DEFAULT_TIMEOUT_SECONDS if request.timeout is None else request.timeout,
+        max_output_tokens=request.max_output_tokens,
+        base_url_source=request.base_url_source,
+        allow_http=request.allow_http,
+    )
     if request.min_similarity is not None and provider.identity.name == "embedding":
         from whichtool_tui.providers.embedding import EmbeddingProvider
 
@@ -80,27 +89,23 @@ def open_provider(
     return provider
 
 
-def provider_route(
-    request: ProviderRequest, settings: Settings, env: Mapping[str, str] | None = None
-) -> Destination:
+def provider_route(request: ProviderRequest, env: Mapping[str, str] | None = None) -> Destination:
     """Where the requests and the key of ``open_provider(request)`` go (endpoint, key variable
     and the line the faces print), checked by the key-routing rules; nothing is sent."""
-    from whichtool_tui.providers.factory import flagged_destination
+    from whichtool_tui.providers.factory import destination
 
-    return flagged_destination(
+    return destination(
         request.name,
         request.base_url,
-        settings.provider,
         env=os.environ if env is None else env,
+        base_url_source=request.base_url_source,
         allow_http=request.allow_http,
     )
 
 
-def provider_destination(
-    request: ProviderRequest, settings: Settings, env: Mapping[str, str] | None = None
-) -> str:
+def provider_destination(request: ProviderRequest, env: Mapping[str, str] | None = None) -> str:
     """The one-line form of ``provider_route`` (the CLI prints it on stderr before a run)."""
-    return provider_route(request, settings, env).line
+    return provider_route(request, env).line
 
 
 def open_trial_cache(enabled: bool | None, directory: str | None) -> TrialCache | None:

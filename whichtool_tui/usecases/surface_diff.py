@@ -91,7 +91,7 @@ def build_request(args: argparse.Namespace, settings: Settings) -> SurfaceDiffRe
     if args.provider is not None:
         if args.tasks is None:
             raise _bad("--provider re-runs the affected tasks: it needs --tasks FILE")
-        provider = merge_provider(from_namespace(ProviderOverrides, args), settings)
+        provider = merge_provider(from_namespace(ProviderOverrides, args), settings, "flag")
     gates = args.fail_on_regression or args.max_accuracy_drop is not None
     if gates and provider is None:
         raise _bad(
@@ -206,15 +206,13 @@ async def _rerun(
         )
     ]
     provider = open_provider(
-        ProviderRequest(
-            name=name,
-            model=chosen.model,
-            base_url=chosen.base_url,
+        ProviderRequest.of(
+            chosen,
+            default_name=name,
             allow_http=request.allow_http_provider,
             timeout=options.timeout,
             max_output_tokens=options.max_output_tokens,
         ),
-        settings,
         env,
     )
 

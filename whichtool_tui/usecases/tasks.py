@@ -245,7 +245,7 @@ async def draft_tasks(
     check_draft_output(request)
     if request.max_tools is not None:
         check_tool_limit(len(surface.tools), request.max_tools)
-    provider = open_provider(request.provider, settings)
+    provider = open_provider(request.provider)
     try:
         if on_asking is not None:
             said = on_asking(provider)

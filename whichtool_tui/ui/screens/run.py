@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -27,6 +27,9 @@ from whichtool_tui.ui.widgets.task_statistics import power_text
 from whichtool_tui.usecases.models import PROVIDER_NAMES, confusion_axes
 from whichtool_tui.usecases.run import power_plan
 
+if TYPE_CHECKING:
+    from whichtool_tui.usecases.options import ProviderChoice
+
 REDRAW_SECONDS = 0.25  # progress redraws are throttled to this period, whatever the trial rate
 VERDICT_MARKS = {"correct": "✓", "correct-abstention": "✓"}
 
@@ -38,6 +41,8 @@ def provider_choices() -> list[str]:
 
 class RunScreen(SectionScreen):
     """Plan (p), run (r), cancel (c); the run itself is an App worker and survives leaving."""
+
+    _url_edited = False  # the user changed the pre-filled base URL (see base_url_changed)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "back", "Back"),
@@ -199,6 +204,13 @@ class RunScreen(SectionScreen):
             text.append("\n      keyword is an offline lexical baseline, not a model", style="dim")
         self.query_one("#run-plan", Static).update(text)
 
+    @on(Input.Changed, "#run-base-url")
+    def base_url_changed(self, event: Input.Changed) -> None:
+        """Once the user has changed the pre-filled base URL, it is theirs (source ``form``),
+        even if they type the same text back: only then may it redirect a vendor key."""
+        if event.value.strip() != (self.wapp.session.run_form.base_url or ""):
+            self._url_edited = True
+
     @on(Input.Changed, "#run-repeat, #run-seconds")
     @on(Select.Changed, "#run-provider")
     def plan_inputs_changed(self) -> None:
@@ -216,11 +228,11 @@ class RunScreen(SectionScreen):
         if setup.blocking:
             self.notify("The task set has lint errors; fix them in Tasks first.", severity="error")
             return
-        provider = str(self.query_one("#run-provider", Select).value)
-        model = self.query_one("#run-model", Input).value.strip() or None
-        base_url = self.query_one("#run-base-url", Input).value.strip() or None
+        provider = self._provider_choice()
+        if provider is None:
+            return
         if not setup.needs_raise:
-            self._start(setup, provider, model, base_url)
+            self._start(setup, provider)
             return
         bigger = raised(setup)
         question = (
@@ -232,12 +244,35 @@ class RunScreen(SectionScreen):
 
         def decided(yes: bool | None) -> None:
             if yes:
-                self._start(bigger, provider, model, base_url)
+                self._start(bigger, provider)
 
         self.app.push_screen(ConfirmModal("Raise limits?", question, "Raise and run"), decided)
 
-    def _start(self, setup: RunSetup, provider: str, model: str | None, url: str | None) -> None:
-        self.wapp.start_run(setup, provider, model, url)
+    def _provider_choice(self) -> ProviderChoice | None:
+        """The form's provider, checked by the key rule before anything runs; a refusal is
+        shown under the plan with how to proceed, and None is returned."""
+        from whichtool_tui.ui.session import form_provider_choice
+        from whichtool_tui.usecases.providers import ProviderRequest, provider_route
+
+        choice = form_provider_choice(
+            self.wapp.session,
+            str(self.query_one("#run-provider", Select).value),
+            self.query_one("#run-model", Input).value.strip() or None,
+            self.query_one("#run-base-url", Input).value.strip() or None,
+            self._url_edited,
+        )
+        try:
+            provider_route(ProviderRequest.of(choice))
+        except WhichtoolError as refusal:
+            said = f"{refusal.message}. {refusal.hint}" if refusal.hint else refusal.message
+            text = Text(f"✖ {refusal.code}: {sanitize_text(said)}", style="red")
+            self.query_one("#run-plan", Static).update(text)
+            self.notify(sanitize_text(said), title="Not run", severity="error", timeout=8)
+            return None
+        return choice
+
+    def _start(self, setup: RunSetup, provider: ProviderChoice) -> None:
+        self.wapp.start_run(setup, provider)
         self._ticker.resume()
         self.refresh_bindings()
 
