@@ -7,6 +7,8 @@ same names, so a ceiling or default changes here and nowhere else.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 # -- run budgets -----------------------------------------------------------------------------
 ABSOLUTE_MAX_TRIALS = 1000  # a real run never plans more trials than this, whatever the flags
 ABSOLUTE_MAX_TOOLS = 1000
@@ -69,3 +71,54 @@ DEFAULT_MIN_SIMILARITY = 0.30  # the semantic search's confidence floor (see dis
 
 # The largest integer a JSON reader in JavaScript keeps exactly (Number.MAX_SAFE_INTEGER).
 MAX_SAFE_INTEGER = 2**53 - 1
+
+# -- calls in one answer ------------------------------------------------------------------------
+MAX_CALLS_PER_TRIAL = 1000  # tool calls one model answer (one trial) may carry
+
+
+def byte_size(limit: int) -> str:
+    """A byte cap as messages say it (``16 MiB``, ``512 KiB``)."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if limit >= size and limit % size == 0:
+            return f"{limit // size} {unit}"
+    return f"{limit:,} bytes"
+
+
+MAX_INPUT_SIZE = byte_size(MAX_INPUT_BYTES)  # "16 MiB", for docstrings' readers and messages
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One numeric setting's range and default, with the words every face uses for it.
+
+    The flags' argparse types (``commands/_argtypes.bounded``), the TUI's field checks, the
+    engine's re-checks and their error messages all read these, so no range is written twice.
+    """
+
+    flag: str
+    low: int
+    high: int
+    default: int
+
+    @property
+    def span(self) -> str:
+        """The range as messages print it (``1-1000``)."""
+        return f"{self.low}-{self.high}"
+
+    def contains(self, value: int) -> bool:
+        """True when ``value`` is within the range."""
+        return self.low <= value <= self.high
+
+    def outside(self, value: object) -> str:
+        """The one-line refusal of a value outside the range."""
+        return f"{self.flag} {value} is outside {self.span}"
+
+    def hint(self) -> str:
+        """How to pass an accepted value."""
+        return f"Pass {self.flag} with a whole number from {self.low} to {self.high}."
+
+
+REPEAT = Bound("--repeat", MIN_REPEAT, MAX_REPEAT, DEFAULT_REPEAT)
+CONCURRENCY = Bound("--concurrency", MIN_CONCURRENCY, MAX_CONCURRENCY, DEFAULT_CONCURRENCY)
+MAX_TRIALS = Bound("--max-trials", 1, ABSOLUTE_MAX_TRIALS, DEFAULT_MAX_TRIALS)
+MAX_TOOLS = Bound("--max-tools", 1, ABSOLUTE_MAX_TOOLS, DEFAULT_MAX_TOOLS)

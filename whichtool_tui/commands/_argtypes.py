@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 # Re-exported for the flag declarations that bound integers by it.
 from whichtool_tui.limits import MAX_SAFE_INTEGER as MAX_SAFE_INTEGER
+from whichtool_tui.limits import Bound
 
 
 def finite_number(text: str) -> float:
@@ -36,6 +37,11 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
         return int(value)
 
     return parse
+
+
+def bounded(bound: Bound) -> Callable[[str], int]:
+    """The argparse type of a setting declared in ``limits`` (its range, its words)."""
+    return whole_number(bound.low, bound.high)
 
 
 def number_between(low: float, high: float) -> Callable[[str], float]:
@@ -76,17 +82,20 @@ def add_rerun_flags(
         "a re-run above this many trials per side",
         "a re-run on more tools than this",
     ),
+    repeat_help: str = "trials per task on each side",
+    timeout_help: str = "seconds per model request",
 ) -> None:
-    """The flags of a run that compares two or more surfaces on one plan: repeat, seed,
-    permutation, budgets, concurrency and request timeout (surface-diff, improve)."""
+    """The trial flags every command that sends trials declares (run, surface-diff, improve):
+    repeat, seed, permutation, budgets, concurrency and request timeout, their ranges and
+    defaults from ``limits`` (declared here once; each command words only what differs)."""
     from whichtool_tui import limits
 
     add = parser.add_argument
     add(
         "--repeat",
-        type=whole_number(limits.MIN_REPEAT, limits.MAX_REPEAT),
+        type=bounded(limits.REPEAT),
         metavar="N",
-        help=f"trials per task on each side (default {limits.DEFAULT_REPEAT})",
+        help=f"{repeat_help} (default {limits.REPEAT.default}, {limits.REPEAT.span})",
     )
     add(
         "--seed",
@@ -103,26 +112,27 @@ def add_rerun_flags(
     add(
         "--max-trials",
         metavar="N",
-        type=whole_number(1, limits.ABSOLUTE_MAX_TRIALS),
+        type=bounded(limits.MAX_TRIALS),
         help=f"refuse {budget_scope[0]} (default "
-        f"{limits.DEFAULT_MAX_TRIALS}, at most {limits.ABSOLUTE_MAX_TRIALS})",
+        f"{limits.MAX_TRIALS.default}, at most {limits.MAX_TRIALS.high})",
     )
     add(
         "--max-tools",
         metavar="N",
-        type=whole_number(1, limits.ABSOLUTE_MAX_TOOLS),
-        help=f"refuse {budget_scope[1]} (default {limits.DEFAULT_MAX_TOOLS}, "
-        f"at most {limits.ABSOLUTE_MAX_TOOLS})",
+        type=bounded(limits.MAX_TOOLS),
+        help=f"refuse {budget_scope[1]} (default {limits.MAX_TOOLS.default}, "
+        f"at most {limits.MAX_TOOLS.high})",
     )
     add(
         "--concurrency",
         metavar="N",
-        type=whole_number(limits.MIN_CONCURRENCY, limits.MAX_CONCURRENCY),
-        help=f"requests in flight (default {limits.DEFAULT_CONCURRENCY})",
+        type=bounded(limits.CONCURRENCY),
+        help=f"requests in flight (default {limits.CONCURRENCY.default}, "
+        f"{limits.CONCURRENCY.span})",
     )
     add(
         "--timeout",
         metavar="SECONDS",
         type=number_between(0.001, limits.MAX_REQUEST_TIMEOUT_SECONDS),
-        help=f"seconds per model request (default {limits.DEFAULT_REQUEST_TIMEOUT_SECONDS:g})",
+        help=f"{timeout_help} (default {limits.DEFAULT_REQUEST_TIMEOUT_SECONDS:g})",
     )

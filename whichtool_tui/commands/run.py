@@ -13,6 +13,7 @@ from whichtool_tui import limits
 from whichtool_tui.commands._argtypes import (
     MAX_SAFE_INTEGER,
     add_allow_http_provider,
+    add_rerun_flags,
     non_negative_number,
     number_between,
     whole_number,
@@ -53,32 +54,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--model", metavar="NAME", help="model name for the provider")
     add("--base-url", metavar="URL", help="override the provider's base URL")
     add_allow_http_provider(parser)
-    add(
-        "--repeat",
-        metavar="N",
-        type=whole_number(limits.MIN_REPEAT, limits.MAX_REPEAT),
-        help=f"trials per task (default {limits.DEFAULT_REPEAT})",
-    )
-    add(
-        "--max-trials",
-        metavar="N",
-        type=whole_number(1, limits.ABSOLUTE_MAX_TRIALS),
-        help=f"refuse real runs above this many trials (default {limits.DEFAULT_MAX_TRIALS}, "
-        f"at most {limits.ABSOLUTE_MAX_TRIALS})",
-    )
-    add(
-        "--max-tools",
-        metavar="N",
-        type=whole_number(1, limits.ABSOLUTE_MAX_TOOLS),
-        help=f"refuse real runs on more tools than this (default {limits.DEFAULT_MAX_TOOLS}, "
-        f"at most {limits.ABSOLUTE_MAX_TOOLS})",
-    )
-    add(
-        "--concurrency",
-        metavar="N",
-        type=whole_number(limits.MIN_CONCURRENCY, limits.MAX_CONCURRENCY),
-        help=f"requests in flight (default {limits.DEFAULT_CONCURRENCY}, "
-        f"{limits.MIN_CONCURRENCY}-{limits.MAX_CONCURRENCY})",
+    add_rerun_flags(
+        parser,
+        seed_help=f"run seed for tool orders and provider seeds (default {limits.DEFAULT_SEED})",
+        budget_scope=("real runs above this many trials", "real runs on more tools than this"),
+        repeat_help="trials per task",
+        timeout_help="seconds per model request, counted from when it is sent (not while it "
+        "waits behind --concurrency)",
     )
     add(
         "--temperature",
@@ -86,32 +68,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=number_between(limits.MIN_TEMPERATURE, limits.MAX_TEMPERATURE),
         help=f"sampling temperature (default {limits.DEFAULT_TEMPERATURE:g})",
     )
-    add(
-        "--seed",
-        metavar="N",
-        type=whole_number(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
-        help=f"run seed for tool orders and provider seeds (default {limits.DEFAULT_SEED})",
-    )
     add("--reasoning-effort", metavar="LEVEL", help="forwarded where the API has it")
-    add(
-        "--timeout",
-        metavar="SECONDS",
-        type=number_between(0.001, limits.MAX_REQUEST_TIMEOUT_SECONDS),
-        help=f"seconds per model request, counted from when it is sent (not while it waits "
-        f"behind --concurrency; default {limits.DEFAULT_REQUEST_TIMEOUT_SECONDS:g})",
-    )
     add(
         "--max-output-tokens",
         metavar="N",
         type=whole_number(1, limits.MAX_OUTPUT_TOKENS),
         help=f"output cap sent with every request, in every API shape "
         f"(default {limits.DEFAULT_MAX_OUTPUT_TOKENS})",
-    )
-    add(
-        "--permute",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="shuffle the tool order per trial (default on)",
     )
     add("--format", choices=RUN_FORMATS, default=None, help="output format (default terminal)")
     add("--out", metavar="FILE", help="write the report to FILE instead of stdout")

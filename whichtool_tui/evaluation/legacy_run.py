@@ -27,6 +27,7 @@ from whichtool_tui.evaluation.thresholds import (
     evaluate_thresholds,
 )
 from whichtool_tui.evaluation.verdicts import judge
+from whichtool_tui.limits import MAX_CALLS_PER_TRIAL
 
 _DEFAULT_CAPABILITIES = {
     "seed": False,
@@ -49,7 +50,7 @@ def _upgrade_trial(raw: Any, surface: set[str], source: str) -> dict[str, Any]:
         raise _invalid(source, "a trial is not an object")
     trial = dict(raw)
     count = trial.get("callCount", 0)
-    if not isinstance(count, int) or count < 0 or count > 1000:
+    if not isinstance(count, int) or count < 0 or count > MAX_CALLS_PER_TRIAL:
         raise _invalid(source, "a trial's callCount is not a count")
     calls: list[dict[str, Any]] = []
     if count:

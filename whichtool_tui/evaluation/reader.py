@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from whichtool_tui import limits
 from whichtool_tui.bounded_read import decode_text, parse_json_text, read_input_bytes
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.metrics import compute_metrics
@@ -33,7 +34,7 @@ from whichtool_tui.redact import redact_paths
 LEGACY_RUN_SCHEMA_VERSION = "whichtool.run/1"
 MAX_TRIALS = 100_000
 MAX_TASKS = 100_000
-MAX_CALLS_PER_TRIAL = 1000
+MAX_CALLS_PER_TRIAL = limits.MAX_CALLS_PER_TRIAL
 MAX_REPORT_BYTES = 1 << 30
 _TOLERANCE = 1e-12
 
@@ -102,12 +103,13 @@ def _proportions(report: RunReport) -> Iterable[tuple[str, Proportion]]:
 def _check_limits(source: str, report: RunReport) -> None:
     repro = report.reproducibility
     problems = []
-    if not (0 <= repro.temperature <= 2) or not math.isfinite(repro.temperature):
-        problems.append(f"temperature {repro.temperature} is outside 0-2")
-    if not 1 <= repro.repeat <= 1000:
-        problems.append(f"repeat {repro.repeat} is outside 1-1000")
-    if not 1 <= repro.concurrency <= 64:
-        problems.append(f"concurrency {repro.concurrency} is outside 1-64")
+    low, high = limits.MIN_TEMPERATURE, limits.MAX_TEMPERATURE
+    if not (low <= repro.temperature <= high) or not math.isfinite(repro.temperature):
+        problems.append(f"temperature {repro.temperature} is outside {low}-{high}")
+    if not limits.REPEAT.contains(repro.repeat):
+        problems.append(f"repeat {repro.repeat} is outside {limits.REPEAT.span}")
+    if not limits.CONCURRENCY.contains(repro.concurrency):
+        problems.append(f"concurrency {repro.concurrency} is outside {limits.CONCURRENCY.span}")
     if len(report.trials) > MAX_TRIALS:
         problems.append(f"{len(report.trials)} trials exceed {MAX_TRIALS}")
     if len(report.tasks.list) > MAX_TASKS:

@@ -23,12 +23,13 @@ from whichtool_tui.evaluation.plan import (
     TrialPlan,
 )
 from whichtool_tui.evaluation.report_model import Call, TrialError, TrialUsage
+from whichtool_tui.limits import CONCURRENCY
 from whichtool_tui.providers.base import Provider, ProviderError, RouteRequest, ToolSpec
 from whichtool_tui.providers.calls import normalize_calls
 from whichtool_tui.redact import redact_message
 
-MIN_CONCURRENCY = 1
-MAX_CONCURRENCY = 64
+MIN_CONCURRENCY = CONCURRENCY.low
+MAX_CONCURRENCY = CONCURRENCY.high
 
 OutcomeCallback = Callable[[int, PlannedTrial, TrialOutcome], None]
 # Sends one trial's request its own way (the deferred-discovery protocol makes two requests).
@@ -62,11 +63,11 @@ def _check_limits(plan: TrialPlan, settings: RunnerSettings) -> None:
             f"Refusing to run on {len(plan.tool_names)} tools: the limit is {settings.max_tools}",
             f"Raise the limit with --max-tools {len(plan.tool_names)}.",
         )
-    if not MIN_CONCURRENCY <= settings.concurrency <= MAX_CONCURRENCY:
+    if not CONCURRENCY.contains(settings.concurrency):
         raise WhichtoolError(
             "run/invalid-concurrency",
-            f"Concurrency must be between {MIN_CONCURRENCY} and {MAX_CONCURRENCY}",
-            "Pass --concurrency with an integer from 1 to 64.",
+            f"Concurrency must be between {CONCURRENCY.low} and {CONCURRENCY.high}",
+            CONCURRENCY.hint(),
         )
 
 

@@ -16,6 +16,7 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.limits import MAX_INPUT_SIZE
 from whichtool_tui.mcp_client.auth import AUTH_ENV, ORIGIN_ENV
 from whichtool_tui.mcp_client.faults import FaultBox
 from whichtool_tui.mcp_client.http import HttpObserver, ResponseNote, ResponseTooLargeError
@@ -168,7 +169,7 @@ def _transport_failure(error: BaseException, context: FailureContext) -> Whichto
     if isinstance(error, ResponseTooLargeError):
         return WhichtoolError(
             "mcp/oversize",
-            f"{where} sent a response larger than 16 MiB",
+            f"{where} sent a response larger than {MAX_INPUT_SIZE}",
             "A tools/list response this large is not usable; check the server.",
         )
     if isinstance(error, httpx2.TimeoutException):

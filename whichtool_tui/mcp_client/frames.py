@@ -2,8 +2,9 @@
 
 MCP stdio is NDJSON, but some servers speak LSP-style ``Content-Length`` frames. Under ``auto``
 the first non-blank line decides the dialect and every later frame must use it; a frame in the
-other dialect is a named error, never skipped. Frames are capped at 16 MiB. Standard library
-only, so the bundled fixture can read frames without loading an async framework.
+other dialect is a named error, never skipped. Frames are capped at the one input cap
+(``limits.MAX_INPUT_BYTES``, 16 MiB). Standard library only (besides that constant), so the
+bundled fixture can read frames without loading an async framework.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
-MAX_FRAME_BYTES = 16 * 1024 * 1024
+from whichtool_tui.limits import MAX_INPUT_BYTES
+
+MAX_FRAME_BYTES = MAX_INPUT_BYTES
 # A line may carry a whole NDJSON frame, so the line limit is the frame cap plus header slack.
 MAX_LINE_BYTES = MAX_FRAME_BYTES + 4096
 

@@ -20,9 +20,11 @@ from mcp.shared._stream_protocols import ReadStream as _ReadStream
 from mcp.shared._stream_protocols import WriteStream as _WriteStream
 from mcp.shared.message import SessionMessage
 
+from whichtool_tui.limits import MAX_INPUT_BYTES, byte_size
 from whichtool_tui.mcp_client.auth import is_loopback_host
 
-MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+MAX_RESPONSE_BYTES = MAX_INPUT_BYTES
+_TOO_LARGE = f"response body larger than {byte_size(MAX_RESPONSE_BYTES)}"
 _ERROR_BODY_BYTES = 64 * 1024
 
 ReadStream = _ReadStream[SessionMessage | Exception]
@@ -72,7 +74,7 @@ class _CappedStream(httpx2.AsyncByteStream):
             received += len(chunk)
             if received > MAX_RESPONSE_BYTES:
                 self._observer.oversize = True
-                raise ResponseTooLargeError("response body larger than 16 MiB")
+                raise ResponseTooLargeError(_TOO_LARGE)
             if self._note.status >= 300 and len(self._note.body_head) < _ERROR_BODY_BYTES:
                 self._note.body_head += chunk[: _ERROR_BODY_BYTES - len(self._note.body_head)]
             yield chunk
@@ -92,7 +94,7 @@ class _ObservingTransport(httpx2.AsyncBaseTransport):
         if declared is not None and declared.isdigit() and int(declared) > MAX_RESPONSE_BYTES:
             self._observer.oversize = True
             await response.aclose()
-            raise ResponseTooLargeError("response body larger than 16 MiB")
+            raise ResponseTooLargeError(_TOO_LARGE)
         note = ResponseNote(
             status=response.status_code,
             content_type=response.headers.get("content-type", ""),

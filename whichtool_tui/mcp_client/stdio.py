@@ -25,12 +25,13 @@ from mcp_types import jsonrpc_message_adapter
 from pydantic import ValidationError
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.limits import MAX_INPUT_BYTES, byte_size
 from whichtool_tui.mcp_client.children import open_child, stop_process
 from whichtool_tui.mcp_client.command import child_environment
 from whichtool_tui.mcp_client.faults import FaultBox
 from whichtool_tui.redact import redact_message, sanitize_text
 
-MAX_LINE_BYTES = 16 * 1024 * 1024
+MAX_LINE_BYTES = MAX_INPUT_BYTES
 STDERR_TAIL_LINES = 5
 STDIN_CLOSE_GRACE = 2.0
 TERMINATE_GRACE = 2.0
@@ -187,7 +188,7 @@ async def _pump_stdout(
                     faults.record(
                         WhichtoolError(
                             "mcp/oversize",
-                            f"{program} sent a message larger than 16 MiB",
+                            f"{program} sent a message larger than {byte_size(MAX_LINE_BYTES)}",
                             "A tools/list response this large is not usable; check the server.",
                         )
                     )

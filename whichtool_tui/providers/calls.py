@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from whichtool_tui.limits import MAX_CALLS_PER_TRIAL
 from whichtool_tui.providers.base import ProposedCall, ProviderError, RouteReply
 
-MAX_CALLS_PER_TURN = 1000
+MAX_CALLS_PER_TURN = MAX_CALLS_PER_TRIAL  # one routing turn is one trial's answer
 _MAX_DEPTH = 256
 
 

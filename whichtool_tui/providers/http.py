@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from whichtool_tui.limits import DEFAULT_REQUEST_TIMEOUT_SECONDS
+from whichtool_tui.limits import DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_INPUT_BYTES, byte_size
 from whichtool_tui.mcp_client.auth import is_loopback_host
 from whichtool_tui.providers.base import (
     Capabilities,
@@ -33,7 +33,7 @@ from whichtool_tui.providers.base import (
 from whichtool_tui.redact import redact_message, redact_url
 
 DEFAULT_TIMEOUT_SECONDS = DEFAULT_REQUEST_TIMEOUT_SECONDS
-MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+MAX_RESPONSE_BYTES = MAX_INPUT_BYTES
 ERROR_BODY_CHARS = 300
 BACKOFF_BASE_SECONDS = 0.5
 
@@ -205,7 +205,7 @@ class JsonPoster:
     def _too_large(endpoint: str) -> ProviderError:
         return ProviderError(
             "provider/response-too-large",
-            f"{endpoint} answered with more than {MAX_RESPONSE_BYTES // (1024 * 1024)} MiB",
+            f"{endpoint} answered with more than {byte_size(MAX_RESPONSE_BYTES)}",
             "The answer was dropped unread past the cap.",
         )
 

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.limits import MAX_INPUT_BYTES
+from whichtool_tui.limits import MAX_INPUT_BYTES, MAX_INPUT_SIZE
 from whichtool_tui.redact import redact_message
 
 MAX_AGENT_FILE_BYTES = MAX_INPUT_BYTES
@@ -48,7 +48,7 @@ def agent_file(raw: str, workspace: Path | None = None) -> Path:
     if size > MAX_AGENT_FILE_BYTES:
         raise WhichtoolError(
             "mcp/file-too-large",
-            f"{redact_message(raw)} is {size:,} bytes, above the 16 MiB limit",
-            "Agents may pass files of at most 16 MiB.",
+            f"{redact_message(raw)} is {size:,} bytes, above the {MAX_INPUT_SIZE} limit",
+            f"Agents may pass files of at most {MAX_INPUT_SIZE}.",
         )
     return path

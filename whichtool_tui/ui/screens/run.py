@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, ProgressBar, Select, Static
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.limits import REPEAT
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.ui.modals.confirm import ConfirmModal
 from whichtool_tui.ui.run_control import (
@@ -127,8 +128,14 @@ class RunScreen(SectionScreen):
             self.query_one("#run-seconds", Input).value = f"{options.seconds_per_trial:g}"
 
     def repeat(self) -> int:
+        """The repeat field; a value outside ``limits.REPEAT`` is refused by name, never
+        clamped (``prepare_from_session`` would plan what the user did not ask for)."""
         text = self.query_one("#run-repeat", Input).value.strip()
-        return max(1, min(int(text), 1000)) if text.isdigit() else 5
+        if not text:
+            return REPEAT.default
+        if not text.isdigit() or not REPEAT.contains(int(text)):
+            raise WhichtoolError("run/invalid-repeat", REPEAT.outside(text), REPEAT.hint())
+        return int(text)
 
     def refresh_from_session(self) -> None:
         self.action_plan(quiet=True)
@@ -146,7 +153,8 @@ class RunScreen(SectionScreen):
 
     def _setup(self, quiet: bool) -> RunSetup | None:
         try:
-            return prepare_from_session(self.wapp.session, self.repeat(), self.seconds_per_trial())
+            repeat = self.repeat()
+            return prepare_from_session(self.wapp.session, repeat, self.seconds_per_trial())
         except WhichtoolError as error:
             self.query_one("#run-plan", Static).update(
                 Text.assemble(("Plan  ", "bold"), (error.message, "yellow"))
