@@ -57,7 +57,15 @@ def lucene_bm25(
 
 
 def test_documents_split_names_and_keep_parameters() -> None:
-    assert SURFACE[0].terms == ("get", "weather", "current", "weather", "city", "city")
+    assert SURFACE[0].terms == (
+        "get_weather",
+        "get",
+        "weather",
+        "current",
+        "weather",
+        "city",
+        "city",
+    )
     assert SURFACE[3].first_sentence == "Send an invoice to a customer by email."
     assert SURFACE[3].name_terms == frozenset({"run"})
 

@@ -73,8 +73,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--retriever",
         action="append",
         metavar="NAME",
-        help="with --tasks: bm25, regex or semantic (repeatable; default bm25 and regex, "
-        "plus semantic when the embedding extra is installed)",
+        help="with --tasks: bm25, regex, semantic, a host search profile (anthropic-bm25, "
+        "anthropic-regex, claude-code, codex, pi, fastmcp) or hosts for all six (repeatable; "
+        "default bm25 and regex, plus semantic when the embedding extra is installed)",
     )
     add(
         "--min-similarity",

@@ -151,9 +151,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add(
         "--retriever",
-        choices=("bm25", "regex", "semantic"),
+        metavar="NAME",
         default=None,
-        help="with --discovery deferred: the search that answers the query (default bm25)",
+        help="with --discovery deferred: the search that answers the query: bm25 (default), "
+        "regex, semantic, or a host search profile (anthropic-bm25, anthropic-regex, "
+        "claude-code, codex, pi, fastmcp)",
     )
     add(
         "--top-k",
@@ -181,10 +183,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
-    """The run's options: its flags over config ``trials``/``thresholds`` over the defaults."""
-    from whichtool_tui.usecases.options import RunOverrides, from_namespace, merge_run_options
+    """The run's options: its flags over config ``trials``/``thresholds`` over the defaults
+    (an offline provider's tool limit defaults to the absolute maximum)."""
+    from whichtool_tui.usecases.options import (
+        ProviderOverrides,
+        RunOverrides,
+        from_namespace,
+        merge_provider,
+        merge_run_options,
+    )
 
-    return merge_run_options(from_namespace(RunOverrides, args), settings)
+    provider = merge_provider(from_namespace(ProviderOverrides, args), settings).name
+    return merge_run_options(from_namespace(RunOverrides, args), settings, provider)
 
 
 def load_inputs(args: argparse.Namespace, settings: Settings, max_tools: int) -> RunInputs:

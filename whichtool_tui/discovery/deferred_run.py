@@ -76,7 +76,8 @@ class DeferredSender:
         self.options = options
         self.tools = {tool.name: tool for tool in inputs.tools}
         self.names = inputs.tool_names
-        documents = documents_of_specs(inputs.tools)
+        # The surface's own documents (titles, annotations) when the inputs carry them.
+        documents = inputs.search_documents or documents_of_specs(inputs.tools)
         self.retriever = build_retrievers(documents, [options.retriever], options.min_similarity)[0]
         self.search_spec = search_tool(
             options.retriever, options.top_k, options.variant, self.names

@@ -14,26 +14,42 @@ from collections.abc import Mapping, Sequence
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
 from whichtool_tui.discovery.deferral import DeferralSection, deferral_findings
 from whichtool_tui.discovery.documents import ToolDocument
-from whichtool_tui.discovery.ranking import DEFAULT_K, FINDABILITY_KS, Ranking, Retriever
+from whichtool_tui.discovery.ranking import (
+    CURVE_KS,
+    DEFAULT_K,
+    FINDABILITY_KS,
+    Ranking,
+    Retriever,
+)
 from whichtool_tui.discovery.report_model import (
     DistractorRetrieval,
     FindabilitySection,
+    SearchSummary,
     SemanticOverlap,
     TaskFindability,
     ToolFindability,
 )
-from whichtool_tui.discovery.text import prompt_vocabulary
+from whichtool_tui.discovery.text import names_in_text, prompt_vocabulary
 from whichtool_tui.evaluation.plan import TaskSpec
 
 METHODS = {
-    "bm25": "BM25 (bm25s, Lucene, k1 1.2, b 0.75) over name, title, description and parameter "
-    "names; confident when the best score is 1.5x the runner-up",
+    "bm25": "BM25 (bm25s, Lucene, k1 1.2, b 0.75) over the raw name, name parts, titles, "
+    "description and parameter names; confident when the best score is 1.5x the runner-up",
     "regex": "case-insensitive pattern of the prompt's word stems over the same text, scored "
     "by distinct words matched; confident at 2+ words and more than any other tool",
     "semantic": "cosine similarity of all-MiniLM-L6-v2 (int8 ONNX) vectors; confident at the "
     "minimum similarity",
 }
 TOP_SHOWN = 3
+
+
+def method_of(name: str) -> str:
+    """How a search ranks: the generic ones here, a host's from its search profile."""
+    if name in METHODS:
+        return METHODS[name]
+    from whichtool_tui.discovery.profiles import profile_named
+
+    return profile_named(name).method()
 
 
 def _words(vocabulary: Mapping[str, str], stems: set[str]) -> list[str]:
@@ -158,6 +174,41 @@ def _found_at(ranks: Sequence[int | None]) -> dict[str, float]:
     }
 
 
+def _within(rank: int | None, k: int) -> bool:
+    return rank is not None and rank <= k
+
+
+def _summaries(
+    rows: Sequence[tuple[TaskSpec, Mapping[str, int | None]]], names: Sequence[str]
+) -> list[SearchSummary]:
+    """Per search: found within its host's k, the found@k curve, and exact-name recall."""
+    from whichtool_tui.discovery.profiles import profile_named
+
+    exact = [
+        (task, ranks) for task, ranks in rows if names_in_text(task.prompt, [task.expected or ""])
+    ]
+    summaries: list[SearchSummary] = []
+    for name in names:
+        k = profile_named(name).top_k
+        ranks = [row[name] for _, row in rows]
+        exact_missed = [task.id for task, row in exact if not _within(row[name], 1)]
+        summaries.append(
+            SearchSummary(
+                retriever=name,
+                k=k,
+                found_at_k=round(sum(_within(r, k) for r in ranks) / len(ranks), 6),
+                curve=[round(sum(_within(r, c) for r in ranks) / len(ranks), 6) for c in CURVE_KS],
+                missed=[task.id for task, row in rows if not _within(row[name], k)],
+                exact_name_tasks=len(exact),
+                exact_name_at1=(
+                    round((len(exact) - len(exact_missed)) / len(exact), 6) if exact else None
+                ),
+                exact_name_missed=exact_missed,
+            )
+        )
+    return summaries
+
+
 def assess_findability(
     documents: Sequence[ToolDocument],
     tasks: Sequence[TaskSpec],
@@ -178,6 +229,7 @@ def assess_findability(
     findings: list[Diagnostic] = []
     ranks_by_tool: dict[str, dict[str, list[int | None]]] = {}
     own_tasks: dict[str, list[TaskSpec]] = {}
+    ranked: list[tuple[TaskSpec, dict[str, int | None]]] = []
     for task in tasks:
         if task.expected is not None and task.expected not in by_name:
             continue  # tasks lint reports an expected tool the surface lacks
@@ -196,6 +248,7 @@ def assess_findability(
             continue
         document = by_name[task.expected]
         ranks = {name: ranking.rank_of(task.expected) for name, ranking in rankings.items()}
+        ranked.append((task, ranks))
         task_rows.append(
             TaskFindability(
                 id=task.id,
@@ -244,7 +297,7 @@ def assess_findability(
     return FindabilitySection(
         task_source=task_source,
         retrievers=names,
-        methods={name: METHODS[name] for name in names},
+        methods={name: method_of(name) for name in names},
         ks=list(FINDABILITY_KS),
         top_k=top_k,
         min_similarity=min_similarity,
@@ -255,5 +308,7 @@ def assess_findability(
         never_found=never_found,
         deferral=deferral,
         semantic_overlap=semantic_overlap,
+        curve_ks=list(CURVE_KS),
+        summary=_summaries(ranked, names) if ranked else [],
         findings=sort_diagnostics(findings),
     )

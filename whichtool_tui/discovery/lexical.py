@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from whichtool_tui.discovery.documents import ToolDocument
 from whichtool_tui.discovery.ranking import Hit, Ranking, ordered_hits, stands_out
-from whichtool_tui.discovery.text import prompt_vocabulary, text_terms
+from whichtool_tui.discovery.text import prompt_vocabulary, query_terms
 
 BM25_K1 = 1.2
 BM25_B = 0.75
@@ -29,7 +29,7 @@ _WORDS = re.compile(r"\w+")
 
 
 class Bm25Retriever:
-    """BM25 over name, title, description and parameter names (bm25s, Lucene variant)."""
+    """BM25 over raw name, name parts, titles, description and parameter names (bm25s, Lucene)."""
 
     name = "bm25"
 
@@ -50,7 +50,7 @@ class Bm25Retriever:
 
     def scores(self, query: str) -> list[float]:
         """The BM25 score of every document for a query, in document order."""
-        ids = sorted({self._vocabulary[t] for t in text_terms(query) if t in self._vocabulary})
+        ids = sorted({self._vocabulary[t] for t in query_terms(query) if t in self._vocabulary})
         if self._empty or not ids:
             return [0.0] * len(self.documents)
         return [float(value) for value in self._index.get_scores(ids)]
@@ -88,9 +88,11 @@ class RegexRetriever:
         self._words = sorted(self._docs_by_word)
 
     def search(self, query: str) -> Ranking:
-        """Rank by how many distinct prompt words (as word-start prefixes) each tool matches.
+        """Rank by how many distinct prompt stems (as word-start prefixes) each tool matches.
 
-        Equivalent to ``search_pattern(keyword_pattern(query))``, answered from the word index.
+        ``search_pattern(keyword_pattern(query))`` runs the same pattern but counts distinct
+        matched strings, so a tool holding two words of one stem (``page``, ``pages``) scores
+        one more there; this index answer counts each stem once.
         """
         matched: dict[int, int] = {}
         for stem in prompt_vocabulary(query):

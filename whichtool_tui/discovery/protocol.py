@@ -28,7 +28,25 @@ _QUERY_HELP = {
     "semantic": "a short description of the capability you need",
     "regex": "a regular expression (case-insensitive) matched against tool names, "
     "descriptions and parameter names, e.g. 'weather|forecast'",
+    "keyword": "keywords describing the capability you need; or 'select:NAME' "
+    "(comma-separated) to load tools by name",
 }
+
+
+def _query_help(retriever: str) -> str:
+    """The query parameter's help for a generic search or a host profile's ranker."""
+    if retriever in _QUERY_HELP:
+        return _QUERY_HELP[retriever]
+    from whichtool_tui.discovery.profiles import profile_named
+
+    profile = profile_named(retriever)
+    if profile.ranker == "regex":
+        return (
+            f"{_QUERY_HELP['regex']}; at most {profile.max_pattern_length} characters"
+            if profile.max_pattern_length
+            else _QUERY_HELP["regex"]
+        )
+    return _QUERY_HELP.get(profile.ranker, _QUERY_HELP["bm25"])
 
 
 def search_tool(
@@ -39,7 +57,7 @@ def search_tool(
         f"Search the available tools. Returns up to {top_k} tools whose definitions match the "
         "query; they become callable in your next step. Call this before any other tool."
     )
-    query_help = _QUERY_HELP[retriever]
+    query_help = _query_help(retriever)
     if variant == "names":
         description += f" Deferred tools: {', '.join(names)}."
         query_help += f"; or '{SELECT_PREFIX}NAME' (comma-separated) to load tools by name"
@@ -85,6 +103,10 @@ def answer_query(
         known = set(names)
         chosen = list(dict.fromkeys(name for name in wanted if name in known))
         return Ranking("select", query, tuple(Hit(name, 1.0) for name in chosen), bool(chosen))
-    if isinstance(retriever, RegexRetriever):
+    from whichtool_tui.discovery.host_search import ClaudeCodeRetriever, ProfileRegexRetriever
+
+    if isinstance(retriever, ClaudeCodeRetriever):
+        return retriever.search_query(stripped)
+    if isinstance(retriever, RegexRetriever | ProfileRegexRetriever):
         return retriever.search_pattern(stripped, query)
     return retriever.search(stripped)

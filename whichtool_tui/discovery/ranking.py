@@ -6,10 +6,18 @@ from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from whichtool_tui import limits
+from whichtool_tui.discovery.profiles import PROFILE_ORDER
 
-RETRIEVER_NAMES = ("bm25", "regex", "semantic")
+# The generic searches, then one per host search profile (discovery/search_profiles/).
+RETRIEVER_NAMES = PROFILE_ORDER
+GENERIC_RETRIEVERS = ("bm25", "regex", "semantic")
+HOST_RETRIEVERS = tuple(name for name in PROFILE_ORDER if name not in GENERIC_RETRIEVERS)
+# ``--retriever hosts`` asks for every host profile at once.
+HOSTS_ALIAS = "hosts"
 DEFAULT_K = limits.DEFAULT_DISCOVERY_TOP_K
 FINDABILITY_KS = (1, 3, 5)
+# The found@k curve runs to the largest k a profiled host loads (Codex and pi: 8).
+CURVE_KS = tuple(range(1, 9))
 
 
 class Hit(NamedTuple):

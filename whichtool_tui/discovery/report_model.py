@@ -46,6 +46,20 @@ class SemanticOverlap(_Model):
     semantic: float
 
 
+class SearchSummary(_Model):
+    """One search over the whole task set: found within its host's k, the found@k curve, and
+    exact-name recall (tasks whose prompt spells the expected tool's name)."""
+
+    retriever: str
+    k: int
+    found_at_k: float = Field(alias="foundAtK")
+    curve: list[float]
+    missed: list[str]
+    exact_name_tasks: int = Field(alias="exactNameTasks")
+    exact_name_at1: float | None = Field(alias="exactNameAt1")
+    exact_name_missed: list[str] = Field(alias="exactNameMissed")
+
+
 class FindabilitySection(_Model):
     """Whether a deferring host's searches find each tool for its own task prompts."""
 
@@ -62,4 +76,6 @@ class FindabilitySection(_Model):
     never_found: dict[str, list[str]] = Field(alias="neverFound")
     deferral: DeferralSection
     semantic_overlap: list[SemanticOverlap] | None = Field(default=None, alias="semanticOverlap")
+    curve_ks: list[int] = Field(default_factory=list, alias="curveKs")
+    summary: list[SearchSummary] = Field(default_factory=list)
     findings: list[Diagnostic]

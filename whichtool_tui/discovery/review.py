@@ -6,9 +6,16 @@ from collections.abc import Sequence
 
 from whichtool_tui.discovery import embedding
 from whichtool_tui.discovery.deferral import predict_deferral
-from whichtool_tui.discovery.documents import ToolDocument, build_document
+from whichtool_tui.discovery.documents import ToolDocument
+from whichtool_tui.discovery.documents import surface_documents as documents_of_tools
 from whichtool_tui.discovery.findability import assess_findability
-from whichtool_tui.discovery.ranking import DEFAULT_K, RETRIEVER_NAMES, Retriever
+from whichtool_tui.discovery.ranking import (
+    DEFAULT_K,
+    HOST_RETRIEVERS,
+    HOSTS_ALIAS,
+    RETRIEVER_NAMES,
+    Retriever,
+)
 from whichtool_tui.discovery.report_model import FindabilitySection, SemanticOverlap
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.plan import TaskSpec
@@ -17,25 +24,23 @@ from whichtool_tui.surface.report_model import InspectReport
 
 
 def surface_documents(surface: NormalizedSurface) -> tuple[ToolDocument, ...]:
-    """One document per tool in served order (title and resolved schema included)."""
-    tools = sorted(surface.tools, key=lambda tool: tool.served_index)
-    return tuple(
-        build_document(
-            tool.name, tool.description, tool.input_schema_resolved, tool.served_index, tool.title
-        )
-        for tool in tools
-    )
+    """One document per tool in served order (titles and resolved schema included)."""
+    return documents_of_tools(surface.tools)
 
 
 def check_retriever_names(names: Sequence[str]) -> tuple[str, ...]:
     """Refuse unknown searches, and semantic without the extra; keep order, drop repeats."""
     chosen: list[str] = []
-    for name in names:
+    expanded = [
+        part for name in names for part in (HOST_RETRIEVERS if name == HOSTS_ALIAS else (name,))
+    ]
+    for name in expanded:
         if name not in RETRIEVER_NAMES:
             raise WhichtoolError(
                 "discovery/unknown-retriever",
                 f"Unknown search `{name}`. Available: {', '.join(RETRIEVER_NAMES)}",
-                "Pass --retriever bm25, regex or semantic (repeatable).",
+                "Pass --retriever with one of those (repeatable), or `hosts` for every host "
+                "search profile.",
             )
         if name == "semantic":
             embedding.require_embedding()
@@ -57,19 +62,31 @@ def build_retrievers(
     documents: Sequence[ToolDocument], names: Sequence[str], min_similarity: float
 ) -> list[Retriever]:
     """Instantiate the named searches over one surface's documents."""
+    return [build_retriever(documents, name, min_similarity) for name in names]
+
+
+def build_retriever(
+    documents: Sequence[ToolDocument], name: str, min_similarity: float
+) -> Retriever:
+    """One named search (generic or host profile) over one surface's documents."""
+    from whichtool_tui.discovery import host_search
     from whichtool_tui.discovery.lexical import Bm25Retriever, RegexRetriever
+    from whichtool_tui.discovery.profiles import profile_named
 
-    retrievers: list[Retriever] = []
-    for name in names:
-        if name == "bm25":
-            retrievers.append(Bm25Retriever(documents))
-        elif name == "regex":
-            retrievers.append(RegexRetriever(documents))
-        else:
-            from whichtool_tui.discovery.semantic import SemanticRetriever
+    if name == "bm25":
+        return Bm25Retriever(documents)
+    if name == "regex":
+        return RegexRetriever(documents)
+    if name == "semantic":
+        from whichtool_tui.discovery.semantic import SemanticRetriever
 
-            retrievers.append(SemanticRetriever(documents, min_similarity))
-    return retrievers
+        return SemanticRetriever(documents, min_similarity)
+    profile = profile_named(name)
+    if profile.ranker == "keyword":
+        return host_search.ClaudeCodeRetriever(profile, documents)
+    if profile.ranker == "regex":
+        return host_search.ProfileRegexRetriever(profile, documents)
+    return host_search.ProfileBm25Retriever(profile, documents)
 
 
 def _semantic_overlap(report: InspectReport, surface: NormalizedSurface) -> list[SemanticOverlap]:

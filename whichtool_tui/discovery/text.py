@@ -44,3 +44,48 @@ def prompt_vocabulary(prompt: str) -> dict[str, str]:
         if is_content_word(word):
             vocabulary.setdefault(stem(word), word)
     return vocabulary
+
+
+# A compound identifier in a prompt (``list_branches``, ``ui-get``, ``getUser``): a tool name
+# the user typed, kept whole so an exact name can match the raw name term.
+_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:[_\-.][A-Za-z0-9]+)+|[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*")
+SHORT_NAME_PART = 2
+
+
+def name_index_terms(name: str) -> list[str]:
+    """A name's terms: the raw name (when compound), then every part, short parts kept raw.
+
+    Keeping ``ui`` of ``ui_get`` and ``59`` of ``create_ticket_59`` (which content words drop)
+    lets a prompt that names the tool match it on those parts too.
+    """
+    parts = name_tokens(name)
+    terms = [name.lower()] if len(parts) > 1 else []
+    for part in parts:
+        if is_content_word(part):
+            terms.append(stem(part))
+        elif len(part) >= SHORT_NAME_PART and part not in STOPWORDS:
+            terms.append(part)
+    return terms
+
+
+@lru_cache(maxsize=8192)
+def query_terms(text: str) -> tuple[str, ...]:
+    """A query's generic terms: content words, plus each identifier whole and its short parts."""
+    extra: list[str] = []
+    for identifier in _IDENTIFIER.findall(text):
+        extra += [term for term in name_index_terms(identifier) if term not in extra]
+    return (*text_terms(text), *extra)
+
+
+_WHOLE_IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-.]*[A-Za-z0-9]|[A-Za-z0-9]")
+
+
+def names_in_text(text: str, names: Iterable[str]) -> list[str]:
+    """Tool names a text spells out as whole identifiers (any case), in the order they appear."""
+    known = {name.lower(): name for name in names}
+    found: list[str] = []
+    for identifier in _WHOLE_IDENTIFIER.findall(text):
+        name = known.get(identifier.lower().rstrip("."))
+        if name is not None and name not in found:
+            found.append(name)
+    return found

@@ -79,6 +79,9 @@ class RunInputs:
     task_set_source: str = ""
     task_set_surface: str | None = None
     surface_diagnostics: tuple[Diagnostic, ...] = ()
+    # What a deferring host's search indexes per tool (discovery.documents.ToolDocument, built
+    # from the surface with titles and annotations), so a deferred run ranks what inspect does.
+    search_documents: tuple[Any, ...] = ()
 
     @property
     def tool_names(self) -> tuple[str, ...]:

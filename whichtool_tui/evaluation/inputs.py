@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from whichtool_tui.diagnostics import Diagnostic
+from whichtool_tui.discovery.documents import surface_documents
 from whichtool_tui.evaluation.engine import RunInputs
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.evaluation.report_model import ContextCost, TargetRef, Tokenizer, ToolTokens
@@ -116,6 +117,7 @@ def build_run_inputs(
         task_set_source=loaded.source,
         task_set_surface=task_set.surface,
         surface_diagnostics=(*listing.diagnostics, *surface.diagnostics),
+        search_documents=surface_documents(served),
     )
     if before_review is not None:
         before_review(draft)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from whichtool_tui.discovery.report_model import FindabilitySection
 from whichtool_tui.reports.escape import markdown_cell, markdown_code
-from whichtool_tui.reports.findability_terminal import rank_text
+from whichtool_tui.reports.findability_terminal import SUMMARY_HEADERS, rank_text, summary_rows
 
 
 def render_findability_markdown(section: FindabilitySection) -> list[str]:
@@ -19,6 +19,20 @@ def render_findability_markdown(section: FindabilitySection) -> list[str]:
     ]
     for name, reason in section.skipped_retrievers.items():
         lines += [f"_{name} skipped: {markdown_cell(reason)}_", ""]
+    for name in names:
+        lines.append(f"- {markdown_code(name)}: {markdown_cell(section.methods.get(name, ''))}")
+    if names:
+        lines.append("")
+    if section.summary:
+        lines += ["| " + " | ".join(SUMMARY_HEADERS) + " |", "|---|---:|---:|---|---|"]
+        for summary_cells in summary_rows(section):
+            lines.append("| " + " | ".join(markdown_cell(c) for c in summary_cells) + " |")
+        lines.append("")
+        for item in section.summary:
+            if item.missed:
+                missed = ", ".join(markdown_cell(task) for task in item.missed)
+                lines.append(f"- {markdown_code(item.retriever)} misses at k {item.k}: {missed}")
+        lines.append("")
     if section.tasks:
         lines.append("| task | expected | " + " | ".join(f"{n} rank" for n in names) + " |")
         lines.append("|---|---|" + "---:|" * len(names))

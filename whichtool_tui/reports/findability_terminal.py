@@ -33,6 +33,23 @@ def _percent(value: float) -> str:
     return f"{value * 100:.0f}%"
 
 
+def summary_rows(section: FindabilitySection) -> list[list[str]]:
+    """Per search: its k, found within it, the found@1..8 curve, exact-name recall at 1."""
+    rows = []
+    for item in section.summary:
+        exact = (
+            "-"
+            if item.exact_name_at1 is None
+            else f"{_percent(item.exact_name_at1)} of {item.exact_name_tasks}"
+        )
+        curve = " ".join(f"{value * 100:.0f}" for value in item.curve)
+        rows.append([item.retriever, str(item.k), _percent(item.found_at_k), curve, exact])
+    return rows
+
+
+SUMMARY_HEADERS = ["search", "k", "found@k", "found@1..8 (%)", "exact names @1"]
+
+
 def render_findability_terminal(out: LineSink, section: FindabilitySection) -> None:
     """Ranks per task, found@k per tool, deferral rules and the findings with their fixes."""
     names = section.retrievers
@@ -43,6 +60,16 @@ def render_findability_terminal(out: LineSink, section: FindabilitySection) -> N
         out.wrapped(f"{name} skipped: {reason}", "  ", "dim")
     if section.min_similarity is not None:
         out.add(("  semantic minimum similarity ", "dim"), f"{section.min_similarity:.2f}")
+    for name in names:
+        out.wrapped(f"{name}: {section.methods.get(name, '')}", "  ", "dim")
+    if section.summary:
+        out.add("")
+        out.table(SUMMARY_HEADERS, summary_rows(section), {1, 2})
+        for item in section.summary:
+            if item.missed:
+                out.wrapped(
+                    f"{item.retriever} misses at k {item.k}: {', '.join(item.missed)}", "  ", "dim"
+                )
     if section.tasks:
         out.add("")
         out.table(

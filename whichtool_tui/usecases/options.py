@@ -137,10 +137,14 @@ def merge_discovery_options(
                 "Add --discovery deferred, or drop the flag.",
             )
         return None
-    if values["retriever"] == "semantic":
-        from whichtool_tui.discovery.embedding import require_embedding
+    from whichtool_tui.discovery.review import check_retriever_names
 
-        require_embedding()
+    if len(check_retriever_names([values["retriever"]])) != 1:  # semantic needs its extra
+        raise WhichtoolError(
+            "discovery/one-retriever",
+            "A deferred run answers with one search; `hosts` names several",
+            "Pass one --retriever (e.g. codex), or review them all with inspect --tasks.",
+        )
     return DiscoveryOptions(
         variant=values["discovery_variant"],
         retriever=values["retriever"],
@@ -241,12 +245,22 @@ def from_mapping(kind: type[OverridesT], values: Mapping[str, Any]) -> Overrides
     return kind(**{name: value for name, value in values.items() if name in names})
 
 
-def merge_run_options(overrides: RunOverrides, settings: Settings) -> RunOptions:
-    """The options a run uses, whichever face asked for it."""
+def merge_run_options(
+    overrides: RunOverrides, settings: Settings, provider: str | None = None
+) -> RunOptions:
+    """The options a run uses, whichever face asked for it.
+
+    With an offline ``provider`` (keyword, embedding, mock) nothing is spent, so a tool limit
+    neither given nor configured is the absolute maximum (1,000), not the paid default of 6.
+    """
     from whichtool_tui.evaluation.engine import RunOptions
     from whichtool_tui.evaluation.thresholds import ThresholdSettings
+    from whichtool_tui.providers.presets import OFFLINE_PROVIDERS
 
     values = merged_values(overrides, settings)
+    unset = overrides.max_tools is None and _configured(settings, "trials.max_tools") is None
+    if provider in OFFLINE_PROVIDERS and unset:
+        values["max_tools"] = limits.ABSOLUTE_MAX_TOOLS
     nested: dict[str, dict[str, Any]] = {"thresholds": {}}
     top: dict[str, Any] = {}
     for spec in fields(overrides):

@@ -1,0 +1,59 @@
+"""`inspect --tasks` and `run --discovery deferred` rank the same documents: for every search
+profile, the deferred run's rank of each expected tool (a baseline searches with the prompt)
+equals inspect's rank for the same task."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import REPO
+from whichtool_tui.cli import main
+from whichtool_tui.discovery.embedding import embedding_available
+from whichtool_tui.discovery.profiles import PROFILE_ORDER
+
+SURFACE = str(REPO / "tests" / "fixtures" / "search_profiles" / "surface.json")
+TASKS = str(REPO / "tests" / "fixtures" / "search_profiles" / "surface.tasks.yaml")
+NAMES = [n for n in PROFILE_ORDER if n != "semantic" or embedding_available()]
+
+
+def _inspect_ranks(tmp_path: Path) -> dict[str, dict[str, int | None]]:
+    out = tmp_path / "inspect.json"
+    argv = ["--no-ui", "inspect", SURFACE, "--tasks", TASKS, "--format", "json"]
+    for name in NAMES:
+        argv += ["--retriever", name]
+    assert main([*argv, "--out", str(out)]) in (0, 1)
+    tasks = json.loads(out.read_text())["findability"]["tasks"]
+    return {name: {task["id"]: task["ranks"][name] for task in tasks} for name in NAMES}
+
+
+@pytest.fixture(scope="module")
+def inspect_ranks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, int | None]]:
+    return _inspect_ranks(tmp_path_factory.mktemp("inspect"))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_deferred_run_ranks_equal_inspect_ranks(
+    name: str, inspect_ranks: dict[str, dict[str, int | None]], tmp_path: Path
+) -> None:
+    out = tmp_path / "run.json"
+    code = main(
+        [
+            "--no-ui", "run", SURFACE, "--tasks", TASKS, "--provider", "keyword",
+            "--discovery", "deferred", "--retriever", name, "--top-k", "8",
+            "--no-compare-upfront", "--repeat", "1", "--cache-dir", str(tmp_path / "cache"),
+            "--format", "json", "--out", str(out),
+        ]
+    )  # fmt: skip
+    assert code in (0, 1)
+    trials = json.loads(out.read_text())["discovery"]["trials"]
+    ranks = {t["taskId"]: t["expectedRank"] for t in trials if t["taskId"] in inspect_ranks[name]}
+    # The run keeps the first 8 hits: inspect's ranks past 8 are "not retrieved" there.
+    expected = {
+        task: (rank if rank is not None and rank <= 8 else None)
+        for task, rank in inspect_ranks[name].items()
+    }
+    assert ranks == expected
+    assert len(ranks) == 10
