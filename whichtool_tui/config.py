@@ -127,6 +127,22 @@ class InspectConfig(_Strict):
     """Per-rule settings for inspect, keyed by finding code (see the rule catalog)."""
 
     rules: dict[str, RuleSetting] = Field(default_factory=dict)
+    # Host compatibility (docs/hosts.md): profiles to check, and those that must pass.
+    hosts: list[str] | None = None
+    require_hosts: list[str] | None = Field(default=None, alias="requireHosts")
+    host_server_name: Annotated[str, Field(min_length=1)] | None = Field(
+        default=None, alias="hostServerName"
+    )
+
+    @field_validator("hosts", "require_hosts")
+    @classmethod
+    def _known_hosts(cls, names: list[str] | None) -> list[str] | None:
+        from whichtool_tui.hosts.registry import ALL, host_names
+
+        for name in names or []:
+            if name != ALL and name not in host_names():
+                raise ValueError(f"unknown host `{name}` (known: {', '.join(host_names())}, all)")
+        return names
 
     @field_validator("rules", mode="before")
     @classmethod

@@ -16,6 +16,7 @@ from whichtool_tui.limits import INSPECT_MAX_TOOLS
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
+    from whichtool_tui.usecases.inspect import InspectResult
     from whichtool_tui.usecases.models import InspectReport
 
 
@@ -84,6 +85,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=number_between(-1, 1),
         help="with --tasks: the semantic search's confidence floor (default 0.30)",
     )
+    add(
+        "--host",
+        action="append",
+        metavar="NAME",
+        help="also check compatibility with a host profile (repeatable; `all`; see docs/hosts.md)",
+    )
+    add(
+        "--require-host",
+        dest="require_host",
+        action="append",
+        metavar="NAME",
+        help="like --host, and exit 1 when that host is incompatible (repeatable; `all`)",
+    )
+    add(
+        "--host-server-name",
+        dest="host_server_name",
+        metavar="NAME",
+        help="the server name hosts prefix tool names with (Claude Code: mcp__NAME__tool; "
+        "default: the server's own name)",
+    )
+    add(
+        "--host-fix-out",
+        dest="host_fix_out",
+        metavar="FILE",
+        help="write an RFC 6902 patch that makes the surface fit the named hosts where a "
+        "mechanical fix exists",
+    )
     add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")
 
 
@@ -111,11 +139,12 @@ def _format(args: argparse.Namespace) -> str:
     return chosen
 
 
-def build_report(args: argparse.Namespace, settings: Settings, target: str | None) -> InspectReport:
+def build_report(args: argparse.Namespace, settings: Settings, target: str | None) -> InspectResult:
     """The inspect use case with this command's flags; says on stderr what --save-snapshot wrote."""
     from whichtool_tui.usecases.inspect import InspectRequest, inspect
     from whichtool_tui.usecases.options import (
         FindabilityOverrides,
+        HostOverrides,
         InspectOverrides,
         from_namespace,
     )
@@ -125,6 +154,7 @@ def build_report(args: argparse.Namespace, settings: Settings, target: str | Non
         transport=args.transport,
         review=from_namespace(InspectOverrides, args),
         findability=from_namespace(FindabilityOverrides, args),
+        hosts=from_namespace(HostOverrides, args),
         save_snapshot=args.save_snapshot,
     )
     result = inspect(request, settings)
@@ -135,7 +165,7 @@ def build_report(args: argparse.Namespace, settings: Settings, target: str | Non
         sys.stderr.write(
             f"Saved {count} tool{'' if count == 1 else 's'} to {redact_paths(args.save_snapshot)}\n"
         )
-    return result.report
+    return result
 
 
 def write_outputs(
@@ -187,7 +217,8 @@ def opens_tui(args: argparse.Namespace) -> bool:
     """
     from whichtool_tui.commands._parser import wants_ui
 
-    return not (args.out or args.format or args.save_snapshot) and wants_ui(args)
+    asks_hosts = args.host or args.require_host or args.host_fix_out
+    return not (args.out or args.format or args.save_snapshot or asks_hosts) and wants_ui(args)
 
 
 def _open_in_ui(args: argparse.Namespace, settings: Settings, target: str | None) -> int:
@@ -225,10 +256,10 @@ def execute(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     if opens_tui(args):
         return _open_in_ui(args, settings, target)
-    report = build_report(args, settings, target)
-    write_outputs(report, args, settings, report_format)
+    result = build_report(args, settings, target)
+    write_outputs(result.report, args, settings, report_format)
     _done_until_exit()
-    return int(ExitCode.OK if report.ok else ExitCode.THRESHOLD_FAILED)
+    return int(ExitCode.OK if result.ok else ExitCode.THRESHOLD_FAILED)
 
 
 def _done_until_exit() -> None:

@@ -126,6 +126,10 @@ def render_inspect_markdown(report: InspectReport) -> str:
         from whichtool_tui.reports.findability_markdown import render_findability_markdown
 
         lines += render_findability_markdown(report.findability)
+    if report.hosts is not None:
+        from whichtool_tui.reports.hosts_markdown import render_hosts_markdown
+
+        lines += render_hosts_markdown(report.hosts, [tool.name for tool in report.surface.tools])
     lines += [
         "_No tool was executed: whichtool-tui read tools/list and stopped there._",
     ]

@@ -334,6 +334,11 @@ def render_inspect_terminal(report: InspectReport, *, color: bool = False, width
         from whichtool_tui.reports.findability_terminal import render_findability_terminal
 
         render_findability_terminal(out, report.findability)
+    if report.hosts is not None:
+        from whichtool_tui.reports.hosts_terminal import render_hosts_terminal
+
+        names = [tool.name for tool in report.surface.tools]
+        render_hosts_terminal(out, report.hosts, names, out.width)
     out.add("")
     out.add((FOOTER, "dim"))
     return out.render(color)

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.discovery.report_model import FindabilitySection
+from whichtool_tui.hosts.report_model import HostVerdict
 
 INSPECT_SCHEMA_VERSION = "whichtool.inspect/1"
 
@@ -164,13 +165,15 @@ class InspectReport(_Model):
     ok: bool
     # Present only with `inspect --tasks`: additive to whichtool.inspect/1.
     findability: FindabilitySection | None = None
+    # Present only with `inspect --host`: additive to whichtool.inspect/1.
+    hosts: list[HostVerdict] | None = None
 
     def to_json_data(self) -> dict[str, Any]:
         """The wire form: camelCase names, absent optional fields left out."""
         # Findings can number tens of thousands (every notable pair of 1,000 tools): they are
         # plain values already, so they skip the generic dump.
         data: dict[str, Any] = self.model_dump(
-            mode="json", by_alias=True, exclude_none=True, exclude={"diagnostics"}
+            mode="json", by_alias=True, exclude_none=True, exclude={"diagnostics", "hosts"}
         )
         # `approximates` is part of the contract even when null.
         tokenizer = self.tokens.tokenizer
@@ -186,6 +189,8 @@ class InspectReport(_Model):
             if key == "thresholds":
                 ordered["diagnostics"] = findings
             ordered[key] = value
+        if self.hosts is not None:
+            ordered["hosts"] = [verdict.to_json_data() for verdict in self.hosts]
         return ordered
 
     def to_json_text(self) -> str:

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.usecases.options import (
     FindabilityOverrides,
+    HostOverrides,
     InspectOverrides,
+    merge_host_options,
     merge_inspect_options,
 )
 
@@ -36,6 +38,7 @@ class InspectRequest:
     transport: str | None = None
     review: InspectOverrides = field(default_factory=InspectOverrides)
     findability: FindabilityOverrides = field(default_factory=FindabilityOverrides)
+    hosts: HostOverrides = field(default_factory=HostOverrides)
     save_snapshot: str | None = None
 
 
@@ -45,6 +48,22 @@ class InspectResult:
 
     listing: ServedListing
     report: InspectReport
+    required_hosts: tuple[str, ...] = ()
+
+    @property
+    def hosts_ok(self) -> bool:
+        """False when a host named by ``--require-host`` (or ``all``) is incompatible."""
+        from whichtool_tui.hosts.registry import resolve_hosts
+
+        if not self.required_hosts or self.report.hosts is None:
+            return True
+        required = set(resolve_hosts(self.required_hosts))
+        return all(v.compatible for v in self.report.hosts if v.host in required)
+
+    @property
+    def ok(self) -> bool:
+        """The exit verdict: the review is ok and every required host is compatible."""
+        return self.report.ok and self.hosts_ok
 
     @property
     def saved_tools(self) -> int:
@@ -139,6 +158,11 @@ def review_listing(
 def inspect(request: InspectRequest, settings: Settings) -> InspectResult:
     """Resolve the target, read tools/list once, optionally save it, review it, and with a task
     set add the findability review."""
+    host_options = merge_host_options(request.hosts, settings)
+    if host_options.wanted:
+        from whichtool_tui.hosts.registry import resolve_hosts
+
+        resolve_hosts(host_options.hosts)  # an unknown name fails before the target opens
     listing = read_listing(target_spec(request.target, request.transport, settings))
     if request.save_snapshot:
         save_snapshot(listing.raw_tools, request.save_snapshot)
@@ -155,4 +179,8 @@ def inspect(request: InspectRequest, settings: Settings) -> InspectResult:
             findability.retriever,
             findability.min_similarity,
         )
-    return InspectResult(listing, report)
+    if host_options.wanted:
+        from whichtool_tui.hosts.attach import with_hosts
+
+        report = with_hosts(report, listing, host_options.hosts, host_options.server_name)
+    return InspectResult(listing, report, host_options.required)

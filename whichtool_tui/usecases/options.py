@@ -102,6 +102,47 @@ class FindabilityOverrides:
 
 
 @dataclass(frozen=True)
+class HostOverrides:
+    """A face's values for the host compatibility review (``inspect --host``); None: not given."""
+
+    host: tuple[str, ...] | None = option("inspect.hosts", ())
+    require_host: tuple[str, ...] | None = option("inspect.require_hosts", ())
+    host_server_name: str | None = option("inspect.host_server_name", None)
+    host_fix_out: str | None = option(None, None)
+
+
+@dataclass(frozen=True)
+class HostOptions:
+    """The merged host review: which hosts to check, which must pass, and the patch path."""
+
+    hosts: tuple[str, ...]
+    required: tuple[str, ...]
+    server_name: str | None
+    fix_out: str | None
+
+    @property
+    def wanted(self) -> bool:
+        """True when any host is to be checked."""
+        return bool(self.hosts or self.required)
+
+
+def merge_host_options(overrides: HostOverrides, settings: Settings) -> HostOptions:
+    """Hosts to check are those named plus those required; a patch needs at least one."""
+    from whichtool_tui.errors import WhichtoolError
+
+    values = merged_values(overrides, settings)
+    required = tuple(values["require_host"])
+    hosts = tuple(dict.fromkeys((*values["host"], *required)))
+    if values["host_fix_out"] and not hosts:
+        raise WhichtoolError(
+            "cli/needs-host",
+            "--host-fix-out needs --host or --require-host",
+            "Name the hosts the patch should make the surface fit, e.g. --host anthropic.",
+        )
+    return HostOptions(hosts, required, values["host_server_name"], values["host_fix_out"])
+
+
+@dataclass(frozen=True)
 class DiscoveryOverrides:
     """A face's values for how a run discovers tools; None means "not given here"."""
 

@@ -1,0 +1,25 @@
+"""Add the ``hosts`` section to an inspect report, for the hosts a user named."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from whichtool_tui.surface.listing import ServedListing
+from whichtool_tui.surface.report_model import InspectReport
+
+
+def with_hosts(
+    report: InspectReport,
+    listing: ServedListing,
+    hosts: Sequence[str],
+    server_name: str | None,
+) -> InspectReport:
+    """The same report with one verdict per named host (names as typed; ``all`` expands)."""
+    from whichtool_tui.hosts.engine import evaluate_hosts
+    from whichtool_tui.hosts.registry import resolve_hosts
+
+    tokens = {name: breakdown.total for name, breakdown in report.tokens.by_tool.items()}
+    verdicts = evaluate_hosts(
+        listing.raw_tools, resolve_hosts(hosts), server_name or listing.server_name, tokens
+    )
+    return report.model_copy(update={"hosts": verdicts})
