@@ -46,36 +46,42 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fixture": ("fixture", "run the bundled lab MCP server on stdio"),
     "mcp": ("mcp_server", "whichtool-tui as an MCP server for agents"),
     "open": ("open_file", "open a saved artefact in the TUI"),
+    "demo": ("demo", "write the bundled demo files into a folder (every example uses them)"),
 }
 
 # One example closes every command's --help: what a newcomer would type first (offline where
-# the command allows it; the snapshots and task set ship with the repository).
-_LAB = "snapshots/demo-lab.json"
-_LAB_TASKS = "snapshots/demo-lab.tasks.yaml"
+# the command allows it). Each uses only the files `demo init` writes or an earlier example
+# produces, in this order, so all of them work after any install (tests/faces/test_help_examples).
+MCP_CONFIG_NAME = "whichtool.mcp.json"  # what `demo init` writes for the MCP server
+_LAB = "demo-lab.json"
+_LAB_TASKS = "demo-lab.tasks.yaml"
 _HEADLESS = f"{PROG} --no-ui"
 EXAMPLES: dict[str, str] = {
+    "demo": f"{PROG} demo init tour && cd tour",
+    "demo init": f"{PROG} demo init tour && cd tour",
     "": f"{_HEADLESS} inspect {_LAB}",
-    "inspect": f"{_HEADLESS} inspect {_LAB} --format json --out inspect.json",
+    "inspect": f"{_HEADLESS} inspect {_LAB} --tasks {_LAB_TASKS} --format json --out inspect.json",
     "tasks": f"{_HEADLESS} tasks lint {_LAB} --tasks {_LAB_TASKS}",
     "tasks lint": f"{_HEADLESS} tasks lint {_LAB} --tasks {_LAB_TASKS}",
     "tasks mutate": f"{_HEADLESS} tasks mutate --tasks {_LAB_TASKS} --out variants.yaml --seed 0",
     "tasks generate": f"{_HEADLESS} tasks generate {_LAB} --provider ollama --model qwen2.5:7b "
     "--out draft.yaml",
-    "run": f"{_HEADLESS} run {_LAB} --tasks {_LAB_TASKS} --provider keyword",
+    "run": f"{_HEADLESS} run {_LAB} --tasks {_LAB_TASKS} --provider keyword --format json "
+    "--out run.json",
     "report": f"{_HEADLESS} report run.json --format markdown --out run.md",
-    "diff": f"{_HEADLESS} diff base.json head.json --max-accuracy-drop 0.05",
-    "surface-diff": f"{_HEADLESS} surface-diff {_LAB} head.json --tasks {_LAB_TASKS} "
+    "diff": f"{_HEADLESS} diff run.json run.json --max-accuracy-drop 0.05",
+    "surface-diff": f"{_HEADLESS} surface-diff {_LAB} demo-lab.head.json --tasks {_LAB_TASKS} "
     "--provider keyword",
-    "improve": f"{_HEADLESS} improve {_LAB} --tasks snapshots/demo-lab.improve.tasks.yaml "
+    "improve": f"{_HEADLESS} improve {_LAB} --tasks demo-lab.improve.tasks.yaml "
     "--patch-out descriptions.patch.json",
     "cache": f"{_HEADLESS} cache info",
-    "bout": f"{_HEADLESS} bout --target fixture --no-prompt -o receipt.json",
+    "bout": f"{_HEADLESS} bout --target fixture --no-prompt -o receipts/receipt.json",
     "atoms": f"{_HEADLESS} atoms --rationale",
-    "receipt": f"{_HEADLESS} receipt receipt.json --timeline",
-    "tape": f"{_HEADLESS} tape receipt.json -o tape.json",
+    "receipt": f"{_HEADLESS} receipt receipts/receipt.json --timeline",
+    "tape": f"{_HEADLESS} tape receipts/receipt.json -o tape.json",
     "dataset": f"{_HEADLESS} dataset receipts/ -o dataset/",
     "fixture": f"{PROG} fixture --http 8000",
-    "mcp": f"{PROG} mcp --config whichtool.mcp.json",
+    "mcp": f"{PROG} mcp --config {MCP_CONFIG_NAME}",
     "open": f"{PROG} open run.json",
 }
 
@@ -221,9 +227,9 @@ def _dispatch(args: argparse.Namespace, parser: ArgumentParser) -> int:
             raise WhichtoolError(
                 "cli/demo-needs-terminal",
                 "the demo is interactive and needs a terminal",
-                "Headless, the same jobs are: inspect snapshots/demo-lab.json --tasks "
-                "snapshots/demo-lab.tasks.yaml (with findability), run it with those --tasks "
-                "and --provider keyword, and bout --target fixture (README.md, quick start).",
+                "Headless, the same jobs are: demo init tour, then in tour/ inspect "
+                "demo-lab.json --tasks demo-lab.tasks.yaml (with findability), run it with "
+                "those --tasks and --provider keyword, and bout --target fixture.",
             )
         parser.print_help()
         return ExitCode.OK
