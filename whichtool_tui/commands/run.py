@@ -193,7 +193,7 @@ def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
         merge_run_options,
     )
 
-    provider = merge_provider(from_namespace(ProviderOverrides, args), settings).name
+    provider = merge_provider(from_namespace(ProviderOverrides, args), settings, "flag").name
     return merge_run_options(from_namespace(RunOverrides, args), settings, provider)
 
 
