@@ -134,8 +134,11 @@ def test_findability_ranks_rates_and_findings() -> None:
     codes = {(f.code, f.tool or ",".join(f.tools or [])) for f in section.findings}
     assert ("findability/missed", "get_weather") in codes
     missed = next(f for f in section.findings if f.code == "findability/missed")
-    assert missed.detail["absentWords"] == ["raining", "oslo"]
-    assert "'raining', 'oslo'" in (missed.hint or "")
+    # 'oslo' is in two prompts (suggested); 'raining' in one only (set apart to check first).
+    assert missed.detail["absentWords"] == ["oslo"]
+    assert missed.detail["singlePromptWords"] == ["raining"]
+    assert "'oslo' (helps bm25, regex)" in (missed.hint or "")
+    assert "In this prompt only" in (missed.hint or "") and "'raining'" in (missed.hint or "")
     # qx_run: the name says nothing of invoices, and the first sentence holds the words.
     assert ("findability/name-hides-subject", "qx_run") in codes
     assert ("findability/distractor-retrieves", "get_weather") in codes

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
 from whichtool_tui.discovery.deferral import DeferralSection, deferral_findings
 from whichtool_tui.discovery.documents import ToolDocument
+from whichtool_tui.discovery.hints import prompt_frequency, searches_helped, split_missing
 from whichtool_tui.discovery.ranking import (
     CURVE_KS,
     DEFAULT_K,
@@ -65,6 +66,7 @@ def _missed_finding(
     document: ToolDocument,
     rankings: Mapping[str, Ranking],
     top_k: int,
+    frequency: Mapping[str, int],
 ) -> Diagnostic | None:
     missed = {
         name: ranking.rank_of(document.name)
@@ -75,27 +77,55 @@ def _missed_finding(
         return None
     vocabulary = prompt_vocabulary(task.prompt)
     absent = _words(vocabulary, set(vocabulary) - document.term_set)
+    stems = {word: stem for stem, word in vocabulary.items()}
+    suggestion = split_missing(task.prompt, [stems[word] for word in absent], frequency)
+    helps = {word: searches_helped(word, task.prompt, missed) for word in suggestion.safe}
     where = ", ".join(
         f"{name} (rank {rank})" if rank is not None else f"{name} (not returned)"
         for name, rank in missed.items()
     )
     leaders = sorted({ranking.hits[0].name for ranking in rankings.values() if ranking.hits})
-    if absent:
+    if suggestion.safe:
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for word, searches in helps.items():
+            groups.setdefault(tuple(searches), []).append(word)
+        parts = [
+            f"{_quoted(words)} (helps {', '.join(searches) or 'none of them'})"
+            for searches, words in groups.items()
+        ]
         hint = (
-            f"Use the prompt's words in `{document.name}`'s description: {_quoted(absent)} "
-            "never appear in its name, title, description or parameter names."
+            f"Use the prompt's words in `{document.name}`'s description: {'; '.join(parts)}; "
+            "they never appear in its name, title, description or parameter names."
         )
-    else:
+    elif not (suggestion.single or suggestion.withheld):
         hint = (
             f"Every prompt word is already there; {', '.join(f'`{n}`' for n in leaders)} "
             f"match better. Say in the first sentence what sets `{document.name}` apart."
+        )
+    else:
+        hint = f"Say in the first sentence what `{document.name}` does that the prompt asks for."
+    if suggestion.single:
+        hint += (
+            f" In this prompt only (add them if they name the capability, not the request's "
+            f"own values): {_quoted(suggestion.single)}."
+        )
+    if suggestion.withheld:
+        hint += (
+            f" Not suggested: {_quoted(suggestion.withheld)} are task values (ids, numbers, "
+            "owner/repo, quoted text); describe the kind of value instead of pasting it."
         )
     return Diagnostic(
         code="findability/missed",
         severity="warning",
         message=f"Task {task.id}: `{document.name}` is not in the top {top_k} of {where}",
         tool=document.name,
-        detail={"task": task.id, "absentWords": absent},
+        detail={
+            "task": task.id,
+            "absentWords": list(suggestion.safe),
+            "singlePromptWords": list(suggestion.single),
+            "withheldWords": list(suggestion.withheld),
+            "helps": helps,
+        },
         hint=hint,
     )
 
@@ -230,6 +260,7 @@ def assess_findability(
     ranks_by_tool: dict[str, dict[str, list[int | None]]] = {}
     own_tasks: dict[str, list[TaskSpec]] = {}
     ranked: list[tuple[TaskSpec, dict[str, int | None]]] = []
+    frequency = prompt_frequency(task.prompt for task in tasks)
     for task in tasks:
         if task.expected is not None and task.expected not in by_name:
             continue  # tasks lint reports an expected tool the surface lacks
@@ -262,7 +293,7 @@ def assess_findability(
             tool_ranks[name].append(rank)
         own_tasks.setdefault(task.expected, []).append(task)
         for finding in (
-            _missed_finding(task, document, rankings, top_k),
+            _missed_finding(task, document, rankings, top_k, frequency),
             _first_sentence_finding(task, document),
         ):
             if finding is not None:
