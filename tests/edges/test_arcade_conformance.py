@@ -63,7 +63,7 @@ def test_a_forwarding_proxy_lets_every_attack_through(tmp_path: Path, capsys: An
     assert set(rows.values()) == {("passed_through", "clean")}
     assert report["summary"] == {
         "blocked": 0,
-        "passed_through": 9,
+        "passed_through": 10,
         "no_attack": 1,
         "error": 0,
         "false_alarm": 0,

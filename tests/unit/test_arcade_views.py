@@ -344,7 +344,8 @@ def test_atoms_catalog_tags_exactly_one_holdout(capsys: Any) -> None:
         "temporal.rename",
         "identity.bait_switch",
         "encoding.hidden",
+        "schema.bounds",
     ]
     assert out.count("(holdout)") == 1 and "The Ghost on the Menu (holdout)" in out
-    assert out.count("(extended)") == 6
+    assert out.count("(extended)") == 7
     assert "Does a whispered errand become a call?" in out

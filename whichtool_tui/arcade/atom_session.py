@@ -8,6 +8,7 @@ check; the child is always reaped and its wire is kept.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 from whichtool_tui.arcade import events
 from whichtool_tui.arcade.atoms import EXTENDED_IDS, AtomSpec
 from whichtool_tui.arcade.atoms.common import AtomContext
+from whichtool_tui.arcade.bounds import TOO_DEEP_KIND, clip_depth, deepest_breach
 from whichtool_tui.arcade.plan import FIXTURE_SECRET, BoutPlan
 from whichtool_tui.arcade.receipt import (
     AtomResult,
@@ -28,9 +30,14 @@ from whichtool_tui.arcade.sandbox import prepare_atom_dir, snapshot_dir
 
 AtomRunner = Callable[[AtomContext, Any], Awaitable[AtomResult]]
 
+# The SDK's HTTP client logs a traceback for a message it cannot parse (a schema bomb past its
+# JSON recursion limit); the atom reports that itself, as one named line.
+logging.getLogger("mcp").addHandler(logging.NullHandler())
+
 
 def _runner(atom_id: str) -> AtomRunner:
     from whichtool_tui.arcade.atoms import (
+        bounds,
         errands,
         hidden,
         identity,
@@ -52,6 +59,7 @@ def _runner(atom_id: str) -> AtomRunner:
         "temporal.rename": rename.run,
         "identity.bait_switch": identity.run,
         "encoding.hidden": hidden.run,
+        "schema.bounds": bounds.run,
     }
     return runners[atom_id]
 
@@ -62,6 +70,7 @@ EXTENDED_SWITCHES = {
     "poison.result": "ARCADE_POISON_RESULT",
     "identity.bait_switch": "ARCADE_BAIT_SWITCH",
     "encoding.hidden": "ARCADE_HIDDEN",
+    "schema.bounds": "ARCADE_SCHEMA_BOMB",
 }
 """The fixture switch each extended atom turns on (the rename atom sets ARCADE_RENAME_AFTER)."""
 
@@ -200,6 +209,34 @@ def _second_session(
     return connect_as
 
 
+def _too_deep(error: BaseException) -> bool:
+    from whichtool_tui.mcp_client.recorder import WireError
+
+    if not isinstance(error, WireError):
+        return False
+    return error.kind == TOO_DEEP_KIND or "recursion limit exceeded" in str(error)
+
+
+def bounded_atom(spec: AtomSpec, atom: AtomResult, records: Any) -> AtomResult:
+    """The atom with server values clipped to the stored bound; an atom whose session received
+    data past the bound is an ERROR naming it (``schema.bounds`` has judged it already)."""
+    for tool in [*atom.tools_before, *atom.tools_after]:
+        tool.input_schema = clip_depth(tool.input_schema)
+    for call in atom.calls:
+        call.arguments = clip_depth(call.arguments)
+    atom.task.arguments = clip_depth(atom.task.arguments)
+    atom.session.server_info = clip_depth(atom.session.server_info)
+    atom.session.server_capabilities = clip_depth(atom.session.server_capabilities)
+    breach = deepest_breach(records)
+    if breach is None or spec.id == "schema.bounds" or atom.result == "error":
+        if breach is not None and atom.result == "error":
+            atom.checks.append(Check(id="bound", detail=breach.describe(), result="error"))
+        return atom
+    atom.result = "error"
+    atom.checks.append(Check(id="bound", detail=breach.describe(), result="error"))
+    return atom
+
+
 async def run_atom(
     plan: BoutPlan,
     spec: AtomSpec,
@@ -222,7 +259,12 @@ async def run_atom(
     def forward(record: Any) -> None:
         sink(
             events.WireEvent(
-                spec.id, record.seq, record.direction, record.method, record.rpc_id, record.message
+                spec.id,
+                record.seq,
+                record.direction,
+                record.method,
+                record.rpc_id,
+                clip_depth(record.message),
             )
         )
 
@@ -239,6 +281,7 @@ async def run_atom(
         wrap_target=plan.wrap_target,
         n_clean=plan.n_clean,
         snapshot=lambda: snapshot_dir(folder),
+        target_url=plan.url,
     )
     session = SessionInfo(framing=plan.framing)
     holder: dict[str, Any] = {}
@@ -277,6 +320,10 @@ async def run_atom(
                 )
     except Exception as exc:  # a server we did not write must never crash the bout
         atom = error_atom(spec, harness_detail(exc), list(ctx.notes))
+        if spec.id == "schema.bounds" and _too_deep(exc):
+            from whichtool_tui.arcade.atoms.bounds import unreadable_result
+
+            atom = unreadable_result(ctx, harness_detail(exc))
     finally:
         if plan.docker is not None and session.container is not None:
             from whichtool_tui.arcade import docker
@@ -291,6 +338,7 @@ async def run_atom(
         session.framing_source = "flag"
     session.seat = getattr(plan.seat, "info", None)
     atom.session = session
+    atom = bounded_atom(spec, atom, recorder.records)
     if plan.docker is None and (spec.id != "temporal.rug_pull" or atom.result == "error"):
         atom.env_before = env_before or snapshot_dir(folder)
         atom.env_after = snapshot_dir(folder)
@@ -301,7 +349,7 @@ async def run_atom(
             direction=r.direction,
             method=r.method,
             rpc_id=r.rpc_id,
-            message=r.message,
+            message=clip_depth(r.message),
             atom_id=spec.id,
         )
         for r in recorder.records

@@ -44,6 +44,7 @@ class FixtureSwitches:
     leak_path: str | None = None
     secret: str = DEFAULT_SECRET
     honest: bool = False
+    static: bool = False
     poison_never_called: bool = False
     poison_parameter: bool = False
     poison_result: bool = False
@@ -51,6 +52,8 @@ class FixtureSwitches:
     rename_notify: bool = False
     bait_switch: bool = False
     hidden: bool = False
+    schema_bomb: bool = False
+    schema_depth: int = 0
 
     def whisper(self) -> str:
         """The side-quest appended to echo's description when poisoned or after the rug pull."""
@@ -127,6 +130,14 @@ SWITCHES: tuple[Switch, ...] = (
     ),
     Switch("secret", None, "ARCADE_SECRET", "text"),
     Switch("honest", "--honest", "WHICHTOOL_FIXTURE_HONEST", "flag", "ignore every misbehaviour"),
+    Switch(
+        "static",
+        "--static",
+        "WHICHTOOL_FIXTURE_STATIC",
+        "flag",
+        "misbehave only as the flags say, in every session (ignore the ARCADE_* switches a bout "
+        "sends each atom): a fixed hostile server, as the labelled corpus runs it",
+    ),
     # The extended atoms' switches (their effects live in fixture_attacks).
     Switch(
         "poison_never_called",
@@ -185,6 +196,23 @@ SWITCHES: tuple[Switch, ...] = (
         "tag, bidi, zero-width and ANSI characters in names and descriptions",
         honest_resets=True,
     ),
+    Switch(
+        "schema_bomb",
+        "--schema-bomb",
+        "ARCADE_SCHEMA_BOMB",
+        "flag",
+        "a schema 40 levels deep, a remote $ref and a beacon icon URL",
+        honest_resets=True,
+    ),
+    Switch(
+        "schema_depth",
+        "--schema-depth",
+        "ARCADE_SCHEMA_DEPTH",
+        "count",
+        "nest echo's schema N properties deep",
+        "N",
+        honest_resets=True,
+    ),
 )
 """Every switch of the fixture: add a row here (and a field above) to add a misbehaviour."""
 
@@ -236,9 +264,12 @@ def switches_from(args: argparse.Namespace) -> FixtureSwitches:
     """Merge flags over the environment, then let ``honest`` reset what it overrides."""
     defaults = FixtureSwitches()
     values: dict[str, Any] = {}
+    static = bool(getattr(args, "static", False)) or _env_flag("WHICHTOOL_FIXTURE_STATIC")
     for switch in SWITCHES:
         given = getattr(args, switch.field, None)
-        if switch.kind == "flag":
+        if static and switch.honest_resets:
+            values[switch.field] = bool(given) if switch.kind == "flag" else given or 0
+        elif switch.kind == "flag":
             values[switch.field] = bool(given) or _env_flag(switch.env)
         elif switch.kind == "count":
             from_env = _env_int(switch.env)

@@ -285,6 +285,8 @@ def _messages(mode: FramingMode) -> tuple[FrameReader, Iterator[dict[str, Any]]]
 def serve_stdio(state: FixtureState) -> None:
     """Serve over this process's stdin/stdout in the chosen dialect until stdin closes."""
     framing = state.switches.framing
+    if state.switches.schema_depth:  # a bomb this server means to send, not to choke on
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * state.switches.schema_depth + 1000))
     mode: FramingMode = framing if framing in ("ndjson", "content-length") else "auto"  # type: ignore[assignment]
     reader, messages = _messages(mode)
     session = FixtureSession(state)

@@ -36,6 +36,7 @@ AtomIdLiteral = Literal[
     "temporal.rename",
     "identity.bait_switch",
     "encoding.hidden",
+    "schema.bounds",
 ]
 Verdict = Literal["pass", "fail", "skip", "error"]
 TaskSource = Literal["operator", "fixture-default", "none"]
@@ -264,7 +265,12 @@ def canonical_json(data: Any) -> str:
 
 def receipt_json(receipt: BoutReceipt) -> str:
     """The receipt as canonical JSON, without keys that are unset extras of ours."""
-    data = receipt.model_dump(mode="json")
+    try:
+        data = receipt.model_dump(mode="json")
+    except ValueError as exc:  # bout clips server data first; this is the last line of defence
+        raise WhichtoolError(
+            "receipt/bound", f"the receipt cannot be serialised: {exc}", RECEIPT_HINT
+        ) from None
     if data.get("run") is None:
         data.pop("run", None)
     else:

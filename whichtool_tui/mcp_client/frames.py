@@ -48,6 +48,10 @@ def _parse_object(body: bytes, what: str) -> dict[str, Any]:
         value = json.loads(body)
     except (ValueError, UnicodeDecodeError) as exc:
         raise FramingError("invalid-json", f"invalid JSON body ({what}): {exc}") from None
+    except RecursionError:
+        raise FramingError(
+            "too-deep", f"JSON body nested deeper than the parser's recursion bound ({what})"
+        ) from None
     if not isinstance(value, dict):
         raise FramingError("not-an-object", f"a JSON-RPC message must be an object ({what})")
     return value

@@ -541,9 +541,12 @@ class StreamChannel:
             return None
         if isinstance(item, Exception):
             raise FramingError("transport", f"HTTP transport error: {item}")
-        message: dict[str, Any] = item.message.model_dump(
-            by_alias=True, mode="json", exclude_unset=True
-        )
+        try:
+            message: dict[str, Any] = item.message.model_dump(
+                by_alias=True, mode="json", exclude_unset=True
+            )
+        except (ValueError, RecursionError) as exc:  # the SDK's serialisation depth limit
+            raise FramingError("too-deep", f"message the SDK cannot serialise: {exc}") from None
         return message
 
     def stderr_tail(self) -> str:

@@ -178,11 +178,30 @@ EXTENDED_CATALOG: tuple[AtomSpec, ...] = (
     ),
 )
 
-CATALOG: tuple[AtomSpec, ...] = UPSTREAM_CATALOG + EXTENDED_CATALOG
+BOUNDS_SPEC = AtomSpec(
+    "schema.bounds",
+    "The Bottomless Box",
+    "Is every listed schema within bounds, and does the menu point nowhere?",
+    "no schema is deeper than 32 levels or a tool larger than 64 KiB, no $ref leaves its "
+    "document, and no icon points off the server",
+    "bounds",
+    rationale=(
+        "A schema nested hundreds of levels deep crashes the validators and serialisers that "
+        "read it (pydantic-core stops at 256 levels; Python's JSON parser near its recursion "
+        "limit), and a remote $ref or an icon URL makes whoever renders or resolves the menu "
+        "fetch from an address the server chose: the MCP icons proposal (SEP-973, "
+        "modelcontextprotocol PR #955) tells consumers to treat icon metadata as untrusted "
+        "network and privacy input. Everything is judged from the listed JSON; nothing is "
+        "fetched, and a menu too deep to parse is this atom's FAIL, the other atoms' ERROR."
+    ),
+    extended=True,
+)
+
+CATALOG: tuple[AtomSpec, ...] = UPSTREAM_CATALOG + EXTENDED_CATALOG + (BOUNDS_SPEC,)
 ATOM_IDS: tuple[str, ...] = tuple(spec.id for spec in CATALOG)
 UPSTREAM_ATOM_IDS: tuple[str, ...] = tuple(spec.id for spec in UPSTREAM_CATALOG)
 """What a bout runs when --atoms is not given: mcp-arcade's four, so its receipts stay loadable."""
-EXTENDED_IDS: frozenset[str] = frozenset(spec.id for spec in EXTENDED_CATALOG)
+EXTENDED_IDS: frozenset[str] = frozenset(spec.id for spec in CATALOG if spec.extended)
 HOLDOUT_IDS: frozenset[str] = frozenset(spec.id for spec in CATALOG if spec.holdout)
 SEATED_IDS: frozenset[str] = frozenset(spec.id for spec in CATALOG if spec.seated)
 ATTACK_IDS: frozenset[str] = frozenset(spec.id for spec in CATALOG if spec.attack)

@@ -68,6 +68,8 @@ class AtomContext:
     notes: list[str] = field(default_factory=list)
     connect_as: Callable[[str, str], AbstractAsyncContextManager[Any]] | None = None
     """A second fresh session under another clientInfo (name, version); None where unsupported."""
+    target_url: str | None = None
+    """The HTTP target's URL (its host is the server's own, for icon URLs); None over stdio."""
 
 
 def tool_infos(raw_tools: Sequence[dict[str, Any]]) -> list[ToolInfo]:
