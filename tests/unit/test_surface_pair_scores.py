@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whichtool_tui.surface import overlap, pair_scores
+from whichtool_tui.surface import overlap, pair_scores, shared_counts
 from whichtool_tui.surface.normalize import normalize_surface
 from whichtool_tui.surface.overlap import (
     OverlapAnalysis,
@@ -92,14 +92,17 @@ def test_templated_surface_equal_on_both_paths(monkeypatch: pytest.MonkeyPatch, 
 
 
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("share", [0.0, 0.2, 0.5, 1.0])
 def test_shared_counts_are_the_multiset_intersection(
-    monkeypatch: pytest.MonkeyPatch, seed: int
+    monkeypatch: pytest.MonkeyPatch, seed: int, share: float
 ) -> None:
     rng = random.Random(seed)
     texts = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 40))) for _ in range(25)]
     texts.append(texts[0] + " list list list")  # repeated trigrams: occurrence features k > 1
-    # Tiny column blocks: the product is summed over many blocks of features.
-    monkeypatch.setattr(pair_scores, "CHUNK_CELLS", 26 * 3)
+    # 0: every feature through the product; 1: every one counted pair by pair (rare or
+    # through the tools lacking it); between: each feature in its band.
+    monkeypatch.setattr(shared_counts, "SPARSE_SHARE", share)
+    monkeypatch.setattr(shared_counts, "SPARSE_MIN_HOLDERS", 0 if share == 0 else 2)
     shared, sizes = shared_count_matrix(texts)
     for (i, left), (j, right) in combinations(enumerate(texts), 2):
         bag_a, bag_b = trigram_counts(left), trigram_counts(right)
@@ -137,3 +140,35 @@ def test_top_pairs_break_ties_by_first_then_second_index() -> None:
     assert top_pairs(scores, 3) == [(0.9, 2, 3), (0.5, 0, 1), (0.5, 0, 2)]
     assert top_pairs(scores, 0) == []
     assert len(top_pairs(scores, 100)) == 6
+
+
+def _varied_surface(count: int) -> list[dict[str, Any]]:
+    rng = random.Random(count)
+    verbs = ["get", "list", "search", "create", "update", "delete", "sync", "export"]
+    nouns = ["user", "invoice", "ticket", "branch", "payment", "order", "report", "alert"]
+    sentences = [
+        "Returns at most 50 results per page.",
+        "Requires the admin scope.",
+        "Timestamps are ISO 8601 in UTC.",
+        "Fails with 404 when it does not exist.",
+        "Soft-deleted items are excluded.",
+    ]
+    raw = []
+    for index in range(count):
+        verb, noun = rng.choice(verbs), rng.choice(nouns)
+        text = f"{verb.capitalize()} {noun}s {rng.choice(['by id', 'in bulk', 'as CSV'])}. "
+        text += " ".join(rng.sample(sentences, rng.randint(1, 4)))
+        raw.append({"name": f"{verb}_{noun}_{index}", "description": text})
+    return raw
+
+
+def test_every_band_split_scores_a_big_surface_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rare features counted pair by pair, common ones through the tools lacking them, the rest
+    multiplied: whichever band a feature is in, the analysis is bit-for-bit the plain one."""
+    tools = normalize_surface(_varied_surface(400)).tools
+    monkeypatch.setattr(overlap, "VECTOR_MIN_TOOLS", 10**9)
+    plain = pickle.dumps(analyze_overlap_families(tools))
+    monkeypatch.setattr(overlap, "VECTOR_MIN_TOOLS", 0)
+    for share in (0.0, 0.03, 0.3, 1.0):
+        monkeypatch.setattr(shared_counts, "SPARSE_SHARE", share)
+        assert pickle.dumps(analyze_overlap_families(tools)) == plain, share

@@ -1,9 +1,8 @@
-"""Every pair's trigram overlap at once, as matrix products, for big surfaces.
+"""Every pair's trigram overlap, a block of rows at a time, for big surfaces.
 
-Σ min(count_a, count_b) over trigrams is the size of the intersection of the two tools' sets of
-(trigram, k) occurrence features, k = 1..count. With one 0/1 column per feature, the matrix of
-those intersections is X·Xᵀ: a BLAS product that scores 499,500 pairs in a few hundredths of a
-second. Every entry is an integer below 2**24, so the single-precision product is exact, and the
+The shared counts come from :class:`~whichtool_tui.surface.shared_counts.SharedCounts`: exact
+integers (rare features counted pair by pair, the middle band as a BLAS product), one block of
+rows against the columns from its first row on, so memory stays linear in the tool count. The
 scores divide the same integers as the plain definition (``2 * shared / (size_a + size_b)``, one
 correctly rounded division): every score is bit-for-bit the pure-Python one. numpy comes with
 the BM25 library the findability review already uses; it is imported only here, so a small
@@ -16,19 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from whichtool_tui.surface.canonical import as_utf16_units
 from whichtool_tui.surface.families import RowPairs
+from whichtool_tui.surface.shared_counts import SharedCounts
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-CHUNK_CELLS = 8_000_000
-"""At most this many matrix cells (32 MB of float32) per block of feature columns."""
 ROW_BLOCK_CELLS = 4_000_000
 """At most this many scores (32 MB of float64) made at once, a block of rows at a time."""
-_EXACT_FLOAT32 = 1 << 24
-_CODE_BITS = 21  # every code unit is below 0x110000 = 2**21: three fit in one int64
 
 
 @dataclass(frozen=True)
@@ -46,60 +41,13 @@ def load_numpy() -> None:
     import numpy  # noqa: F401
 
 
-def trigram_keys(text: str) -> NDArray[np.int64]:
-    """Each padded trigram of ``text`` (UTF-16 units, as ``trigram_counts``) as one integer."""
-    import numpy as np
-
-    padded = "  " + as_utf16_units(text) + " "
-    units = np.frombuffer(padded.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    codes = units.astype(np.int64)
-    return (codes[:-2] << (2 * _CODE_BITS)) | (codes[1:-1] << _CODE_BITS) | codes[2:]
-
-
 def shared_count_matrix(
     texts: Sequence[str],
 ) -> tuple[NDArray[np.floating[Any]], NDArray[np.int64]]:
-    """(Σ min over trigrams for every pair, as exact integers in float32; each text's size)."""
-    import numpy as np
-
-    count = len(texts)
-    keyed = [trigram_keys(text) for text in texts]
-    sizes = np.array([len(keys) for keys in keyed], dtype=np.int64)
-    # float32 holds every integer below 2**24 exactly (no pair shares more trigrams than its
-    # smaller text has); past that (not reachable under the scored-length cap) use float64.
-    dtype = np.float64 if count and int(sizes.max()) >= _EXACT_FLOAT32 else np.float32
-    shared = np.zeros((count, count), dtype=dtype)
-    if count < 2:
-        return shared, sizes
-    # Each text's keys sorted on their own, then joined: the whole is in (owner, key) order.
-    keys = np.concatenate([np.sort(one) for one in keyed])
-    owner = np.repeat(np.arange(count, dtype=np.int64), sizes)
-    # Occurrence number k of each trigram within its tool: rank inside its (owner, key) run.
-    starts = np.ones(len(keys), dtype=bool)
-    starts[1:] = (keys[1:] != keys[:-1]) | (owner[1:] != owner[:-1])
-    positions = np.arange(len(keys), dtype=np.int64)
-    occurrence = positions - np.maximum.accumulate(np.where(starts, positions, 0))
-    # One id per (key, k) feature (each (owner, feature) appears once): dense key ids, then
-    # one integer per (key id, k).
-    _, key_id = np.unique(keys, return_inverse=True)
-    _, feature = np.unique(key_id * (int(occurrence.max()) + 1) + occurrence, return_inverse=True)
-    holders = np.bincount(feature)
-    # A feature one tool holds adds nothing to any pair; one every tool holds adds 1 to all.
-    universal = int(np.count_nonzero(holders == count))
-    kept = (holders > 1) & (holders < count)
-    column = np.cumsum(kept) - 1
-    chosen = kept[feature]
-    rows, columns = owner[chosen], column[feature[chosen]]
-    features = int(np.count_nonzero(kept))
-    step = max(1, min(CHUNK_CELLS // count, _EXACT_FLOAT32 - 1))
-    for low in range(0, features, step):
-        inside = (columns >= low) & (columns < low + step)
-        block = np.zeros((count, min(step, features - low)), dtype=dtype)
-        block[rows[inside], columns[inside] - low] = 1
-        shared += block @ block.T
-    if universal:
-        shared += universal
-    return shared, sizes
+    """(Σ min over trigrams for every pair i < j, as exact integers; each text's size), all
+    at once: for a small surface (a big one is scored a block of rows at a time)."""
+    counts = SharedCounts(texts)
+    return counts.block(0, counts.count), counts.sizes
 
 
 def scored_pairs(
@@ -114,25 +62,27 @@ def scored_pairs(
     then second index. Scores are made a block of rows at a time (bounded memory)."""
     import numpy as np
 
-    shared, sizes = shared_count_matrix(texts)
+    counts = SharedCounts(texts)
+    sizes = counts.sizes
     count = len(texts)
     blank = np.array(empty, dtype=bool)
     groups = np.array(group_of, dtype=np.int64)
-    columns = np.arange(count)
     rows: list[PairRow] = []
     candidates: list[tuple[float, int, int]] = []
     step = max(1, ROW_BLOCK_CELLS // max(count, 1))
     for low in range(0, count, step):
         high_row = min(count, low + step)
-        totals = (sizes[low:high_row, None] + sizes[None, :]).astype(np.float64)
-        scores = (2 * shared[low:high_row].astype(np.float64)) / totals
+        # Columns from ``low`` on: the pairs (i, j > i) of these rows.
+        totals = (sizes[low:high_row, None] + sizes[None, low:]).astype(np.float64)
+        scores = (2 * counts.block(low, high_row).astype(np.float64)) / totals
+        del totals
         if blank.any():
             inside = blank[low:high_row, None]
-            scores[inside & blank[None, :]] = 1.0
-            scores[inside ^ blank[None, :]] = 0.0
-        scores[columns[None, :] <= np.arange(low, high_row)[:, None]] = -1.0
+            scores[inside & blank[None, low:]] = 1.0
+            scores[inside ^ blank[None, low:]] = 0.0
+        scores[np.tri(high_row - low, count - low, dtype=bool)] = -1.0
         rows.extend(_notable_rows(scores, low, groups, thresholds))
-        candidates.extend(top_pairs(scores, limit, low))
+        candidates.extend(top_pairs(scores, limit, low, low))
     candidates.sort(key=lambda item: (-item[0], item[1], item[2]))
     return rows, candidates[: max(limit, 0)]
 
@@ -151,11 +101,13 @@ def _notable_rows(
     for offset in np.flatnonzero(scores.max(axis=1) >= notable).tolist():
         first = low + offset
         row = scores[offset]
-        partners = np.flatnonzero(row >= notable)
+        at = np.flatnonzero(row >= notable)
+        partners = at + low  # the block's columns start at its first row
         group = int(groups[first])
         if group >= 0:
-            partners = partners[groups[partners] != group]
-        values = row[partners]
+            keep = groups[partners] != group
+            at, partners = at[keep], partners[keep]
+        values = row[at]
         strong = values >= high
         found.append(
             PairRow(
@@ -179,10 +131,11 @@ def _summed(partners: NDArray[np.int64], values: NDArray[np.float64]) -> RowPair
 
 
 def top_pairs(
-    scores: NDArray[np.float64], limit: int, low: int = 0
+    scores: NDArray[np.float64], limit: int, low: int = 0, left: int = 0
 ) -> list[tuple[float, int, int]]:
-    """The ``limit`` best (score, first, second) of a block of rows ``low``.. (pairs score 0 or
-    more, -1 marks no pair), by score, then first, then second index."""
+    """The ``limit`` best (score, first, second) of a block of rows ``low``.. whose columns
+    start at ``left`` (pairs score 0 or more, -1 marks no pair), by score, then first, then
+    second index."""
     import numpy as np
 
     width = scores.shape[1]
@@ -197,6 +150,6 @@ def top_pairs(
     ties = np.flatnonzero(flat == floor)[: wanted - len(above)]
     chosen = np.concatenate((above, ties))
     return [
-        (score, low + index // width, index % width)
+        (score, low + index // width, left + index % width)
         for score, index in zip(flat[chosen].tolist(), chosen.tolist(), strict=True)
     ]
