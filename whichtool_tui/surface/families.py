@@ -75,7 +75,9 @@ class Components:
         if home is not None and len(home) == self.size:  # everyone is already one family
             labels = {label[first]}
         else:
-            labels = {label[j] for j in row.partners}
+            partners = row.partners
+            listed = partners.tolist() if hasattr(partners, "tolist") else partners
+            labels = set(map(label.__getitem__, listed))  # an array's items as plain ints
         labels.add(label[first])
         if len(labels) > 1:
             ordered = sorted(labels, key=lambda item: (-len(self.members.get(item, (item,))), item))

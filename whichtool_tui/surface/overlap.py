@@ -299,17 +299,21 @@ def _analyze_overlap(tools: Sequence[Tool], max_pairs: int) -> OverlapAnalysis:
             group_of[index] = number
         diagnostics.append(identical_diagnostic([tools[index].name for index in group]))
 
-    if count >= VECTOR_MIN_TOOLS:
-        thresholds = (NOTABLE_OVERLAP, HIGH_OVERLAP)
-        rows, ranked = scored_pairs(texts, empty, group_of, thresholds, max_pairs)
-    else:
-        rows, ranked = _plain_pairs(texts, empty, group_of, max_pairs)
     high = Components(count)
     notable = Components(count)
-    for row in rows:
+
+    def join(row: PairRow) -> None:
         for target, joined in ((high, row.strong), (notable, row.weak)):
             if joined is not None:
                 target.add_row(row.first, joined)
+
+    if count >= VECTOR_MIN_TOOLS:
+        thresholds = (NOTABLE_OVERLAP, HIGH_OVERLAP)
+        ranked = scored_pairs(texts, empty, group_of, thresholds, max_pairs, join)
+    else:
+        rows, ranked = _plain_pairs(texts, empty, group_of, max_pairs)
+        for row in rows:
+            join(row)
     pairs = [
         _pair(prepared[a], prepared[b], score, group_of[a] == group_of[b], frequency)
         for score, a, b in ranked

@@ -11,7 +11,7 @@ surface (scored by the pure-Python path) never pays for it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -56,35 +56,41 @@ def scored_pairs(
     group_of: Sequence[int],
     thresholds: tuple[float, float],
     limit: int,
-) -> tuple[list[PairRow], list[tuple[float, int, int]]]:
-    """Every pair scored: the rows with pairs at the notable threshold or more (split at the
-    high one, identical descriptions aside) and the ``limit`` best pairs, by score, then first,
-    then second index. Scores are made a block of rows at a time (bounded memory)."""
+    on_row: Callable[[PairRow], None],
+) -> list[tuple[float, int, int]]:
+    """Every pair scored: each row with pairs at the notable threshold or more (split at the
+    high one, identical descriptions aside) is handed to ``on_row`` as it is made, first index
+    ascending; returns the ``limit`` best pairs, by score, then first, then second index.
+    Scores are made a block of rows at a time and no row is kept (bounded memory)."""
     import numpy as np
 
     counts = SharedCounts(texts)
-    sizes = counts.sizes
+    sizes = counts.sizes.astype(np.float64)  # a sum of two sizes is exact in float64
     count = len(texts)
     blank = np.array(empty, dtype=bool)
     groups = np.array(group_of, dtype=np.int64)
-    rows: list[PairRow] = []
     candidates: list[tuple[float, int, int]] = []
+    floor = 0.0
     step = max(1, ROW_BLOCK_CELLS // max(count, 1))
     for low in range(0, count, step):
         high_row = min(count, low + step)
         # Columns from ``low`` on: the pairs (i, j > i) of these rows.
-        totals = (sizes[low:high_row, None] + sizes[None, low:]).astype(np.float64)
-        scores = (2 * counts.block(low, high_row).astype(np.float64)) / totals
-        del totals
+        scores = np.multiply(counts.block(low, high_row), 2.0, dtype=np.float64)
+        scores /= sizes[low:high_row, None] + sizes[None, low:]
         if blank.any():
             inside = blank[low:high_row, None]
             scores[inside & blank[None, low:]] = 1.0
             scores[inside ^ blank[None, low:]] = 0.0
         scores[np.tri(high_row - low, count - low, dtype=bool)] = -1.0
-        rows.extend(_notable_rows(scores, low, groups, thresholds))
-        candidates.extend(top_pairs(scores, limit, low, low))
+        for row in _notable_rows(scores, low, groups, thresholds):
+            on_row(row)
+        candidates.extend(top_pairs(scores, limit, low, low, floor))
+        if len(candidates) >= limit > 0:  # later pairs must at least tie the current last
+            candidates.sort(key=lambda item: (-item[0], item[1], item[2]))
+            del candidates[limit:]
+            floor = candidates[-1][0]
     candidates.sort(key=lambda item: (-item[0], item[1], item[2]))
-    return rows, candidates[: max(limit, 0)]
+    return candidates[: max(limit, 0)]
 
 
 def _notable_rows(
@@ -92,12 +98,12 @@ def _notable_rows(
     low: int,
     groups: NDArray[np.int64],
     thresholds: tuple[float, float],
-) -> list[PairRow]:
+) -> Iterator[PairRow]:
     """Rows ``low``.. of a block with a pair at the notable threshold or more: those pairs."""
     import numpy as np
 
     notable, high = thresholds
-    found = []
+    count = low + scores.shape[1]
     for offset in np.flatnonzero(scores.max(axis=1) >= notable).tolist():
         first = low + offset
         row = scores[offset]
@@ -109,17 +115,18 @@ def _notable_rows(
             at, partners = at[keep], partners[keep]
         values = row[at]
         strong = values >= high
-        found.append(
-            PairRow(
-                first,
-                _summed(partners[strong], values[strong]),
-                _summed(partners[~strong], values[~strong]),
-            )
+        if len(partners) == count - first - 1 and bool(strong.all()):
+            # A templated row: every later tool is close; a range, not an array of them.
+            yield PairRow(first, _summed(range(first + 1, count), values), None)
+            continue
+        yield PairRow(
+            first,
+            _summed(partners[strong], values[strong]),
+            _summed(partners[~strong], values[~strong]),
         )
-    return found
 
 
-def _summed(partners: NDArray[np.int64], values: NDArray[np.float64]) -> RowPairs | None:
+def _summed(partners: NDArray[np.int64] | range, values: NDArray[np.float64]) -> RowPairs | None:
     """A row's pairs summed as ``sum`` would add them: a cumulative sum adds left to right."""
     import numpy as np
 
@@ -131,23 +138,25 @@ def _summed(partners: NDArray[np.int64], values: NDArray[np.float64]) -> RowPair
 
 
 def top_pairs(
-    scores: NDArray[np.float64], limit: int, low: int = 0, left: int = 0
+    scores: NDArray[np.float64], limit: int, low: int = 0, left: int = 0, floor: float = 0.0
 ) -> list[tuple[float, int, int]]:
-    """The ``limit`` best (score, first, second) of a block of rows ``low``.. whose columns
-    start at ``left`` (pairs score 0 or more, -1 marks no pair), by score, then first, then
-    second index."""
+    """The ``limit`` best (score, first, second) at ``floor`` or more of a block of rows
+    ``low``.. whose columns start at ``left`` (pairs score 0 or more, -1 marks no pair), by
+    score, then first, then second index."""
     import numpy as np
 
     width = scores.shape[1]
     flat = scores.ravel()
-    wanted = min(limit, int(np.count_nonzero(flat >= 0)))
+    at = np.flatnonzero(flat >= max(floor, 0.0))
+    wanted = min(limit, len(at))
     if wanted <= 0:
         return []
-    floor = np.partition(flat, flat.size - wanted)[flat.size - wanted]
-    above = np.flatnonzero(flat > floor)
+    values = flat[at]
+    cut = np.partition(values, len(values) - wanted)[len(values) - wanted]
+    above = at[values > cut]
     above = above[np.lexsort((above, -flat[above]))]
-    # Ties at the floor come in flat-index order, which is (first, second) order.
-    ties = np.flatnonzero(flat == floor)[: wanted - len(above)]
+    # Ties at the cut come in flat-index order, which is (first, second) order.
+    ties = at[values == cut][: wanted - len(above)]
     chosen = np.concatenate((above, ties))
     return [
         (score, low + index // width, left + index % width)

@@ -168,13 +168,15 @@ class SharedCounts:
         import numpy as np
 
         width = self.count - low
-        shared = np.zeros((high - low, width), dtype=self.dtype)
+        shared: NDArray[np.floating[Any]]
         if self.dense.shape[1]:
-            shared += self.weighted[low:high] @ self.dense[low:].T
+            shared = self.weighted[low:high] @ self.dense[low:].T
+        else:
+            shared = np.zeros((high - low, width), dtype=self.dtype)
         for lists in (self.rare, self.common):
             counted = _listed_pairs(lists, low, high, width)
             if counted is not None:
-                shared += counted.reshape(high - low, width).astype(self.dtype)
+                np.add(shared, counted.reshape(high - low, width), out=shared, casting="unsafe")
         if self.constant:
             lacking = self.lacking.astype(self.dtype)
             shared += self.constant
