@@ -133,3 +133,42 @@ def test_outside_strings_are_escaped_in_every_text_format(tmp_path: Path, cli_en
     section = markdown[markdown.index("### Hosts") :]
     assert "\x1b" not in section  # the control character is shown escaped, never sent
     assert "| `evil\\|<b>\\x1b[31m` | request-rejected |" in section
+
+
+def test_the_fix_patch_applies_with_jsonpatch_and_reinspects_clean(
+    tmp_path: Path, cli_env: dict
+) -> None:
+    import jsonpatch
+
+    snapshot = _snapshot(
+        tmp_path,
+        [
+            tool("items.get", annotations={}),
+            tool("search", inputSchema=schema(oneOf=[{"required": ["id"]}])),
+            tool("report", outputSchema={"description": "the report"}),
+        ],
+    )
+    hosts = ("--require-host", "anthropic", "--require-host", "mcp-typescript-sdk",
+             "--require-host", "chatgpt-apps")  # fmt: skip
+    patch = tmp_path / "hosts.patch.json"
+    before = run_headless(
+        "inspect", str(snapshot), "--format", "json", *hosts, "--host-fix-out", str(patch),
+        env=cli_env,
+    )  # fmt: skip
+    assert before.returncode == 1
+    assert f"to {patch} (applies to" in before.stderr
+    operations = json.loads(patch.read_text(encoding="utf-8"))
+    fixed = jsonpatch.JsonPatch(operations).apply(json.loads(snapshot.read_text(encoding="utf-8")))
+    patched = tmp_path / "patched.json"
+    patched.write_text(json.dumps(fixed), encoding="utf-8")
+    after = run_headless("inspect", str(patched), "--format", "json", *hosts, env=cli_env)
+    assert after.returncode == 0, after.stdout
+    assert all(v["compatible"] for v in json.loads(after.stdout)["hosts"])
+
+
+def test_host_fix_out_needs_a_host(tmp_path: Path, cli_env: dict) -> None:
+    done = run_headless(
+        "inspect", str(_broken(tmp_path)), "--host-fix-out", str(tmp_path / "p.json"),
+        env=cli_env,
+    )  # fmt: skip
+    assert done.returncode == 2 and "needs --host" in done.stderr

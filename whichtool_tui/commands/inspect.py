@@ -158,6 +158,13 @@ def build_report(args: argparse.Namespace, settings: Settings, target: str | Non
         save_snapshot=args.save_snapshot,
     )
     result = inspect(request, settings)
+    if result.host_fix_operations is not None:
+        from whichtool_tui.redact import redact_paths
+
+        sys.stderr.write(
+            f"Wrote {result.host_fix_operations} patch operation(s) to "
+            f"{redact_paths(args.host_fix_out)} (applies to {result.host_fix_applies_to})\n"
+        )
     if args.save_snapshot:
         from whichtool_tui.redact import redact_paths
 

@@ -23,3 +23,19 @@ def with_hosts(
         listing.raw_tools, resolve_hosts(hosts), server_name or listing.server_name, tokens
     )
     return report.model_copy(update={"hosts": verdicts})
+
+
+def write_host_fix(
+    report: InspectReport, listing: ServedListing, prefix: str, path: str, server_name: str | None
+) -> int:
+    """Write the hosts' fix patch (RFC 6902, the format ``improve --patch-out`` writes) to
+    ``path`` atomically; returns how many operations it holds (possibly none)."""
+    from whichtool_tui.files import write_atomic
+    from whichtool_tui.hosts.fixes import host_fix_operations
+    from whichtool_tui.improve.patch import patch_text
+
+    operations = host_fix_operations(
+        listing.raw_tools, report.hosts or [], prefix, server_name or listing.server_name
+    )
+    write_atomic(path, patch_text(operations))
+    return len(operations)

@@ -145,13 +145,6 @@ def dump_improve_json(report: ImproveReport) -> str:
 
 def dump_patch_json(operations: list[PatchOperation]) -> str:
     """The RFC 6902 patch document (a JSON array of operations) plus a trailing newline."""
-    import json
+    from whichtool_tui.improve.patch import patch_text
 
-    return (
-        json.dumps(
-            [operation.model_dump(mode="json") for operation in operations],
-            indent=2,
-            ensure_ascii=False,
-        )
-        + "\n"
-    )
+    return patch_text([operation.model_dump(mode="json") for operation in operations])

@@ -65,6 +65,13 @@ def apply_operations(document: Any, operations: Sequence[PatchOperation]) -> Any
     return result
 
 
+def patch_text(operations: Sequence[Mapping[str, Any]]) -> str:
+    """An RFC 6902 patch document: a JSON array of operations, indent 2, trailing newline."""
+    import json
+
+    return json.dumps(list(operations), indent=2, ensure_ascii=False) + "\n"
+
+
 def changed_keys(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
     """Top-level keys of a served tool that differ: the check that only text was rewritten."""
     return sorted(key for key in set(before) | set(after) if before.get(key) != after.get(key))

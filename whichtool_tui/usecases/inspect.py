@@ -49,6 +49,8 @@ class InspectResult:
     listing: ServedListing
     report: InspectReport
     required_hosts: tuple[str, ...] = ()
+    host_fix_operations: int | None = None  # how many --host-fix-out wrote, when asked
+    host_fix_applies_to: str | None = None  # which document its pointers address
 
     @property
     def hosts_ok(self) -> bool:
@@ -163,7 +165,8 @@ def inspect(request: InspectRequest, settings: Settings) -> InspectResult:
         from whichtool_tui.hosts.registry import resolve_hosts
 
         resolve_hosts(host_options.hosts)  # an unknown name fails before the target opens
-    listing = read_listing(target_spec(request.target, request.transport, settings))
+    spec = target_spec(request.target, request.transport, settings)
+    listing = read_listing(spec)
     if request.save_snapshot:
         save_snapshot(listing.raw_tools, request.save_snapshot)
     report = review_listing(listing, request.review, settings)
@@ -183,4 +186,29 @@ def inspect(request: InspectRequest, settings: Settings) -> InspectResult:
         from whichtool_tui.hosts.attach import with_hosts
 
         report = with_hosts(report, listing, host_options.hosts, host_options.server_name)
+    if host_options.fix_out:
+        from whichtool_tui.hosts.attach import write_host_fix
+
+        prefix, applies_to = _patch_prefix(spec, request.save_snapshot)
+        written = write_host_fix(
+            report, listing, prefix, host_options.fix_out, host_options.server_name
+        )
+        return InspectResult(listing, report, host_options.required, written, applies_to)
     return InspectResult(listing, report, host_options.required)
+
+
+def _patch_prefix(spec: TargetSpec, saved_snapshot: str | None) -> tuple[str, str]:
+    """Where a patch's pointers find the tools, and the document that holds them: the
+    snapshot's own shape, else the ``{"tools": [...]}`` file --save-snapshot writes."""
+    from whichtool_tui.improve.patch import SHAPE_PREFIX
+
+    if spec.transport == "snapshot" and spec.path is not None:
+        from whichtool_tui.redact import redact_paths
+        from whichtool_tui.surface.load import load_snapshot_document
+
+        shape = load_snapshot_document(spec.path)[2]
+        return SHAPE_PREFIX[shape], redact_paths(str(spec.path))
+    from whichtool_tui.redact import redact_paths
+
+    where = redact_paths(saved_snapshot) if saved_snapshot else "a --save-snapshot file"
+    return SHAPE_PREFIX["result"], where
