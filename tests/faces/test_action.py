@@ -298,3 +298,22 @@ def test_sarif_is_written_for_upload(tmp_path: Path) -> None:
     skipped = run_action(action_workspace(other), target="demo-lab.json", sarif="false")
     assert skipped.codes["inspect"] == 0
     assert not (other / "whichtool-inspect.sarif").exists()
+
+
+def test_require_hosts_fails_the_gate_and_the_matrix_reaches_the_summary(tmp_path: Path) -> None:
+    workspace = action_workspace(tmp_path)
+    run = run_action(
+        workspace, target="demo-lab.json", hosts="claude-code, anthropic",
+        require_hosts="chatgpt-apps",
+    )  # fmt: skip
+    assert run.outputs["inspect"]["exit-code"] == "1"  # demo-lab leaves hints to the defaults
+    assert run.codes["gate"] == 1
+    inspect = json.loads((workspace / "whichtool-inspect.json").read_text(encoding="utf-8"))
+    verdicts = {v["host"]: v["compatible"] for v in inspect["hosts"]}
+    assert verdicts == {"anthropic": True, "chatgpt-apps": False, "claude-code": True}
+    markdown = (workspace / "whichtool-inspect.md").read_text(encoding="utf-8")
+    assert "### Hosts" in markdown
+    (tmp_path / "ok").mkdir()
+    passing = run_action(action_workspace(tmp_path / "ok"), target="demo-lab.json",
+                         require_hosts="anthropic")  # fmt: skip
+    assert passing.outputs["inspect"]["exit-code"] == "0"

@@ -27,4 +27,9 @@ def render_inspect_junit(report: InspectReport) -> str:
         ],
         cases=cases,
     )
-    return render_junit([suite], "whichtool")
+    suites = [suite]
+    if report.hosts is not None:
+        from whichtool_tui.reports.hosts_junit import host_suites
+
+        suites += host_suites(report.hosts, [tool.name for tool in report.surface.tools])
+    return render_junit(suites, "whichtool")

@@ -304,6 +304,11 @@ def build_sarif(report: InspectReport, artifact: SarifArtifact | None = None) ->
     }
     if summarized is not None:
         run["properties"]["resultsSummarized"] = summarized
+    if report.hosts is not None:
+        from whichtool_tui.reports.hosts_sarif import add_host_results
+
+        names = [tool.name for tool in report.surface.tools]
+        add_host_results(run, report.hosts, names, lambda d, i: _result(d, i, where))
     described = {"location": {"uri": where.uri}, "roles": ["analysisTarget"]}
     if not where.in_tree:
         described["description"] = {
