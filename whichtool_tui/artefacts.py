@@ -346,7 +346,7 @@ def _summary_receipt(data: dict[str, Any]) -> list[tuple[str, str]]:
         ("seat", _text(data.get("agent_policy"))),
         ("atoms", ", ".join(_text(a.get("id")) for a in atoms if isinstance(a, dict)) or "-"),
         ("wire events", str(len(data.get("wire") or []))),
-        ("verdicts", "hidden here; `whichtool-tui receipt FILE --score` prints them"),
+        ("verdicts", "hidden here; `whichtool-tui receipt FILE --timeline --score` prints them"),
     ]
 
 

@@ -16,7 +16,7 @@ import pytest
 from tests.support.paths import SNAPSHOTS
 from whichtool_tui.cli import main
 from whichtool_tui.discovery.documents import build_document
-from whichtool_tui.discovery.embedding import embedding_available
+from whichtool_tui.discovery.embedding import INSTALL_HINT, embedding_available
 from whichtool_tui.providers.base import ProviderError
 
 REPO = SNAPSHOTS.parent
@@ -82,7 +82,7 @@ def test_without_the_extra_the_provider_says_how_to_install(
     monkeypatch.setattr(embedding, "embedding_available", lambda: False)
     with pytest.raises(ProviderError) as caught:
         build_provider("embedding", None, None, env={})
-    assert caught.value.hint == "Install the optional extra: pip install 'whichtool-tui[embedding]'"
+    assert caught.value.hint == INSTALL_HINT and "pip install -e '.[embedding]'" in INSTALL_HINT
 
 
 @pytest.mark.slow

