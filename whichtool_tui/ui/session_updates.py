@@ -66,8 +66,8 @@ class SessionApp(ImproveJobs):
             screen.on_screen_resume()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A finished inspect or bout (even a failed one) changes what the sections say."""
-        if event.worker.is_finished and event.worker.group in ("inspect", "bout"):
+        """A finished inspect, run or bout (even a failed one) changes what the sections say."""
+        if event.worker.is_finished and event.worker.group in ("inspect", "bout", "run"):
             self.refresh_sections()
 
     def on_job_failed(self, message: JobFailed) -> None:
@@ -122,8 +122,10 @@ class SessionApp(ImproveJobs):
         message.applied.set()
 
     def on_run_started(self, message: RunStarted) -> None:
-        """The Run screen draws these tallies on its timer while the worker feeds them."""
+        """The Run screen draws these tallies on its timer while the worker feeds them (told
+        now, so a screen shown again after a dialog follows this run, not the last one)."""
         self.session.progress = message.progress
+        self.refresh_sections()
         message.applied.set()
 
     def on_run_completed(self, message: RunCompleted) -> None:

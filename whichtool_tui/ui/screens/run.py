@@ -62,8 +62,19 @@ class RunScreen(SectionScreen):
         return True
 
     def _run_going(self) -> bool:
+        """A run is going from the moment its worker starts, before its tallies arrive (the
+        worker posts them), until they say it stopped."""
         progress = self.wapp.session.progress
-        return progress is not None and progress.state == "running"
+        if progress is not None and progress.state == "running":
+            return True
+        return self.busy("run") and (progress is None or self._stale())
+
+    def _stale(self) -> bool:
+        """The session's tallies are a previous run's: a new run's worker has not posted its own."""
+        progress = self.wapp.session.progress
+        return progress is not None and id(progress) == self._stopped_progress
+
+    _stopped_progress: int | None = None  # id of the tallies shown stopped when r was pressed
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="run-body"):
@@ -280,6 +291,8 @@ class RunScreen(SectionScreen):
         return choice
 
     def _start(self, setup: RunSetup, provider: ProviderChoice) -> None:
+        progress = self.wapp.session.progress
+        self._stopped_progress = id(progress) if progress is not None else None
         self.wapp.start_run(setup, provider)
         self._ticker.resume()
         self.refresh_bindings()
@@ -289,13 +302,18 @@ class RunScreen(SectionScreen):
 
     def draw_progress(self) -> None:
         progress: RunProgress | None = self.wapp.session.progress
-        key = None if progress is None else (id(progress), progress.done, progress.state)
+        going = self._run_going()
+        if not going:
+            # Paused only once no run is starting either: a run started from a dialog (or
+            # after a cancel) posts its tallies a moment after r, and the ticker must see them.
+            self._ticker.pause()
+        if going and self._stale():
+            progress = None  # the previous run's last frame is not this run's
+        key = None if progress is None else (id(progress), progress.done, progress.state, going)
         if key == self._drawn and key is not None:
             return  # nothing new since the last frame
         self._drawn = key
         self.frames_drawn += 1
-        if progress is None or progress.state != "running":
-            self._ticker.pause()
         self.refresh_bindings()
         bar = self.query_one("#run-progress", ProgressBar)
         stats = self.query_one("#run-stats", Static)
@@ -303,7 +321,8 @@ class RunScreen(SectionScreen):
         self.query_one("#run-live").display = progress is not None and progress.done > 0
         if progress is None:
             bar.update(total=1, progress=0)
-            stats.update(Text("Nothing run yet: r runs the plan above.", style="dim"))
+            said = "Starting the run…" if going else "Nothing run yet: r runs the plan above."
+            stats.update(Text(said, style="dim"))
             latest.update("")
             return
         bar.update(total=progress.planned, progress=progress.done)
