@@ -20,7 +20,7 @@ def with_hosts(
 
     tokens = {name: breakdown.total for name, breakdown in report.tokens.by_tool.items()}
     verdicts = evaluate_hosts(
-        listing.raw_tools, resolve_hosts(hosts), server_name or listing.server_name, tokens
+        listing.raw_tools, resolve_hosts(hosts), server_name, tokens, listing.server_name
     )
     return report.model_copy(update={"hosts": verdicts})
 
@@ -35,7 +35,7 @@ def write_host_fix(
     from whichtool_tui.improve.patch import patch_text
 
     operations = host_fix_operations(
-        listing.raw_tools, report.hosts or [], prefix, server_name or listing.server_name
+        listing.raw_tools, report.hosts or [], prefix, server_name, listing.server_name
     )
     write_atomic(path, patch_text(operations))
     return len(operations)

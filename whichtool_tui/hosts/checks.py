@@ -44,6 +44,7 @@ class CheckContext:
     """What a check needs beyond the tools: the server name hosts prefix names with."""
 
     server_name: str
+    server_name_source: str = "--host-server-name"
 
 
 Check = Callable[[HostRule, Sequence[ServedTool], CheckContext], list[Hit]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,6 +17,19 @@ from whichtool_tui.hosts.report_model import (
 )
 
 DEFAULT_SERVER_NAME = "server"
+_NOT_IN_CONFIG_KEYS = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def assumed_server_name(explicit: str | None, served: str | None) -> tuple[str, str]:
+    """The server name hosts prefix tools with, and where it came from: the flag as given,
+    else the server's own name with characters a config key would not hold made ``_``."""
+    if explicit:
+        return explicit, "--host-server-name"
+    if served:
+        return _NOT_IN_CONFIG_KEYS.sub("_", served), "serverInfo.name, cleaned"
+    return DEFAULT_SERVER_NAME, "a placeholder: the target did not say"
+
+
 _LOSE_EVERYTHING = frozenset(("request-rejected", "listing-rejected"))
 
 
@@ -59,8 +73,8 @@ def evaluate_host(
     assumptions = []
     if any(rule.params.get("prefix") for _, rule in rules_of(host)):
         assumptions.append(
-            f"server name `{context.server_name}` (set --host-server-name to the name users "
-            "configure)"
+            f"server name `{context.server_name}` ({context.server_name_source}; set "
+            "--host-server-name to the name users configure)"
         )
     return HostVerdict(
         host=host,
@@ -96,8 +110,10 @@ def evaluate_hosts(
     hosts: Sequence[str],
     server_name: str | None,
     tokens_by_tool: Mapping[str, int],
+    served_name: str | None = None,
 ) -> list[HostVerdict]:
     """Every named host's verdict, in the order given (names already resolved)."""
     tools = served_tools(raw_tools)
-    context = CheckContext(server_name=server_name or DEFAULT_SERVER_NAME)
+    name, source = assumed_server_name(server_name, served_name)
+    context = CheckContext(server_name=name, server_name_source=source)
     return [evaluate_host(host, tools, context, tokens_by_tool) for host in hosts]

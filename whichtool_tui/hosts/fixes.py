@@ -129,14 +129,20 @@ def _hint_operations(
 
 
 def host_fix_operations(
-    raw_tools: Sequence[Any], verdicts: Sequence[HostVerdict], prefix: str, server_name: str | None
+    raw_tools: Sequence[Any],
+    verdicts: Sequence[HostVerdict],
+    prefix: str,
+    server_name: str | None,
+    served_name: str | None = None,
 ) -> list[Operation]:
-    """Operations, in served order, for every fixable finding of the given verdicts."""
-    from whichtool_tui.hosts.engine import DEFAULT_SERVER_NAME
+    """Operations, in served order, for every fixable finding of the given verdicts (the server
+    name is resolved as the verdicts resolved it)."""
+    from whichtool_tui.hosts.engine import assumed_server_name
 
     hosts = [verdict.host for verdict in verdicts]
     rules = {f"{origin}/{rule.id}": rule for host in hosts for origin, rule in rules_of(host)}
-    context = CheckContext(server_name=server_name or DEFAULT_SERVER_NAME)
+    name, source = assumed_server_name(server_name, served_name)
+    context = CheckContext(server_name=name, server_name_source=source)
     by_tool: dict[str, dict[str, list[str]]] = {}
     hints_wanted: dict[str, set[str]] = {}
     for verdict in verdicts:

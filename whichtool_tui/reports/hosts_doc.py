@@ -12,8 +12,10 @@ END = "<!-- end of host profiles -->"
 
 def render_host_profiles_markdown() -> str:
     """One table row per rule: host, rule, effect, what it checks, sources, verified date."""
-    lines = [
-        BEGIN,
+    lines = [BEGIN, "", "| host | what it is |", "|---|---|"]
+    for host, profile in sorted(profiles().items()):
+        lines.append(f"| `{host}` | **{profile.title}**. {markdown_cell(profile.about)} |")
+    lines += [
         "",
         "| host | rule | effect | what breaks | sources | verified |",
         "|---|---|---|---|---|---|",
