@@ -86,3 +86,26 @@ def searches_helped(word: str, prompt: str, searches: Iterable[str]) -> list[str
         if tokenize is None or set(tokenize(word)) & set(tokenize(prompt)):
             helped.append(name)
     return helped
+
+
+_NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)*\b")
+_WITH_DIGIT = re.compile(r"\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]+\b")
+_PLACEHOLDERS = (
+    (_EMAIL, "<email>"),
+    (_URL, "<url>"),
+    (_QUOTED, "'…'"),
+    (_OWNER_REPO, "<owner>/<repo>"),
+    (_FILE_NAME, "<file>"),
+    (_WITH_DIGIT, "<id>"),
+    (_NUMBER, "<n>"),
+)
+
+
+def without_task_values(prompt: str) -> str:
+    """A prompt with its task values replaced by placeholders, fit to quote as an example
+    request: ``List open PRs in acme/api since #512`` -> ``List open PRs in <owner>/<repo>
+    since #<n>``."""
+    text = prompt
+    for pattern, placeholder in _PLACEHOLDERS:
+        text = pattern.sub(placeholder, text)
+    return text

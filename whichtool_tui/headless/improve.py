@@ -6,7 +6,7 @@ import sys
 from typing import IO, TYPE_CHECKING
 
 from whichtool_tui.redact import sanitize_text
-from whichtool_tui.usecases.models import CandidateMeasured, ImproveEvent
+from whichtool_tui.usecases.models import CandidateMeasured, ImproveEvent, LoopNote
 
 if TYPE_CHECKING:
     from whichtool_tui.usecases.models import ImproveBudget
@@ -24,7 +24,11 @@ class ImproveProgress:
         self.stream.flush()
 
     def __call__(self, event: ImproveEvent) -> None:
-        """Write a line for each measured (or refused) candidate."""
+        """Write a line for each measured (or refused) candidate, and the loop's notes."""
+        if isinstance(event, LoopNote):
+            self.stream.write(f"improve: {sanitize_text(event.text)}\n")
+            self.stream.flush()
+            return
         if not isinstance(event, CandidateMeasured):
             return
         candidate = event.candidate

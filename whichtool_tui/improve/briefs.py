@@ -8,6 +8,7 @@ the held-out tasks can reach a rewriter, rule-based or model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -16,6 +17,9 @@ from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.evaluation.report_model import ScoredTrial
 from whichtool_tui.improve.model import Addressed, Target, TuningFailure
 from whichtool_tui.surface.model import NormalizedSurface, Tool
+from whichtool_tui.surface.naming import name_tokens
+from whichtool_tui.surface.overlap import dice, normalize_for_overlap
+from whichtool_tui.surface.overlap_findings import NOTABLE_OVERLAP
 
 PAIR_CODES = frozenset(
     [
@@ -38,6 +42,30 @@ TOOL_CODES = frozenset(
 """Findings about one tool's description that a rewrite of that description can address."""
 MAX_SIBLINGS = 5
 MAX_PROMPTS = 5
+# A docstring section header (``Args:``, ``Returns:``, ``Raises:`` ...): from there on the text
+# is boilerplate every generated tool shares, not what tells two tools apart.
+_DOCSTRING_SECTION = re.compile(
+    r"^\s*(?:args|arguments|parameters|params|kwargs|keyword args|returns?|raises|yields|"
+    r"examples?|notes?|see also)\s*:\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def without_boilerplate(description: str) -> str:
+    """The description before its first docstring section header (all of it when none)."""
+    match = _DOCSTRING_SECTION.search(description)
+    return description if match is None else description[: match.start()]
+
+
+def confusable(left: Tool, right: Tool) -> bool:
+    """Whether two tools still overlap once docstring boilerplate is set aside (same trigram
+    Dice as inspect's overlap, at its notable threshold)."""
+
+    def text(tool: Tool) -> str:
+        spoken = " ".join(name_tokens(tool.name)) + " " + without_boilerplate(tool.description_text)
+        return normalize_for_overlap(spoken)
+
+    return dice(text(left), text(right)) >= NOTABLE_OVERLAP
 
 
 @dataclass
@@ -115,11 +143,19 @@ def gather_briefs(
         members = [name for name in finding.tools or [finding.tool or ""] if name in by_name]
         if finding.code in PAIR_CODES and len(members) >= 2:
             for name in members:
+                # Pairs that overlap only through shared docstring boilerplate are no family.
+                partners = [
+                    other
+                    for other in members
+                    if other != name and confusable(by_name[name], by_name[other])
+                ]
+                if not partners:
+                    continue
                 found = brief(name)
                 assert found is not None
                 found.addressed.append(Addressed(code=finding.code, message=finding.message))
-                for member in members:
-                    if member != name and by_name[member] not in found.siblings:
+                for member in partners:
+                    if by_name[member] not in found.siblings:
                         found.siblings.append(by_name[member])
         elif finding.code in TOOL_CODES and finding.tool in by_name:
             found = brief(finding.tool)

@@ -25,7 +25,14 @@ class CandidateMeasured:
     candidate: Candidate
 
 
-ImproveEvent = CandidateProposed | CandidateMeasured
+@dataclass(frozen=True)
+class LoopNote:
+    """Something the loop found before measuring (tools it cannot measure), said at once."""
+
+    text: str
+
+
+ImproveEvent = CandidateProposed | CandidateMeasured | LoopNote
 ImproveSink = Callable[[ImproveEvent], None]
 
 

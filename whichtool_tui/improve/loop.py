@@ -27,6 +27,7 @@ from whichtool_tui.improve.events import (
     CandidateMeasured,
     CandidateProposed,
     ImproveSink,
+    LoopNote,
     discard_improve_event,
 )
 from whichtool_tui.improve.measure import decide, measure
@@ -35,7 +36,9 @@ from whichtool_tui.improve.patch import changed_keys, patch_operations, rewritab
 from whichtool_tui.improve.proposal import Proposal
 from whichtool_tui.improve.rewrite_request import StructuredProvider, model_proposal
 from whichtool_tui.improve.rules import rule_proposals
-from whichtool_tui.improve.split import TaskSplit
+from whichtool_tui.improve.split import TaskSplit, no_held_out_note, tools_without_held_out
+from whichtool_tui.improve.veto import router_scores, uses_embedding_router, veto_reason
+from whichtool_tui.limits import DEFAULT_MIN_SIMILARITY
 from whichtool_tui.providers.base import Provider, ProviderError, can_structure
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.surface.tokens import tool_tokens
@@ -46,7 +49,10 @@ METHOD = (
     "shown); each candidate runs the held-out tasks against the surface it would replace with "
     "one seed, repeat and permutation; accepted when the task-level paired change in held-out "
     "accuracy is not negative, over-trigger does not rise, the tool's token estimate grows by "
-    "at most the bound, and the tasks it targets improve; intervals are task-clustered"
+    "at most the bound, the tasks it targets improve, and an independent router (a host "
+    "search profile, and the embedding router when installed) does not get worse on the "
+    "held-out prompts; candidates whose target has no held-out prompt are skipped unmeasured; "
+    "intervals are task-clustered"
 )
 REWRITABLE_KEYS = frozenset(["description", "title"])
 
@@ -68,6 +74,7 @@ class ImproveJob:
     approximates: str | None = None
     focus: frozenset[str] = frozenset()  # rewrite only these tools (empty: every involved one)
     ledger: TrialLedger = field(default_factory=lambda: TrialLedger(None))  # trials sent
+    veto_retriever: str = "bm25"  # the search profile of the second, independent router
 
 
 async def _run(
@@ -151,6 +158,20 @@ def _candidate(
     )
 
 
+def measurable(target: Target, held_out: Sequence[TaskSpec]) -> bool:
+    """Whether a held-out prompt can show the improvement a target asks for."""
+    if target.kind == "static":
+        return True
+    wanted: set[str | None] = {None} if target.kind == "over-trigger" else set(target.tools)
+    return any(task.expected in wanted for task in held_out)
+
+
+def _unmeasured_notes(job: ImproveJob, failures: Sequence[Any]) -> list[str]:
+    failing = list(dict.fromkeys(f.expected for f in failures if f.expected is not None))
+    missing = tools_without_held_out(job.split, failing)
+    return [no_held_out_note(missing, len(failing), failing=True)] if missing else []
+
+
 def _rank(measured: Measurement) -> tuple[float, float, float]:
     targeted = measured.targeted_paired.mean_delta if measured.targeted_paired else None
     accuracy = measured.accuracy_paired.mean_delta
@@ -180,10 +201,20 @@ async def improve_surface(
     if job.focus:
         briefs = [brief for brief in briefs if brief.tool.name in job.focus]
     use_model = can_structure(provider) and not provider.identity.is_baseline
-    notes: list[str] = []
-    base_report = await _run(job, base_tools, job.split.held_out, provider)
+    notes: list[str] = _unmeasured_notes(job, failures)
+    for note in notes:
+        sink(LoopNote(note))
+    held_out = job.split.held_out
+    embedding = uses_embedding_router(provider.identity.name)
+
+    def second_routers(tools: Sequence[Any]) -> list[Any]:
+        return router_scores(tools, held_out, job.veto_retriever, embedding, DEFAULT_MIN_SIMILARITY)
+
+    base_report = await _run(job, base_tools, held_out, provider)
     current_tools, current = base_tools, base_report
+    current_routers = second_routers(current_tools)
     candidates: list[Candidate] = []
+    skipped = 0
     for brief in briefs:
         index = brief.tool.served_index
         if not rewritable(base_tools[index]):
@@ -192,8 +223,14 @@ async def improve_surface(
                 "the server to serve one first"
             )
             continue
+        if use_model and not measurable(brief.target, held_out):
+            skipped += 1  # a model rewrite would be paid for and never measured
+            continue
         passed: list[tuple[int, Measurement, list[Any], RunReport]] = []
         for number, proposal in enumerate(await _proposals(job, brief, provider, use_model), 1):
+            if proposal.refused is None and not measurable(proposal.target, held_out):
+                skipped += 1
+                continue
             before = current_tools[index]
             sink(
                 CandidateProposed(
@@ -217,9 +254,13 @@ async def improve_surface(
                 _tool_tokens(current_tools, brief.tool.name),
                 _tool_tokens(trial_tools, brief.tool.name),
             )
-            report = await _run(job, trial_tools, job.split.held_out, provider)
+            report = await _run(job, trial_tools, held_out, provider)
             measured = measure(current, report, proposal.target, tokens)
             accepted, reason = decide(measured, proposal.target, job.max_token_growth)
+            if accepted:
+                vetoed = veto_reason(current_routers, second_routers(trial_tools))
+                if vetoed is not None:
+                    accepted, reason = False, f"{vetoed} (the measuring provider: {reason})"
             candidates.append(_candidate(proposal, number, before, measured, False, reason))
             sink(CandidateMeasured(candidates[-1].model_copy(update={"accepted": accepted})))
             if accepted:
@@ -238,6 +279,7 @@ async def improve_surface(
                         }
                     )
             current_tools, current = best[2], best[3]
+            current_routers = second_routers(current_tools)
     accepted_tools = [c.tool for c in candidates if c.accepted]
     final = None
     if accepted_tools:
@@ -251,6 +293,11 @@ async def improve_surface(
             ),
         )
         final = measure(base_report, current, Target(kind="static", tools=accepted_tools), totals)
+    if skipped:
+        notes.append(
+            f"{skipped} candidate(s) were skipped unmeasured: no held-out prompt expects the "
+            "tools they target (or, for a distractor rewrite, no held-out distractor)"
+        )
     if not briefs:
         about = "the chosen tools" if job.focus else "a tool description"
         notes.append(f"no finding or tuning failure involves {about}: nothing to rewrite")

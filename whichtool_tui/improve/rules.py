@@ -3,8 +3,10 @@
 Each rule turns one fix into text: ``prefer-sibling`` adds "Use `B` instead to ..." naming a
 confusable sibling (descriptions/overlap-without-preference, overlap/*, a tuning confusion);
 ``example-requests`` quotes the failing tuning prompts, so the description uses their words
-(findability/missed's fix); ``subject-first`` moves the sentence holding the subject into first
-place (names/subject-not-in-description, findability/first-sentence-misses-terms);
+(findability/missed's fix), with their task values (``acme/api``, ``#512``, e-mail, quoted text)
+replaced by placeholders so the rewrite does not learn one prompt's entities;
+``subject-first`` moves the sentence holding the subject into first place
+(names/subject-not-in-description, findability/first-sentence-misses-terms);
 ``not-for`` says which requests the tool does not answer (findability/distractor-retrieves).
 Every rule yields its own candidate, measured on its own.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from whichtool_tui.discovery.hints import without_task_values
 from whichtool_tui.improve.briefs import ToolBrief
 from whichtool_tui.improve.model import Target, TuningFailure
 from whichtool_tui.improve.proposal import Proposal
@@ -50,7 +53,7 @@ def sibling_clause(sibling: str, own: str) -> str:
 
 
 def _quoted(failures: Iterable[TuningFailure]) -> str:
-    return "; ".join(f'"{failure.prompt.strip()}"' for failure in failures)
+    return "; ".join(f'"{without_task_values(failure.prompt.strip())}"' for failure in failures)
 
 
 def _sentence(text: str) -> str:

@@ -73,3 +73,29 @@ def split_tasks(
             "evenly), or change --holdout-share.",
         )
     return split
+
+
+def tools_without_held_out(split: TaskSplit, tools: Sequence[str] | None = None) -> list[str]:
+    """Tools with a tuning prompt but no held-out prompt (among ``tools`` when given), in
+    tuning order: a rewrite of them cannot be measured on held-out tasks."""
+    held = {task.expected for task in split.held_out}
+    wanted = None if tools is None else set(tools)
+    found: list[str] = []
+    for task in split.tuning:
+        name = task.expected
+        if name is None or name in held or name in found:
+            continue
+        if wanted is None or name in wanted:
+            found.append(name)
+    return found
+
+
+def no_held_out_note(missing: Sequence[str], among: int, failing: bool) -> str:
+    """The sentence that says why those tools cannot be measured, with every name."""
+    kind = "with failing tuning prompts" if failing else "with tuning prompts"
+    return (
+        f"{len(missing)} of the {among} tools {kind} have no held-out prompt, so no rewrite of "
+        f"them can be measured (their candidates are skipped, nothing is spent on them): "
+        f"{', '.join(missing)}. Add a second prompt per tool (tasks mutate or tasks generate) "
+        "to measure them."
+    )

@@ -112,7 +112,10 @@ def _header(report: ImproveReport) -> list[str]:
 
 
 def _lines(report: ImproveReport, bullet: str, indent: str) -> list[str]:
-    lines = [*_header(report), "", f"Tuning failures: {len(report.tuning_failures)}"]
+    lines = [*_header(report)]
+    if report.notes:  # why little or nothing could be measured comes first, not last
+        lines += ["", *(sanitize_text(note) for note in report.notes)]
+    lines += ["", f"Tuning failures: {len(report.tuning_failures)}"]
     for failure in report.tuning_failures:
         picked = picks_text(failure.picked)
         expected = failure.expected or "no call"
@@ -134,7 +137,6 @@ def _closing(report: ImproveReport) -> list[str]:
         lines += measurement_lines(report.final)
     lines += ["", f"Patch: {len(report.patch)} replace operation(s) (RFC 6902)"]
     lines += [f"  {operation.path}" for operation in report.patch]
-    lines += ["", *report.notes] if report.notes else []
     lines += ["", "Method: " + report.method]
     return lines
 

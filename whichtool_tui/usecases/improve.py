@@ -316,6 +316,12 @@ def dry_run_text(request: ImproveRequest, prepared: PreparedImprove, settings: S
     else:
         lines.append("  trials:    no cap: the provider is offline and costs nothing")
     lines.append(f"  sends to:  {improve_destination(request, settings)}")
+    from whichtool_tui.improve.split import no_held_out_note, tools_without_held_out
+
+    missing = tools_without_held_out(split)
+    if missing:
+        tuned = {task.expected for task in split.tuning if task.expected is not None}
+        lines.append(f"  note:      {no_held_out_note(missing, len(tuned), failing=False)}")
     return "\n".join(lines) + "\n"
 
 

@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from whichtool_tui.improve.events import CandidateMeasured as CandidateMeasured
     from whichtool_tui.improve.events import CandidateProposed as CandidateProposed
     from whichtool_tui.improve.events import ImproveEvent as ImproveEvent
+    from whichtool_tui.improve.events import LoopNote as LoopNote
     from whichtool_tui.improve.model import Candidate as Candidate
     from whichtool_tui.improve.model import ImproveReport as ImproveReport
     from whichtool_tui.improve.model import dump_patch_json as dump_patch_json
@@ -118,7 +119,8 @@ EXPORTS: dict[str, str] = {
         ("Candidate", "ImproveReport", "dump_patch_json"), "whichtool_tui.improve.model"
     ),
     **dict.fromkeys(
-        ("CandidateMeasured", "CandidateProposed", "ImproveEvent"), "whichtool_tui.improve.events"
+        ("CandidateMeasured", "CandidateProposed", "ImproveEvent", "LoopNote"),
+        "whichtool_tui.improve.events",
     ),
     "ImproveBudget": "whichtool_tui.improve.budget",
     # Views decided once in the engine for every renderer and heatmap: the confusion axes and

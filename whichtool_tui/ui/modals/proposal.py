@@ -17,7 +17,13 @@ from textual.widgets import Static
 
 from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.improve_text import marked_words, measurement_lines
-from whichtool_tui.usecases.models import Candidate, CandidateProposed, ImproveEvent, ImproveReport
+from whichtool_tui.usecases.models import (
+    Candidate,
+    CandidateMeasured,
+    CandidateProposed,
+    ImproveEvent,
+    ImproveReport,
+)
 
 
 def _marked(text: str, opening: str, closing: str, style: str) -> Text:
@@ -82,7 +88,7 @@ class ProposalModal(ModalScreen[None]):
             after.border_title = f"after · {event.rule or 'model rewrite'}"
             holder.mount(Horizontal(before, after, classes="proposal-sides"))
             holder.mount(Static(Text("measuring…", style="dim"), classes="proposal-figures"))
-        else:
+        elif isinstance(event, CandidateMeasured):  # a loop note is in the report's first lines
             figures = holder.query(".proposal-figures").last()
             if isinstance(figures, Static):
                 figures.update(self._figures(event.candidate))
