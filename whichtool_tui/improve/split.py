@@ -94,8 +94,8 @@ def no_held_out_note(missing: Sequence[str], among: int, failing: bool) -> str:
     """The sentence that says why those tools cannot be measured, with every name."""
     kind = "with failing tuning prompts" if failing else "with tuning prompts"
     return (
-        f"{len(missing)} of the {among} tools {kind} have no held-out prompt, so no rewrite of "
-        f"them can be measured (their candidates are skipped, nothing is spent on them): "
-        f"{', '.join(missing)}. Add a second prompt per tool (tasks mutate or tasks generate) "
-        "to measure them."
+        f"{len(missing)} of the {among} tools {kind} have no held-out prompt, so a rewrite of "
+        "them is measured only on a confused partner's held-out prompts, and skipped (nothing "
+        f"spent) when it has none: {', '.join(missing)}. Add a second prompt per tool (tasks "
+        "mutate or tasks generate) to measure them."
     )
