@@ -73,9 +73,9 @@ def test_require_host_gates_the_exit_code(tmp_path: Path, cli_env: dict) -> None
         "inspect", str(snapshot), "--format", "json", "--require-host", "anthropic", env=cli_env
     )
     assert failing.returncode == 1
-    # truncation alone degrades Copilot-free hosts but does not make them incompatible
+    # a host none of these defects breaks passes the gate
     passing = run_headless(
-        "inspect", str(snapshot), "--format", "json", "--require-host", "vscode-copilot",
+        "inspect", str(snapshot), "--format", "json", "--require-host", "gemini-json-schema",
         "--host", "anthropic", env=cli_env,
     )  # fmt: skip
     assert passing.returncode == 0, passing.stderr
@@ -121,7 +121,7 @@ def test_terminal_and_markdown_show_the_matrix_first(tmp_path: Path, cli_env: di
     assert section.index("INCOMPATIBLE") > section.index("search")
     markdown = run_headless(*args, "--format", "markdown", env=cli_env).stdout
     assert "| `long` | ✓ | truncated |" in markdown
-    assert "| `anthropic` | ❌ incompatible | 0/3 | ~0 |" in markdown
+    assert "| `anthropic` | ❌ incompatible | 0/3 | ~0 |  |" in markdown
 
 
 def test_outside_strings_are_escaped_in_every_text_format(tmp_path: Path, cli_env: dict) -> None:
@@ -172,3 +172,23 @@ def test_host_fix_out_needs_a_host(tmp_path: Path, cli_env: dict) -> None:
         env=cli_env,
     )  # fmt: skip
     assert done.returncode == 2 and "needs --host" in done.stderr
+
+
+def test_readiness_reports_the_hosts_tool_search_after_tasks(cli_env: dict) -> None:
+    from tests.support.paths import SNAPSHOTS
+
+    done = run_headless(
+        "inspect", str(SNAPSHOTS / "git.json"), "--tasks", str(SNAPSHOTS / "git.tasks.yaml"),
+        "--retriever", "claude-code", "--host", "claude-code", "--host", "openai",
+        "--format", "json", env=cli_env,
+    )  # fmt: skip
+    report = json.loads(done.stdout)
+    claude, openai = report["hosts"]
+    (summary,) = [s for s in report["findability"]["summary"] if s["retriever"] == "claude-code"]
+    assert claude["readiness"]["toolSearch"] == {
+        "search": "claude-code",
+        "k": summary["k"],
+        "foundAtK": summary["foundAtK"],
+        "missed": summary["missed"],
+    }
+    assert "toolSearch" not in openai["readiness"]  # no profile models an OpenAI tool search

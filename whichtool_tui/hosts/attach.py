@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from whichtool_tui.hosts.report_model import HostVerdict
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.surface.report_model import InspectReport
 
@@ -22,7 +23,29 @@ def with_hosts(
     verdicts = evaluate_hosts(
         listing.raw_tools, resolve_hosts(hosts), server_name, tokens, listing.server_name
     )
+    if report.findability is not None:
+        verdicts = [_with_tool_search(verdict, report) for verdict in verdicts]
     return report.model_copy(update={"hosts": verdicts})
+
+
+def _with_tool_search(verdict: HostVerdict, report: InspectReport) -> HostVerdict:
+    """The verdict with its host's tool-search result, when the findability review ran it."""
+    from whichtool_tui.hosts.registry import profiles
+    from whichtool_tui.hosts.report_model import ToolSearchReadiness
+
+    search = profiles()[verdict.host].tool_search
+    summaries = report.findability.summary if report.findability is not None else []
+    found = next((item for item in summaries if item.retriever == search), None)
+    if found is None:
+        return verdict
+    readiness = verdict.readiness.model_copy(
+        update={
+            "tool_search": ToolSearchReadiness(
+                search=found.retriever, k=found.k, found_at_k=found.found_at_k, missed=found.missed
+            )
+        }
+    )
+    return verdict.model_copy(update={"readiness": readiness})
 
 
 def write_host_fix(

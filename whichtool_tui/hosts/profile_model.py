@@ -63,4 +63,7 @@ class HostProfile(StrictModel):
     title: str
     about: str
     extends: list[str] = Field(default_factory=list)
+    # The findability search profile (discovery/search_profiles) that models this host's tool
+    # search, when it defers tools behind one; readiness reports it after `--tasks`.
+    tool_search: str | None = Field(default=None, alias="toolSearch")
     rules: list[HostRule]

@@ -34,12 +34,22 @@ class HostFinding(_Model):
     truncation: TruncationInfo | None = None
 
 
+class ToolSearchReadiness(_Model):
+    """Would the host's tool search find each task's tool (from the findability review)?"""
+
+    search: str
+    k: int
+    found_at_k: float = Field(alias="foundAtK")
+    missed: list[str]
+
+
 class HostReadiness(_Model):
     """What the host would load: tools it would show the model and their estimated tokens."""
 
     tool_count: int = Field(alias="toolCount")
     tools_seen: int = Field(alias="toolsSeen")
     tokens_loaded: int = Field(alias="tokensLoaded")
+    tool_search: ToolSearchReadiness | None = Field(default=None, alias="toolSearch")
 
 
 class HostVerdict(_Model):
@@ -64,6 +74,6 @@ class HostVerdict(_Model):
             "title": self.title,
             "compatible": self.compatible,
             "findings": findings,
-            "readiness": self.readiness.model_dump(mode="json", by_alias=True),
+            "readiness": self.readiness.model_dump(mode="json", by_alias=True, exclude_none=True),
             "assumptions": list(self.assumptions),
         }

@@ -23,15 +23,22 @@ def render_hosts_markdown(verdicts: list[HostVerdict], tool_names: list[str]) ->
         lines.append(f"| {markdown_code(row)} | {cells} |")
     lines += [
         "",
-        "| host | verdict | tools seen | tokens loaded (estimate) |",
-        "|---|---|---:|---:|",
+        "| host | verdict | tools seen | tokens loaded (estimate) | tool search found@k |",
+        "|---|---|---:|---:|---:|",
     ]
     for verdict in verdicts:
         mark = "✅ compatible" if verdict.compatible else "❌ incompatible"
         readiness = verdict.readiness
+        search = readiness.tool_search
+        found = (
+            ""
+            if search is None
+            else f"{search.found_at_k * 100:.0f}% @{search.k} ({search.search})"
+        )
         lines.append(
             f"| {markdown_code(verdict.host)} | {mark} | "
-            f"{readiness.tools_seen:,}/{readiness.tool_count:,} | ~{readiness.tokens_loaded:,} |"
+            f"{readiness.tools_seen:,}/{readiness.tool_count:,} | ~{readiness.tokens_loaded:,} | "
+            f"{found} |"
         )
     lines.append("")
     for verdict in verdicts:

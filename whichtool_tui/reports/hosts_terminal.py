@@ -67,6 +67,19 @@ def render_hosts_terminal(
                 "dim",
             ),
         )
+        search = readiness.tool_search
+        if search is not None:
+            out.wrapped(
+                f"tool search ({search.search}) finds {search.found_at_k * 100:.0f}% of the tasks' "
+                f"tools in its top {search.k}"
+                + (
+                    f"; misses {', '.join(ascii_safe(t) for t in search.missed)}"
+                    if search.missed
+                    else ""
+                ),
+                "    ",
+                "dim",
+            )
         for assumption in verdict.assumptions:
             out.wrapped("assumes " + ascii_safe(assumption), "    ", "dim")
         for finding in verdict.findings:

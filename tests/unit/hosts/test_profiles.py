@@ -250,6 +250,12 @@ CASES: list[tuple[str, str, list[dict[str, Any]], set[tuple[str, str]]]] = [
     ("vscode-copilot", "128 tools", many(128), set()),
     (
         "vscode-copilot",
+        "dot in name",
+        [tool("items.get")],
+        {("vscode-copilot/name-alphabet", "request-rejected")},
+    ),
+    (
+        "vscode-copilot",
         "129 tools",
         many(129),
         {("vscode-copilot/tool-count-128", "request-rejected")},
