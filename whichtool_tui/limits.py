@@ -122,3 +122,11 @@ REPEAT = Bound("--repeat", MIN_REPEAT, MAX_REPEAT, DEFAULT_REPEAT)
 CONCURRENCY = Bound("--concurrency", MIN_CONCURRENCY, MAX_CONCURRENCY, DEFAULT_CONCURRENCY)
 MAX_TRIALS = Bound("--max-trials", 1, ABSOLUTE_MAX_TRIALS, DEFAULT_MAX_TRIALS)
 MAX_TOOLS = Bound("--max-tools", 1, ABSOLUTE_MAX_TOOLS, DEFAULT_MAX_TOOLS)
+
+# -- provider batch runs (run --batch) -----------------------------------------------------------
+DEFAULT_BATCH_POLL_SECONDS = 30.0  # between two status checks of the submitted batches
+MIN_BATCH_POLL_SECONDS = 0.01
+MAX_BATCH_POLL_SECONDS = 3600.0
+# Requests per batch when asked for fewer than the provider's documented limit (the largest,
+# Anthropic's, is 100,000; see providers/batch_api.py for each API's limits and their source).
+BATCH_MAX_LINES = Bound("--batch-max-lines", 1, 100_000, 100_000)

@@ -180,6 +180,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add("--config", metavar="FILE", help="whichtool.config.json or .yaml")
     add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")
+    from whichtool_tui.commands.run_batch import add_batch_flags
+
+    add_batch_flags(parser)
 
 
 def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
@@ -329,9 +332,11 @@ def opens_tui(args: argparse.Namespace) -> bool:
     opens on Results with `open`).
     """
     from whichtool_tui.commands._parser import wants_ui
+    from whichtool_tui.commands.run_batch import wants_batch
 
     deferred = args.discovery == "deferred"
-    return not (args.dry_run or args.format or args.out or deferred) and wants_ui(args)
+    headless = args.dry_run or args.format or args.out or deferred or wants_batch(args)
+    return not headless and wants_ui(args)
 
 
 def _open_in_ui(args: argparse.Namespace, settings: Settings, options: RunOptions) -> int:
@@ -378,11 +383,13 @@ def _ui_exit(session: Any) -> int:
 
 def execute(args: argparse.Namespace) -> int:
     """Run `run`: load, plan, then dry-run or spend, render, and exit per the run's health."""
+    from whichtool_tui.commands import run_batch
     from whichtool_tui.config import load_settings
     from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.reports.run_verdict import run_exit_code
     from whichtool_tui.usecases.run import check_budgets, power_plan, prepare
 
+    run_batch.check_flags(args)
     report_format = args.format or "terminal"
     settings = load_settings(args.config)
     options = build_options(args, settings)
@@ -404,11 +411,14 @@ def execute(args: argparse.Namespace) -> int:
                 inputs.task_set_source,
                 destination,
                 power_plan(prepared, options),
+                run_batch.dry_run_rows(args, _provider_request(args, settings).name, prepared),
             )
         )
         return 0
     check_budgets(inputs, prepared, options)
     _check_outputs(args, settings)
+    if run_batch.wants_batch(args):
+        return run_batch.execute(args, settings, inputs, options, prepared, report_format)
     report = run_coroutine(_spend(inputs, options, args, settings, prepared))
     write_outputs(report, args, settings, report_format)
     return run_exit_code(report)

@@ -264,10 +264,12 @@ async def run_evaluation(
     cache: TrialCache | None = None,
     sink: EventSink = discard_event,
     send: TrialSender | None = None,
+    error_budget: bool = True,
 ) -> RunReport:
     """Plan (unless given), check budgets, run every trial and build the report, with events.
 
-    ``send`` replaces how one trial is sent (the deferred-discovery protocol's two steps).
+    ``send`` replaces how one trial is sent (the deferred-discovery protocol's two steps, or a
+    batch's answers already paid for: then ``error_budget`` False records every one of them).
     """
     prepared = prepared or prepare_run(inputs, options)
     check_budgets(inputs, prepared, options)
@@ -309,7 +311,9 @@ async def run_evaluation(
                 reasoning_effort=options.reasoning_effort,
                 max_trials=options.max_trials,
                 max_tools=options.max_tools,
-                max_errors=math.floor(options.thresholds.max_error_rate * plan.planned + 1e-9),
+                max_errors=math.floor(options.thresholds.max_error_rate * plan.planned + 1e-9)
+                if error_budget
+                else None,
             ),
             cache,
             finished,

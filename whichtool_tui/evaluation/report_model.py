@@ -403,6 +403,31 @@ class RunStatistics(ClosedModel):
     position: PositionTest
 
 
+class BatchBlock(ClosedModel):
+    """How a ``run --batch`` was executed: the provider's batches, what they returned, and the
+    published discount the price was billed at (with its source)."""
+
+    api: str
+    batch_ids: list[str]
+    lines_sent: int  # distinct requests submitted (a repeated request is sent once)
+    answered_from_cache: int  # trials the trial cache answered before anything was sent
+    errored_lines: int
+    expired_lines: int
+    discount: float  # the share of the direct price each batch request is billed at
+    discount_source: str
+    verified_on: str
+
+
+class ShardBlock(ClosedModel):
+    """Which part of a planned run this report holds (``run --shard i/N``)."""
+
+    index: int  # 1-based
+    count: int
+    plan_fingerprint: str
+    planned_total: int  # trials of the whole plan, every shard together
+    tasks_total: int
+
+
 class RunReport(ClosedModel):
     """A complete routing run, as saved by ``run --format json`` and read by report and diff."""
 
@@ -424,6 +449,10 @@ class RunReport(ClosedModel):
     discovery: DiscoveryBlock | None = Field(default=None, exclude_if=_absent)
     # Task-level statistics (additive to whichtool.run/2); the reader recomputes them when absent.
     statistics: RunStatistics | None = Field(default=None, exclude_if=_absent)
+    # Present only in `run --batch` (additive to whichtool.run/2).
+    batch: BatchBlock | None = Field(default=None, exclude_if=_absent)
+    # Present only in one shard of `run --shard i/N`; `report merge` drops it (additive).
+    shard: ShardBlock | None = Field(default=None, exclude_if=_absent)
 
 
 def js_numbers(value: Any) -> Any:

@@ -24,7 +24,13 @@ from whichtool_tui.evaluation.plan import (
 )
 from whichtool_tui.evaluation.report_model import Call, TrialError, TrialUsage
 from whichtool_tui.limits import CONCURRENCY
-from whichtool_tui.providers.base import Provider, ProviderError, RouteRequest, ToolSpec
+from whichtool_tui.providers.base import (
+    Provider,
+    ProviderError,
+    RouteReply,
+    RouteRequest,
+    ToolSpec,
+)
 from whichtool_tui.providers.calls import normalize_calls
 from whichtool_tui.redact import redact_message
 
@@ -86,7 +92,8 @@ def build_request(
     )
 
 
-def _error_outcome(exc: Exception) -> TrialOutcome:
+def error_outcome(exc: Exception) -> TrialOutcome:
+    """A provider failure as the trial's error (redacted), never raised."""
     if isinstance(exc, ProviderError):
         return TrialOutcome.failed(
             TrialError(
@@ -103,6 +110,27 @@ def _error_outcome(exc: Exception) -> TrialOutcome:
     )
 
 
+def reply_outcome(reply: RouteReply, elapsed_ms: float) -> TrialOutcome:
+    """A model's answer as a trial outcome (calls normalised); raises on calls it cannot read."""
+    calls = tuple(
+        Call(name=call.name, arguments=call.arguments, raw_arguments=call.raw_arguments)
+        for call in normalize_calls(reply)
+    )
+    usage = None
+    if reply.usage is not None:
+        usage = TrialUsage(
+            prompt_tokens=reply.usage.prompt_tokens,
+            completion_tokens=reply.usage.completion_tokens,
+        )
+    return TrialOutcome(
+        calls=calls,
+        text=reply.text or "",
+        usage=usage,
+        reasoning_chars=reply.reasoning_chars,
+        latency_ms=round(elapsed_ms, 3),
+    )
+
+
 async def run_one(
     provider: Provider, request: RouteRequest, cache: TrialCache | None
 ) -> TrialOutcome:
@@ -115,28 +143,11 @@ async def run_one(
     started = time.perf_counter()
     try:
         reply = await provider.route(request)
-        calls = tuple(
-            Call(name=call.name, arguments=call.arguments, raw_arguments=call.raw_arguments)
-            for call in normalize_calls(reply)
-        )
+        outcome = reply_outcome(reply, (time.perf_counter() - started) * 1000)
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # every provider failure is recorded on the trial, never raised
-        return _error_outcome(exc)
-    elapsed_ms = (time.perf_counter() - started) * 1000
-    usage = None
-    if reply.usage is not None:
-        usage = TrialUsage(
-            prompt_tokens=reply.usage.prompt_tokens,
-            completion_tokens=reply.usage.completion_tokens,
-        )
-    outcome = TrialOutcome(
-        calls=calls,
-        text=reply.text or "",
-        usage=usage,
-        reasoning_chars=reply.reasoning_chars,
-        latency_ms=round(elapsed_ms, 3),
-    )
+        return error_outcome(exc)
     if cache is not None and key is not None:
         # An unwritable cache costs only future hits, never this run.
         with contextlib.suppress(WhichtoolError):

@@ -195,6 +195,10 @@ def render_run_markdown(report: RunReport) -> str:
         from whichtool_tui.reports.discovery_run import discovery_markdown_lines
 
         lines += discovery_markdown_lines(report.discovery)
+    if report.batch is not None:
+        from whichtool_tui.reports.batch_price import batch_markdown_lines
+
+        lines += batch_markdown_lines(report, report.batch)
     lines += _details("Per tool", _per_tool(report))
     consistency = _consistency(report)
     if consistency:

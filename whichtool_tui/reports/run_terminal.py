@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from whichtool_tui.evaluation.confusion import DISTRACTOR_ROW, GRID_LEGEND, OUTCOME_COLUMNS
 from whichtool_tui.evaluation.engine import PreparedRun
@@ -217,6 +218,10 @@ def render_run_terminal(report: RunReport, color: bool = False) -> str:
         from whichtool_tui.reports.discovery_run import discovery_terminal_lines
 
         sections.append(discovery_terminal_lines(report.discovery))
+    if report.batch is not None:
+        from whichtool_tui.reports.batch_price import batch_terminal_lines
+
+        sections.append(batch_terminal_lines(report, report.batch))
     findings = ["Findings"]
     findings += [_diagnostic_line(d, style) for d in report.diagnostics] or ["  None."]
     sections += [findings, _thresholds(report, style)]
@@ -238,6 +243,7 @@ def render_dry_run(
     task_source: str,
     destination: str | None = None,
     power: PowerPlan | None = None,
+    extra_rows: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The labelled plan of a dry run: size, prompt-token floor, limits, wall clock, endpoint."""
     plan = prepared.plan
@@ -281,6 +287,7 @@ def render_dry_run(
     ]
     if destination is not None:
         rows.append(("endpoint", ascii_safe(destination)))
+    rows += extra_rows
     if power is not None:
         rows += [
             ("power" if index == 0 else "", ascii_safe(line))
