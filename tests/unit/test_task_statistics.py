@@ -17,6 +17,7 @@ import pytest
 from scipy import stats
 
 from tests.support.run_report_factory import Answer, Task, build_run
+from tests.unit.test_position_test import brute_force_position_p
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation import permutation
 from whichtool_tui.evaluation.clustered import clustered_rate
@@ -28,6 +29,7 @@ from whichtool_tui.evaluation.distributions import (
     student_t_quantile,
 )
 from whichtool_tui.evaluation.permutation import holm_adjust, mean_interval, sign_flip_test
+from whichtool_tui.evaluation.position_test import PositionCounts
 from whichtool_tui.evaluation.reader import parse_run_report
 from whichtool_tui.evaluation.report_model import dump_report_json
 from whichtool_tui.evaluation.signtest import sign_test_p_value
@@ -261,7 +263,19 @@ def test_first_position_advantage_is_the_mean_within_task_difference() -> None:
     ]
     assert position.tasks == len(mixed) and position.tasks >= 1
     assert position.advantage == pytest.approx(1.0)
-    assert position.p_value == pytest.approx(2 / 2 ** len(mixed))
+    # Positions permuted within task: every placement of each task's first-position trials.
+    counts = [
+        PositionCounts(
+            len(trials),
+            sum(1 for t in trials if t["expectedPosition"] == 0),
+            sum(1 for t in trials if t["expectedPosition"] == 0),
+            sum(1 for t in trials if t["expectedPosition"] == 0),
+        )
+        for task, trials in by_task.items()
+        if task in mixed
+    ]
+    assert position.p_value == pytest.approx(brute_force_position_p(counts))
+    assert position.p_value < 2 / 2 ** len(mixed)  # stronger than the old sign flip here
 
 
 def test_one_task_flipped_on_six_repeats_gates_only_at_the_trial_level() -> None:

@@ -20,7 +20,6 @@ from whichtool_tui.evaluation.diff_model import (
     MetricDelta,
     PairedComparison,
     PairedUnit,
-    TaskPairedComparison,
     ToolDelta,
 )
 from whichtool_tui.evaluation.diff_tasks import (
@@ -30,8 +29,14 @@ from whichtool_tui.evaluation.diff_tasks import (
     tallied_task_paired,
     tally_pairs,
 )
+from whichtool_tui.evaluation.diff_verdict import (
+    GateVerdict,
+    comparison_verdict,
+    confusion_verdict,
+)
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport, ScoredTrial
 from whichtool_tui.evaluation.signtest import is_distinguishable, sign_test_p_value
+from whichtool_tui.evaluation.wording import p_text, points, signed_points, units
 from whichtool_tui.gc_phases import gc_paused
 
 TrialKey = tuple[str, int]
@@ -145,16 +150,6 @@ def _metric(
     )
 
 
-def _task_verdict(comparison: TaskPairedComparison | None) -> tuple[bool, float]:
-    """(distinguishable, p) of a task-level comparison; an absent one is never distinguishable."""
-    if comparison is None:
-        return False, 1.0
-    p_value = comparison.p_value
-    if comparison.adjusted_p_value is not None:
-        p_value = comparison.adjusted_p_value
-    return comparison.distinguishable, p_value
-
-
 def _is_confusion(trial: ScoredTrial, pair: tuple[str, str]) -> bool:
     if trial.verdict != "wrong-tool" or trial.expected is None or trial.pick is None:
         return False
@@ -243,27 +238,22 @@ def _tool_deltas(
             paired=paired,
             by_task=task_level,
         )
-        if unit == "trial":
-            if delta.delta is not None and delta.delta < 0 and delta.distinguishable:
-                notes.append(
-                    Diagnostic(
-                        code="diff/tool-regressed",
-                        severity="warning",
-                        tool=tool,
-                        message=f"`{tool}` single-call accuracy fell by {-delta.delta:.1%} "
-                        f"(p = {paired.p_value:.3g}).",
-                    )
-                )
-        elif task_level.distinguishable and (task_level.mean_delta or 0.0) < 0:
+        verdict = comparison_verdict(unit, paired, task_level)
+        fell = delta.delta if unit == "trial" else task_level.mean_delta
+        if verdict.distinguishable and fell is not None and fell < 0:
+            per_task = "" if unit == "trial" else f" per task over {units(verdict.count, 'task')}"
+            holm = (
+                ""
+                if unit == "trial"
+                else f", Holm-adjusted over {sum(1 for c in by_task if c.tasks)} tools"
+            )
             notes.append(
                 Diagnostic(
                     code="diff/tool-regressed",
                     severity="warning",
                     tool=tool,
-                    message=f"`{tool}` single-call accuracy fell by "
-                    f"{-(task_level.mean_delta or 0.0):.1%} per task over {task_level.tasks} "
-                    f"tasks (task-level p = {task_level.adjusted_p_value or 1.0:.3g}, "
-                    f"Holm-adjusted over {sum(1 for c in by_task if c.tasks)} tools).",
+                    message=f"`{tool}` single-call accuracy fell by {points(fell)}{per_task} "
+                    f"({verdict.label}: {verdict.p(spaced=True)}{holm}).",
                 )
             )
         deltas.append(delta)
@@ -286,11 +276,9 @@ def diff_runs(
         return _diff_runs(base, head, max_accuracy_drop, paired_unit)
 
 
-def _gates(unit: PairedUnit, delta: MetricDelta) -> tuple[bool, float]:
-    """(distinguishable, p) of a headline comparison under the gating unit."""
-    if unit == "trial":
-        return delta.distinguishable, delta.paired.p_value
-    return _task_verdict(delta.by_task)
+def _gates(unit: PairedUnit, delta: MetricDelta) -> GateVerdict:
+    """A headline comparison's verdict under the gating unit."""
+    return comparison_verdict(unit, delta.paired, delta.by_task)
 
 
 def _worse(unit: PairedUnit, delta: MetricDelta, rate_rises_when_worse: bool) -> bool:
@@ -352,15 +340,19 @@ def _diff_runs(
     blocking_confusions = 0
     for confusion in new_confusions:
         first, second = confusion.tools
-        evidence = (
+        verdict = confusion_verdict(unit, confusion)
+        trial_evidence = (
             f"introduced in {_trials(confusion.introduced)}, resolved in "
-            f"{confusion.resolved} (p = {confusion.p_value:.3g})"
+            f"{confusion.resolved} ({p_text(confusion.p_value, spaced=True)})"
         )
-        blocks = confusion.distinguishable
-        if unit == "task":
-            blocks, task_p = _task_verdict(confusion.by_task)
-            tasks = confusion.by_task.tasks if confusion.by_task else 0
-            evidence = evidence[:-1] + f"; task-level p = {task_p:.3g} over {tasks} tasks)"
+        if unit == "trial":
+            evidence = trial_evidence
+        else:
+            evidence = (
+                f"task-level {verdict.p(spaced=True)} over {units(verdict.count, 'task')}; "
+                f"for reference, by trial pair: {trial_evidence}"
+            )
+        blocks = verdict.distinguishable
         blocking_confusions += blocks
         diagnostics.append(
             Diagnostic(
@@ -382,26 +374,26 @@ def _diff_runs(
                 f"(resolved in {_trials(confusion.resolved)}).",
             )
         )
-    suffix = "" if unit == "trial" else ", task-level"
-    multi_distinguishable, multi_p = _gates(unit, multi_call)
-    multi_regressed = multi_distinguishable and _worse(unit, multi_call, True)
+    multi = _gates(unit, multi_call)
+    multi_regressed = multi.distinguishable and _worse(unit, multi_call, True)
     if multi_regressed:
         diagnostics.append(
             Diagnostic(
                 code="diff/multi-call-regressed",
                 severity="error",
-                message=f"Multi-call rate rose by {multi_call.delta or 0:.1%} "
-                f"(p = {multi_p:.3g}{suffix}).",
+                message=f"Multi-call rate rose by {points(_gated_change(unit, multi_call))}"
+                f"{_per_task(unit)} ({multi.label}: {multi.p(spaced=True)}).",
             )
         )
-    accuracy_distinguishable, accuracy_p = _gates(unit, accuracy)
-    if accuracy.delta and not accuracy_distinguishable:
+    gate = _gates(unit, accuracy)
+    if accuracy.delta and not gate.distinguishable:
         diagnostics.append(
             Diagnostic(
                 code="diff/inconclusive",
                 severity="info",
-                message=f"Accuracy moved by {accuracy.delta:+.1%}, but the paired change is not "
-                f"distinguishable from noise (p = {accuracy_p:.3g}{suffix}).",
+                message=f"Accuracy moved by {signed_points(accuracy.delta)}, but the change is "
+                f"not distinguishable from noise ({gate.label}: {gate.p(spaced=True)}"
+                f"{_over(gate)}).",
             )
         )
     drop = _accuracy_drop(unit, accuracy)
@@ -409,7 +401,7 @@ def _diff_runs(
         max_accuracy_drop is not None
         and drop is not None
         and drop > max_accuracy_drop
-        and accuracy_distinguishable
+        and gate.distinguishable
     )
     if drop_breached:
         per_task = "" if unit == "trial" else " (mean per-task drop, task-level test)"
@@ -443,6 +435,25 @@ def _diff_runs(
         ok=ok,
         paired_unit=unit,
     )
+
+
+def _gated_change(unit: PairedUnit, delta: MetricDelta) -> float:
+    """The change the gate measured: the pooled delta (trial) or the mean per-task change,
+    oriented as the rate itself (the task-level change is oriented so positive passes)."""
+    if unit == "trial":
+        return delta.delta or 0.0
+    return -(delta.by_task.mean_delta or 0.0) if delta.by_task is not None else 0.0
+
+
+def _per_task(unit: PairedUnit) -> str:
+    return "" if unit == "trial" else " per task"
+
+
+def _over(verdict: GateVerdict) -> str:
+    """`` over 10 tasks, 2 changed``-style context for a p-value (empty when there is none)."""
+    if verdict.p_value is None:
+        return ""
+    return f" over {units(verdict.count, verdict.noun)}"
 
 
 def _accuracy_drop(unit: PairedUnit, accuracy: MetricDelta) -> float | None:

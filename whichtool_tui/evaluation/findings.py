@@ -12,6 +12,7 @@ from whichtool_tui.evaluation.report_model import (
     RunStatistics,
     ScoredTrial,
 )
+from whichtool_tui.evaluation.wording import p_text, points, signed_points
 
 POSITION_SPREAD_WARNING = 0.2
 TOP_CONFUSION_PAIRS = 5
@@ -81,22 +82,23 @@ def run_findings(
             Diagnostic(
                 code="run/position-sensitive",
                 severity="warning",
-                message=f"Accuracy moves by {spread:.0%} on average with where the expected tool "
-                f"appears in the list ({metrics.position.comparable_tasks} tasks compared).",
+                message=f"Accuracy moves by {points(spread)} on average with where the expected "
+                f"tool appears in the list ({metrics.position.comparable_tasks} tasks compared).",
             )
         )
     position = statistics.position
     if position.significant and position.advantage is not None:
         low, high = position.ci95 or (position.advantage, position.advantage)
         side = "first" if position.advantage > 0 else "later"
+        p_value = "" if position.p_value is None else f"{p_text(position.p_value, True)}, "
         found.append(
             Diagnostic(
                 code="run/position-bias",
                 severity="warning",
                 message=f"Listing the expected tool first changes its success by "
-                f"{position.advantage:+.0%} (95% interval {low:+.0%} to {high:+.0%}, "
-                f"p = {position.p_value:.3g}, {position.tasks} tasks): the model favours tools "
-                f"listed {side}.",
+                f"{signed_points(position.advantage)} (95% interval {signed_points(low)} to "
+                f"{signed_points(high)}, {p_value}{position.tasks} tasks): the model favours "
+                f"tools listed {side}.",
             )
         )
     for tool in metrics.by_tool:

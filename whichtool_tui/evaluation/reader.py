@@ -21,7 +21,11 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.metrics import compute_metrics
 from whichtool_tui.evaluation.report_model import RUN_SCHEMA_VERSION, RunReport, ScoredTrial
 from whichtool_tui.evaluation.stats import Proportion
-from whichtool_tui.evaluation.task_stats import compute_statistics
+from whichtool_tui.evaluation.task_stats import (
+    LEGACY_POSITION_TEST,
+    compute_statistics,
+    legacy_position,
+)
 from whichtool_tui.evaluation.thresholds import (
     ThresholdSettings,
     evaluate_execution,
@@ -363,6 +367,11 @@ def with_statistics(report: RunReport, source: str) -> RunReport:
         return report.model_copy(update={"statistics": fresh})
     stored = report.statistics.model_dump(mode="json", by_alias=True)
     recomputed = fresh.model_dump(mode="json", by_alias=True)
+    if stored["position"]["test"].startswith(LEGACY_POSITION_TEST):
+        # Written before the position test permuted positions within task: check the figures
+        # that file's writer computed, then carry the valid test instead.
+        legacy = legacy_position(report.trials)
+        recomputed["position"] = legacy.model_dump(mode="json", by_alias=True)
     # Method names are labels, not figures: another writer may word the same computation otherwise.
     recomputed["intervalMethod"] = stored["intervalMethod"]
     recomputed["position"]["test"] = stored["position"]["test"]
@@ -370,6 +379,8 @@ def with_statistics(report: RunReport, source: str) -> RunReport:
         raise InconsistentRunError(
             source, "statistics-mismatch", _first_difference(stored, recomputed, "statistics")
         )
+    if report.statistics.position.test.startswith(LEGACY_POSITION_TEST):
+        return report.model_copy(update={"statistics": fresh})
     return report
 
 

@@ -14,6 +14,7 @@ from fractions import Fraction
 from whichtool_tui.evaluation.clustered import CLUSTERED_METHOD, clustered_rate
 from whichtool_tui.evaluation.metrics import picked_column
 from whichtool_tui.evaluation.permutation import mean_interval, sign_flip_test
+from whichtool_tui.evaluation.position_test import PositionCounts, position_permutation_test
 from whichtool_tui.evaluation.report_model import (
     ClusteredRate,
     ClusteredRates,
@@ -27,7 +28,8 @@ from whichtool_tui.evaluation.report_model import (
 )
 from whichtool_tui.evaluation.signtest import PAIRED_SIGNIFICANCE_LEVEL
 
-POSITION_TEST = "first position minus other positions within a task; t interval; sign-flip"
+POSITION_TEST = "first position minus other positions within a task; t interval; permutation"
+LEGACY_POSITION_TEST = "first position minus other positions within a task; t interval; sign-flip"
 
 
 def _clustered(counts: Sequence[tuple[int, int]]) -> ClusteredRate:
@@ -140,34 +142,68 @@ def _consistency(
     )
 
 
-def first_position_changes(by_task: dict[str, list[ScoredTrial]]) -> list[Fraction]:
-    """Per task tried both first and elsewhere: success rate first minus rate elsewhere."""
-    changes = []
+def first_position_counts(by_task: dict[str, list[ScoredTrial]]) -> list[PositionCounts]:
+    """Per targeted task tried both first and elsewhere: its trials, successes, and the first
+    ones among them."""
+    rows = []
     for trials in by_task.values():
         if not _targeted(trials[0]):
             continue
-        first = [trial.verdict == "correct" for trial in trials if trial.expected_position == 0]
-        other = [trial.verdict == "correct" for trial in trials if trial.expected_position > 0]
-        if first and other:
-            changes.append(Fraction(sum(first), len(first)) - Fraction(sum(other), len(other)))
-    return changes
+        shown = [trial for trial in trials if trial.expected_position >= 0]
+        first = [trial.verdict == "correct" for trial in shown if trial.expected_position == 0]
+        if first and len(first) < len(shown):
+            successes = sum(1 for trial in shown if trial.verdict == "correct")
+            rows.append(PositionCounts(len(shown), successes, len(first), sum(first)))
+    return rows
+
+
+def first_position_changes(by_task: dict[str, list[ScoredTrial]]) -> list[Fraction]:
+    """Per task tried both first and elsewhere: success rate first minus rate elsewhere."""
+    return [row.change(row.first_successes) for row in first_position_counts(by_task)]
 
 
 def _position(by_task: dict[str, list[ScoredTrial]]) -> PositionTest:
-    changes = first_position_changes(by_task)
-    if not changes:
+    counts = first_position_counts(by_task)
+    if not counts:
         return PositionTest(
             tasks=0, advantage=None, ci95=None, p_value=None, test=POSITION_TEST, significant=False
         )
-    values = [float(change) for change in changes]
+    values = [float(row.change(row.first_successes)) for row in counts]
     advantage = math.fsum(values) / len(values)
-    test = sign_flip_test(changes)
+    test = position_permutation_test(counts)
     return PositionTest(
-        tasks=len(changes),
+        tasks=len(counts),
         advantage=advantage,
         ci95=mean_interval(values),
         p_value=test.p_value,
         test=f"{POSITION_TEST} ({test.method})",
+        significant=advantage != 0 and test.p_value <= PAIRED_SIGNIFICANCE_LEVEL,
+    )
+
+
+def legacy_position(trials: Sequence[ScoredTrial]) -> PositionTest:
+    """The position test as files written before the permutation test carry it (a sign flip
+    over tasks): only to check such a file's stored block before it is replaced."""
+    counts = first_position_counts(scored_by_task(trials))
+    if not counts:
+        return PositionTest(
+            tasks=0,
+            advantage=None,
+            ci95=None,
+            p_value=None,
+            test=LEGACY_POSITION_TEST,
+            significant=False,
+        )
+    changes = [row.change(row.first_successes) for row in counts]
+    values = [float(change) for change in changes]
+    advantage = math.fsum(values) / len(values)
+    test = sign_flip_test(changes)
+    return PositionTest(
+        tasks=len(counts),
+        advantage=advantage,
+        ci95=mean_interval(values),
+        p_value=test.p_value,
+        test=f"{LEGACY_POSITION_TEST} ({test.method})",
         significant=advantage != 0 and test.p_value <= PAIRED_SIGNIFICANCE_LEVEL,
     )
 

@@ -2,19 +2,38 @@
 
 from __future__ import annotations
 
-from whichtool_tui.evaluation.diff_model import DiffReport, MetricDelta
-from whichtool_tui.reports.diff_terminal import gate_text, paired_text, signed_points, task_text
+from whichtool_tui.evaluation.diff_model import DiffReport, MetricDelta, ToolDelta
+from whichtool_tui.evaluation.diff_verdict import (
+    GateVerdict,
+    confusion_verdict,
+    gate_unit,
+    metric_verdict,
+)
+from whichtool_tui.reports.diff_terminal import (
+    confusion_trial_text,
+    evidence_text,
+    gate_text,
+    reference_evidence,
+    reference_label,
+    signed_points,
+    task_text,
+)
 from whichtool_tui.reports.escape import markdown_cell, markdown_code
 from whichtool_tui.reports.rates import percent
 from whichtool_tui.surface.model import short_hash
 
 
-def _row(label: str, metric: MetricDelta) -> str:
-    verdict = "**yes**" if metric.distinguishable else "no"
+def _verdict_cell(verdict: GateVerdict) -> str:
+    return f"**{verdict.word}**" if verdict.distinguishable else verdict.word
+
+
+def _row(label: str, metric: MetricDelta | ToolDelta, report: DiffReport) -> str:
+    unit = gate_unit(report)
     return (
         f"| {label} | {percent(metric.before)} | {percent(metric.after)} | "
-        f"{signed_points(metric.delta)} | {verdict} | {paired_text(metric.paired)} | "
-        f"{task_text(metric.by_task)} |"
+        f"{signed_points(metric.delta)} | {_verdict_cell(metric_verdict(report, metric))} | "
+        f"{evidence_text(unit, metric.paired, metric.by_task)} | "
+        f"{reference_evidence(unit, metric.paired, metric.by_task)} |"
     )
 
 
@@ -27,6 +46,8 @@ def render_diff_markdown(report: DiffReport) -> str:
     else:
         verdict = "❌ Regression"
     base, head = report.base, report.head
+    unit = gate_unit(report)
+    reference = reference_label(unit)
     lines = [
         "## whichtool diff",
         "",
@@ -40,11 +61,11 @@ def render_diff_markdown(report: DiffReport) -> str:
         "",
         gate_text(report).capitalize() + ".",
         "",
-        "| metric | base | head | change | distinguishable | paired evidence | by task |",
+        f"| metric | base | head | change | verdict | evidence (the gate) | {reference} |",
         "|---|---|---|---|---|---|---|",
-        _row("Single-call accuracy", report.accuracy),
-        _row("Over-trigger", report.over_trigger),
-        _row("Multi-call", report.multi_call),
+        _row("Single-call accuracy", report.accuracy, report),
+        _row("Over-trigger", report.over_trigger, report),
+        _row("Multi-call", report.multi_call, report),
         f"| Context tokens | {report.context_tokens.before} | {report.context_tokens.after} | "
         f"{report.context_tokens.delta:+d} | (not gated) | | |",
     ]
@@ -56,31 +77,27 @@ def render_diff_markdown(report: DiffReport) -> str:
             "",
             "### Confusions",
             "",
-            "| change | pair | swaps | introduced | resolved | p | distinguishable | by task |",
-            "|---|---|---|---|---|---|---|---|",
+            f"| change | pair | swaps | verdict | evidence (the gate) | {reference} |",
+            "|---|---|---|---|---|---|",
         ]
         for label, confusion in confusions:
             first, second = (markdown_cell(name) for name in confusion.tools)
+            trial, by_task = confusion_trial_text(confusion), task_text(confusion.by_task)
+            gated, other = (trial, by_task) if unit == "trial" else (by_task, trial)
             lines.append(
                 f"| {label} | {first} ↔ {second} | {confusion.swaps}/{confusion.denominator} | "
-                f"{confusion.introduced} | {confusion.resolved} | {confusion.p_value:.3g} | "
-                f"{'**yes**' if confusion.distinguishable else 'no'} | "
-                f"{task_text(confusion.by_task)} |"
+                f"{_verdict_cell(confusion_verdict(unit, confusion))} | {gated} | {other} |"
             )
     lines += [
         "",
         "<details>",
         "<summary>Per tool</summary>",
         "",
-        "| tool | base | head | change | distinguishable | paired evidence | by task |",
+        f"| tool | base | head | change | verdict | evidence (the gate) | {reference} |",
         "|---|---|---|---|---|---|---|",
     ]
     for tool in report.by_tool:
-        lines.append(
-            f"| {markdown_cell(tool.tool)} | {percent(tool.before)} | {percent(tool.after)} | "
-            f"{signed_points(tool.delta)} | {'**yes**' if tool.distinguishable else 'no'} | "
-            f"{paired_text(tool.paired)} | {task_text(tool.by_task)} |"
-        )
+        lines.append(_row(markdown_cell(tool.tool), tool, report))
     lines += ["", "</details>", "", "<details>", f"<summary>Findings ({len(report.diagnostics)})"]
     lines[-1] += "</summary>"
     lines += ["", "| severity | code | finding |", "|---|---|---|"]

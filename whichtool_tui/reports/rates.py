@@ -5,6 +5,13 @@ from __future__ import annotations
 from whichtool_tui.evaluation.diff_model import TaskPairedComparison
 from whichtool_tui.evaluation.report_model import ClusteredRate
 from whichtool_tui.evaluation.stats import Proportion
+from whichtool_tui.evaluation.wording import (
+    MIN_EFFECTIVE_SIZE,
+    TOO_FEW_TASKS,
+    no_evidence,
+    p_text,
+    signed_points,
+)
 
 
 def percent(value: float | None, digits: int = 0) -> str:
@@ -42,9 +49,12 @@ def format_proportion_compact(rate: Proportion) -> str:
 
 
 def clustered_interval(rate: ClusteredRate | None) -> str:
-    """The task-clustered interval as ``lo%-hi%``, or an empty string when unmeasured."""
+    """The task-clustered interval as ``lo%-hi%``; ``too few tasks`` when its effective size is
+    below 2 (the range would only restate that nothing is known); empty when unmeasured."""
     if rate is None or rate.ci95 is None:
         return ""
+    if rate.effective_size is not None and rate.effective_size < MIN_EFFECTIVE_SIZE:
+        return TOO_FEW_TASKS
     low, high = rate.ci95
     return f"{percent(low)}-{percent(high)}"
 
@@ -59,11 +69,16 @@ def format_clustered(rate: ClusteredRate | None) -> str:
 
 def paired_summary(paired: TaskPairedComparison) -> str:
     """A task-level paired comparison in one line: counts, mean change, interval, p, verdict."""
-    mean = "n/a" if paired.mean_delta is None else f"{paired.mean_delta:+.1%}"
-    interval = f", 95% CI [{paired.ci95[0]:+.1%}, {paired.ci95[1]:+.1%}]" if paired.ci95 else ""
+    if paired.tasks == 0:
+        return no_evidence()
+    mean = signed_points(paired.mean_delta)
+    interval = ""
+    if paired.ci95 is not None:
+        low, high = (signed_points(bound).removesuffix(" pts") for bound in paired.ci95)
+        interval = f", 95% CI [{low}, {high}] pts"
     verdict = "distinguishable" if paired.distinguishable else "not distinguishable"
     return (
         f"{paired.tasks} tasks: {paired.improved} improved, {paired.regressed} regressed, "
-        f"{paired.unchanged} unchanged; mean change {mean}{interval}; p = {paired.p_value:.3g} "
-        f"({verdict})"
+        f"{paired.unchanged} unchanged; mean change {mean}{interval}; "
+        f"{p_text(paired.p_value, spaced=True)} ({verdict})"
     )

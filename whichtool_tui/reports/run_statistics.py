@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from whichtool_tui.evaluation.report_model import ClusteredRate, RunReport
+from whichtool_tui.evaluation.wording import p_text
 from whichtool_tui.reports.rates import percent
 
 # The headline metrics that carry a task-clustered interval, by their ``metrics`` field name.
@@ -64,9 +65,10 @@ def position_test_line(report: RunReport) -> str:
         return "First-position advantage: not measurable (no task was tried both first and later)."
     interval = ""
     if test.ci95 is not None:
-        interval = f", 95% interval {test.ci95[0] * 100:+.0f} to {test.ci95[1] * 100:+.0f} points"
+        interval = f", 95% interval {test.ci95[0] * 100:+.0f} to {test.ci95[1] * 100:+.0f} pts"
     verdict = "significant" if test.significant else "not significant"
+    p_value = "no p-value" if test.p_value is None else p_text(test.p_value, spaced=True)
     return (
-        f"First-position advantage: {test.advantage * 100:+.1f} points{interval} "
-        f"(sign-flip p = {test.p_value:.3g} over {test.tasks} tasks; {verdict})."
+        f"First-position advantage: {test.advantage * 100:+.1f} pts{interval} "
+        f"(position permutation within task, {p_value} over {test.tasks} tasks; {verdict})."
     )

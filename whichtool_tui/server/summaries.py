@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.diagnostics import HasSeverity, count_by_severity
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
+from whichtool_tui.reports.diff_terminal import headline_sentence, verdict_data
 from whichtool_tui.reports.rates import percent
 from whichtool_tui.server.envelope import MAX_DIAGNOSTICS, MAX_ITEMS, capped
 
@@ -260,12 +261,9 @@ def diff_summary(report: DiffReport) -> tuple[str, dict[str, Any]]:
     put_capped(data, "resolvedConfusions", [wire_dict(item) for item in report.resolved_confusions])
     findings = report.diagnostics
     _put_findings(data, findings, [wire_dict(item) for item in findings])
-    delta = report.accuracy.delta
-    change = "n/a" if delta is None else f"{delta * 100:+.1f} points"
-    paired = report.accuracy.paired
+    data["verdicts"] = verdict_data(report)
     text = (
-        f"{'ok' if report.ok else 'REGRESSION'}: accuracy {change} "
-        f"({paired.improved} improved, {paired.regressed} regressed, "
-        f"p={paired.p_value:.3g}); {len(report.new_confusions)} new confusions."
+        f"{'ok' if report.ok else 'REGRESSION'}: {headline_sentence(report)}; "
+        f"{len(report.new_confusions)} new confusions."
     )
     return text, data
