@@ -103,6 +103,8 @@ def test_shared_counts_are_the_multiset_intersection(
     # through the tools lacking it); between: each feature in its band.
     monkeypatch.setattr(shared_counts, "SPARSE_SHARE", share)
     monkeypatch.setattr(shared_counts, "SPARSE_MIN_HOLDERS", 0 if share == 0 else 2)
+    if seed % 2:  # the two-key sort a (feature, tool) too big for one integer takes
+        monkeypatch.setattr(shared_counts, "_SORT_KEY_LIMIT", 0)
     shared, sizes = shared_count_matrix(texts)
     for (i, left), (j, right) in combinations(enumerate(texts), 2):
         bag_a, bag_b = trigram_counts(left), trigram_counts(right)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, SupportsIndex
+from typing import Any, Protocol, SupportsIndex
 
 MAX_FAMILY_TOOLS = 50
 """Members a family finding lists in ``tools`` (its ``detail.members`` has the full count)."""
@@ -64,6 +64,8 @@ class Components:
     label: list[int] = field(default_factory=list)
     members: dict[int, list[int]] = field(default_factory=dict)
     stats: dict[int, _Stats] = field(default_factory=dict)
+    labels_array: Any = None
+    """``label`` as a numpy array, kept from the first row given as an array on."""
 
     def __post_init__(self) -> None:
         self.label = list(range(self.size))
@@ -74,10 +76,14 @@ class Components:
         home = self.members.get(label[first])
         if home is not None and len(home) == self.size:  # everyone is already one family
             labels = {label[first]}
+        elif hasattr(row.partners, "dtype"):  # an integer array: look the labels up at once
+            import numpy as np
+
+            if self.labels_array is None:
+                self.labels_array = np.array(label, dtype=np.int64)
+            labels = set(np.unique(self.labels_array[row.partners]).tolist())
         else:
-            partners = row.partners
-            listed = partners.tolist() if hasattr(partners, "tolist") else partners
-            labels = set(map(label.__getitem__, listed))  # an array's items as plain ints
+            labels = {label[j] for j in row.partners}
         labels.add(label[first])
         if len(labels) > 1:
             ordered = sorted(labels, key=lambda item: (-len(self.members.get(item, (item,))), item))
@@ -88,6 +94,8 @@ class Components:
                 moved = self.members.pop(other, [other])
                 for member in moved:
                     label[member] = target
+                if self.labels_array is not None:
+                    self.labels_array[moved] = target
                 into.extend(moved)
                 gone = self.stats.pop(other, None)
                 if gone is not None:
@@ -135,10 +143,12 @@ def shared_template(descriptions: Sequence[str]) -> str | None:
 
     None when the shared words are too few to call a template (fewer than three in all).
     """
-    split = [text.split() for text in descriptions]
-    if not split or not all(split):
+    # Lowering a whole text never makes or removes whitespace (and a final sigma reads the
+    # same letters around it): its words are the lowered words, one call per text.
+    lowered = [text.lower().split() for text in descriptions]
+    if not lowered or not all(lowered):
         return None
-    lowered = [[word.lower() for word in words] for words in split]
+    first = descriptions[0].split()
     shortest = min(len(words) for words in lowered)
     prefix = 0
     while prefix < shortest and all(words[prefix] == lowered[0][prefix] for words in lowered):
@@ -150,9 +160,9 @@ def shared_template(descriptions: Sequence[str]) -> str | None:
         suffix += 1
     if prefix + suffix < MIN_TEMPLATE_WORDS:
         return None
-    head = split[0][:prefix]
-    tail = split[0][len(split[0]) - suffix :] if suffix else []
-    varies = any(len(words) != prefix + suffix for words in split)
+    head = first[:prefix]
+    tail = first[len(first) - suffix :] if suffix else []
+    varies = any(len(words) != prefix + suffix for words in lowered)
     text = " ".join([*head, *(["{…}"] if varies else []), *tail])
     if len(text) > MAX_TEMPLATE_CHARS:
         text = text[: MAX_TEMPLATE_CHARS - 1].rstrip() + "…"

@@ -26,18 +26,29 @@ SPARSE_SHARE = 0.03
 """A feature held by at most this share of the tools (or lacked by at most it) is counted pair
 by pair; listing h holders' pairs costs about what one BLAS column costs at h ≈ 3% of n."""
 SPARSE_MIN_HOLDERS = 2
+_SORT_KEY_LIMIT = 1 << 62
+"""Below this, (feature, tool) fits one int64 and one sort orders every pair (the usual case)."""
 _EXACT_FLOAT32 = 1 << 24
 _CODE_BITS = 21  # every code unit is below 0x110000 = 2**21: three fit in one int64
 
 
-def trigram_keys(text: str) -> NDArray[np.int64]:
-    """Each padded trigram of ``text`` (UTF-16 units, as ``trigram_counts``) as one integer."""
+def all_trigram_keys(texts: Sequence[str]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Each padded trigram of every text (UTF-16 units, as ``trigram_counts``) as one integer,
+    text after text (one encode for all), and how many each text has."""
     import numpy as np
 
-    padded = "  " + as_utf16_units(text) + " "
-    units = np.frombuffer(padded.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    padded = ["  " + as_utf16_units(text) + " " for text in texts]
+    lengths = np.array([len(one) for one in padded], dtype=np.int64)
+    sizes = lengths - 2
+    if not padded:
+        return np.zeros(0, dtype=np.int64), sizes
+    units = np.frombuffer("".join(padded).encode("utf-32-le", "surrogatepass"), dtype="<u4")
     codes = units.astype(np.int64)
-    return (codes[:-2] << (2 * _CODE_BITS)) | (codes[1:-1] << _CODE_BITS) | codes[2:]
+    every = (codes[:-2] << (2 * _CODE_BITS)) | (codes[1:-1] << _CODE_BITS) | codes[2:]
+    # Keep the windows that start and end inside one padded text.
+    total = int(sizes.sum())
+    inside = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    return every[np.repeat(np.cumsum(lengths) - lengths, sizes) + inside], sizes
 
 
 @dataclass(frozen=True)
@@ -54,7 +65,7 @@ def _pair_lists(members: NDArray[np.int64], lengths: NDArray[np.int64], count: i
     import numpy as np
 
     ends = np.repeat(np.cumsum(lengths), lengths)
-    by_owner = np.argsort(members, kind="stable")
+    by_owner = np.argsort(members)  # any order among one tool's positions counts the same
     owner_starts = np.searchsorted(members[by_owner], np.arange(count + 1))
     return _PairLists(members, ends, by_owner, owner_starts)
 
@@ -81,8 +92,7 @@ class SharedCounts:
         import numpy as np
 
         count = self.count = len(texts)
-        keyed = [trigram_keys(text) for text in texts]
-        self.sizes: NDArray[np.int64] = np.array([len(keys) for keys in keyed], dtype=np.int64)
+        keys, self.sizes = all_trigram_keys(texts)
         # float32 holds every integer below 2**24 exactly (no pair shares more than its smaller
         # text has); past that (not reachable under the scored-length cap) use float64.
         big = count and int(self.sizes.max()) >= _EXACT_FLOAT32
@@ -94,25 +104,35 @@ class SharedCounts:
         self.dense = self.weighted = np.zeros((count, 0), dtype=self.dtype)
         if count < 2:
             return
-        keys = np.concatenate([np.sort(one) for one in keyed])
+        ends = np.cumsum(self.sizes).tolist()
+        for start, end in zip([0, *ends[:-1]], ends, strict=True):
+            keys[start:end].sort()  # each text's trigrams in order: repeats side by side
         owner = np.repeat(np.arange(count, dtype=np.int64), self.sizes)
-        del keyed
         # Occurrence number k of each trigram within its tool: rank inside its (owner, key) run.
         starts = np.ones(len(keys), dtype=bool)
         starts[1:] = (keys[1:] != keys[:-1]) | (owner[1:] != owner[:-1])
         positions = np.arange(len(keys), dtype=np.int64)
         occurrence = positions - np.maximum.accumulate(np.where(starts, positions, 0))
-        _, key_id = np.unique(keys, return_inverse=True)
+        distinct = np.unique(keys)
+        key_id = np.searchsorted(distinct, keys)
         del keys, starts, positions
-        _, feature = np.unique(
-            key_id * (int(occurrence.max()) + 1) + occurrence, return_inverse=True
-        )
-        del key_id, occurrence
-        # Every (feature, tool) once, grouped by feature, tools ascending inside each group
-        # (the pairs come in tool order, so a stable sort by feature keeps them so).
-        order = np.argsort(feature, kind="stable")
-        feature, owner = feature[order], owner[order]
-        del order
+        # One integer per (key id, k, tool), sorted: every (feature, tool) once, grouped by
+        # feature, tools ascending inside each group.
+        occurrences = int(occurrence.max()) + 1
+        if len(distinct) * occurrences * count < _SORT_KEY_LIMIT:
+            composite = (key_id * occurrences + occurrence) * count + owner
+            composite.sort()
+            owner = composite % count
+            composite //= count
+        else:  # not reachable under the scored-length cap; the same order, sorted in two keys
+            composite = key_id * occurrences + occurrence
+            order = np.lexsort((owner, composite))
+            composite, owner = composite[order], owner[order]
+            del order
+        del key_id, occurrence, distinct
+        feature = np.zeros(len(composite), dtype=np.int64)
+        np.cumsum(composite[1:] != composite[:-1], out=feature[1:])
+        del composite
         holders = np.bincount(feature)
         cut = max(SPARSE_MIN_HOLDERS, int(SPARSE_SHARE * count))
         useful = holders > 1  # a feature one tool holds adds to no pair
