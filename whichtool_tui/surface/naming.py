@@ -134,7 +134,7 @@ _ACRONYM_THEN_WORD = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)  # a registry-sized surface: its names and parameters
 def name_tokens(name: str) -> tuple[str, ...]:
     """Split camelCase, ACRONYMs and punctuation; lowercase (``getHTTPStatus``: get http status)."""
     spaced = _ACRONYM_THEN_WORD.sub(r"\1 \2", _LOWER_THEN_UPPER.sub(r"\1 \2", name))
