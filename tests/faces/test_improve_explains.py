@@ -68,3 +68,32 @@ def test_one_prompt_per_tool_names_the_unmeasurable_tools_and_spends_nothing_on_
     text = run_headless(*_paid(api), env=server_env())
     first = text.stdout.split("Tuning failures")[0]
     assert "have no held-out prompt" in first  # the reason leads the human report
+
+
+VETO = REPO / "tests" / "fixtures" / "improve_veto"
+
+
+def test_a_second_router_vetoes_a_rewrite_the_measuring_router_accepts(api: FakeApi) -> None:
+    # The rewrite stuffs the words of another tool's requests into export_table: the keyword
+    # router (presence of distinctive words, names weighted) still routes those requests right
+    # and now also routes the held-out "dump that spreadsheet data", so it would accept; a BM25
+    # tool search then ranks export_table above rotate_signing_keys for "rotate the signing
+    # keys", which falls out of its top 5.
+    overfit = {"description": "Dump a spreadsheet of data to rotate signing keys.", "title": None}
+    api.responder = keyword_model("chat", {"export_table": overfit})
+    done = run_headless(
+        "improve", str(VETO / "surface.json"), "--tasks", str(VETO / "tasks.yaml"),
+        "--provider", "openai-compatible", "--model", "m", "--base-url", api.base_url + "/v1",
+        "--repeat", "1", "--seed", "2", "--max-trials", "1000", "--max-tools", "12",
+        "--format", "json", env=server_env(),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["split"]["heldOut"] == ["rotate.one", "export.dump", "export.csv2"]
+    (candidate,) = [c for c in report["candidates"] if c["tool"] == "export_table"]
+    assert not candidate["accepted"] and report["acceptedTools"] == []
+    assert candidate["reason"].startswith(
+        "vetoed by an independent router: bm25 search (k 5) fell from 3 to 2 of 3 held-out"
+    )
+    assert "improved the 2 held-out tasks expecting `export_table`" in candidate["reason"]
+    assert report["patch"] == []
