@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from whichtool_tui.diagnostics import SEVERITY_RANK, Diagnostic
 
 if TYPE_CHECKING:
-    from whichtool_tui.usecases.models import InspectReport, NormalizedSurface
+    from whichtool_tui.usecases.models import HostVerdict, InspectReport, NormalizedSurface
 
 OVERLAP_CODES = ("descriptions/identical", "overlap/high", "overlap/notable")
 # Findings about two tools (or a family of them) that the side-by-side view explains.
@@ -106,6 +106,8 @@ class SurfaceView:
     rules_known: bool = False  # False for a report opened from disk: its config is unknown
     # ``raw_list`` normalised once, on the first run plan (the plan is redrawn per keystroke).
     normalized: NormalizedSurface | None = field(default=None, repr=False, compare=False)
+    # Host verdicts: a saved report's `hosts` section, or computed when the hosts view opens.
+    hosts: list[HostVerdict] | None = None
 
     @property
     def short_hash(self) -> str:
@@ -263,6 +265,7 @@ def build_surface_view(
         raw_tools=by_name,
         raw_list=list(raw_tools) if raw_tools is not None else None,
         ok=review.ok,
+        hosts=list(review.hosts) if review.hosts is not None else None,
     )
 
 

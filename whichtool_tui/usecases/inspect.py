@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from whichtool_tui.config import Settings
+    from whichtool_tui.hosts.report_model import HostVerdict
     from whichtool_tui.surface.listing import ServedListing
     from whichtool_tui.surface.model import NormalizedSurface
     from whichtool_tui.surface.report_model import InspectReport
@@ -139,6 +140,22 @@ def found_at_five(
     normalized = surface if surface is not None else normalize_surface(raw_tools)
     wanted = [TaskSpec(task_id, prompt, expected) for task_id, prompt, expected in tasks]
     return found_at_k(normalized, wanted, total_tokens)
+
+
+def host_verdicts(
+    raw_tools: list[Any],
+    tokens_by_tool: dict[str, int],
+    settings: Settings,
+    names: Sequence[str] | None = None,
+) -> list[HostVerdict]:
+    """Host verdicts for a listing (the TUI's hosts view): the hosts named, else the config's
+    ``inspect.hosts`` and ``requireHosts``, else every profile."""
+    from whichtool_tui.hosts.engine import evaluate_hosts
+    from whichtool_tui.hosts.registry import ALL, resolve_hosts
+
+    options = merge_host_options(HostOverrides(), settings)
+    chosen = tuple(names or ()) or options.hosts or (ALL,)
+    return evaluate_hosts(raw_tools, resolve_hosts(chosen), options.server_name, tokens_by_tool)
 
 
 def review_listing(

@@ -58,6 +58,9 @@ if TYPE_CHECKING:
     from whichtool_tui.evaluation.report_model import dump_report_json as dump_report_json
     from whichtool_tui.evaluation.report_model import js_numbers as js_numbers
     from whichtool_tui.evaluation.report_model import wire_dict as wire_dict
+    from whichtool_tui.hosts.matrix import SHORT_EFFECT as SHORT_EFFECT
+    from whichtool_tui.hosts.matrix import host_matrix as host_matrix
+    from whichtool_tui.hosts.report_model import HostVerdict as HostVerdict
     from whichtool_tui.improve.budget import ImproveBudget as ImproveBudget
     from whichtool_tui.improve.events import CandidateMeasured as CandidateMeasured
     from whichtool_tui.improve.events import CandidateProposed as CandidateProposed
@@ -95,6 +98,8 @@ EXPORTS: dict[str, str] = {
     "LiveTally": "whichtool_tui.evaluation.live_tally",
     "DiscoveryOptions": "whichtool_tui.discovery.deferred_run",
     "InspectReport": "whichtool_tui.surface.report_model",
+    "HostVerdict": "whichtool_tui.hosts.report_model",
+    **dict.fromkeys(("SHORT_EFFECT", "host_matrix"), "whichtool_tui.hosts.matrix"),
     "ServedListing": "whichtool_tui.surface.listing",
     "NormalizedSurface": "whichtool_tui.surface.model",
     "TargetSpec": "whichtool_tui.targets",

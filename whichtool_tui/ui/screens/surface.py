@@ -77,6 +77,7 @@ class SurfaceScreen(SectionScreen):
         Binding("o", "cycle_order", "Sort tools"),
         Binding("j", "toggle_raw", "Raw JSON"),
         Binding("p", "propose_fix", "Propose fix"),
+        Binding("c", "show_hosts", "Hosts"),
     ]
 
     _shown: SurfaceView | None = None
@@ -293,6 +294,24 @@ class SurfaceScreen(SectionScreen):
             self.notify("Select a finding about one or more tools.")
             return
         self.wapp.propose_fix(tuple(finding.tools))
+
+    def action_show_hosts(self) -> None:
+        """``c``: the host x tool matrix (the config's hosts, else every profile)."""
+        from whichtool_tui.ui.modals.hosts import HostsModal
+
+        view = self.view
+        if view is None:
+            self.notify("Inspect a target first.")
+            return
+        if view.hosts is None:
+            if view.raw_list is None:
+                self.notify("This saved report has no hosts section: inspect it with --host.")
+                return
+            from whichtool_tui.usecases.inspect import host_verdicts
+
+            tokens = {tool.name: tool.tokens for tool in view.tools}
+            view.hosts = host_verdicts(view.raw_list, tokens, self.wapp.session.settings)
+        self.app.push_screen(HostsModal(view.hosts, [tool.name for tool in view.tools]))
 
     def action_search(self) -> None:
         """``/``: filter the focused table (tools by name; findings by code, tool or text)."""
