@@ -22,7 +22,8 @@ from whichtool_tui.bounded_read import (
 )
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import gc_paused
-from whichtool_tui.redact import redact_paths, sanitize_text
+from whichtool_tui.redact import redact_paths
+from whichtool_tui.text_safety import sanitize_text
 
 if TYPE_CHECKING:  # pydantic loads with the first report described, not with every file opened
     from whichtool_tui.diagnostics import HasSeverity

@@ -206,7 +206,7 @@ def build_parser(only: str | None = None) -> ArgumentParser:
 
 def report_error(error: WhichtoolError) -> None:
     """Print an error as one redacted line plus an indented hint on stderr."""
-    from whichtool_tui.redact import redact_message
+    from whichtool_tui.text_safety import redact_message
 
     sys.stderr.write(f"{PROG}: {redact_message(error.message)}\n")
     if error.hint:

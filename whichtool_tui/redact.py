@@ -1,8 +1,8 @@
 """Keep secrets and machine details out of everything we print or write.
 
-URLs lose credentials (userinfo, query values, fragments, token-like path segments), local paths
-are shortened to ``./`` and ``~/``, and untrusted text has control, bidi and separator characters
-escaped so a server cannot repaint the user's terminal.
+URLs lose credentials (userinfo, query values, fragments, token-like path segments), secrets in
+command lines and ``key=value`` / ``key: value`` text are masked, and local paths are shortened
+to ``./`` and ``~/``. ``text_safety.redact_message`` applies all of it on the way out.
 """
 
 from __future__ import annotations
@@ -11,12 +11,6 @@ import os
 import re
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
-# Controls, bidi marks, line/paragraph separators, zero-width characters and Unicode tags
-# (invisible text a model reads and a person does not see).
-_CONTROL = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
-)
 _TOKEN_SEGMENT = re.compile(r"^[A-Za-z0-9._~-]{16,}$")
 _CREDENTIAL_PREFIXES = (
     "sk-",
@@ -37,28 +31,6 @@ _CREDENTIAL_PREFIXES = (
 _CREDENTIAL_QUERY_NAMES = re.compile(
     r"(key|token|secret|password|passwd|pwd|auth|signature|sig|credential|session)", re.IGNORECASE
 )
-
-
-def sanitize_text(text: str) -> str:
-    """Escape C0/C1 controls, bidi marks, line/paragraph separators, zero-width characters and
-    Unicode tags as visible sequences."""
-
-    def escape(match: re.Match[str]) -> str:
-        char = match.group(0)
-        if char == "\n":
-            return "\\n"
-        code = ord(char)
-        if code < 0x100:
-            return f"\\x{code:02x}"
-        return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-    return _CONTROL.sub(escape, text)
-
-
-def strip_controls(text: str) -> str:
-    """Drop the characters sanitize_text escapes (whitespace ones become a space): for names
-    that must read the same in every viewer, such as JUnit test names."""
-    return _CONTROL.sub(lambda match: " " if match.group(0) in "\t\n\r" else "", text)
 
 
 def is_token_like(segment: str) -> bool:
@@ -100,8 +72,9 @@ def _is_secret_flag(name: str) -> bool:
 
 
 def redact_command_args(argv: list[str]) -> list[str]:
-    """Mask credential-looking command-line arguments: a known key prefix (``sk-…``), or the
-    value after a flag named like a secret (``--api-key X``, ``--token=X``)."""
+    """Mask credential-looking command-line arguments: a known key prefix (``sk-…``), the value
+    after a flag named like a secret (``--api-key X``, ``--token=X``), and a secret pair inside
+    an argument (``--header 'Authorization: Bearer …'``, ``PASSWORD=…``)."""
     shown: list[str] = []
     secret_flag_before = False
     for argument in argv:
@@ -115,7 +88,7 @@ def redact_command_args(argv: list[str]) -> list[str]:
         ):
             shown.append(f"{name}=***")
         else:
-            shown.append(argument)
+            shown.append(redact_secret_pairs(argument))
         secret_flag_before = not equals and _is_secret_flag(argument)
     return shown
 
@@ -170,9 +143,6 @@ def redact_paths(text: str) -> str:
     return text
 
 
-_URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>`]+")
-
-
 # Prefixes that mark a word in free text as a credential even without a flag before it.
 _STRONG_PREFIXES = ("sk-", "sk_", "ghp_", "gho_", "github_pat_", "xoxb-", "xoxp-")
 _WORDS = re.compile(r"(\s+)")
@@ -193,8 +163,44 @@ def redact_secret_words(text: str) -> str:
     return "".join(pieces)
 
 
-def redact_message(text: str) -> str:
-    """Prepare any message for output (stderr, toasts, titles): secrets after secret-named flags
-    and key-shaped words masked, URLs redacted, paths shortened, controls escaped."""
-    text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), redact_secret_words(text))
-    return sanitize_text(redact_paths(text))
+# Names whose value is a secret in ``name=value`` and ``name: value`` text, alone or as the
+# last word of a longer name (``DB_PASSWORD``, ``client_secret``, ``access-token``).
+_PAIR_NAMES = r"password|passwd|secret|token|api[-_]?key|x-api-key|authorization|cookie"
+# Authorization and Cookie values run to the end of the line ("Bearer abc", "a=1; b=2").
+_SECRET_PAIR = re.compile(
+    rf"(?<![A-Za-z0-9])((?:[A-Za-z0-9]+[-_])*(?:{_PAIR_NAMES})(?![A-Za-z0-9])[\"']?\s*[=:]\s*)"
+    r"(?:(\"[^\"\n]*\"|'[^'\n]*')|([^\s\"',;&}]+))",
+    re.IGNORECASE,
+)
+_LINE_VALUE_NAMES = frozenset({"authorization", "cookie"})
+_LINE_REST = re.compile(r"[^\r\n\"'`]*")
+
+
+def redact_secret_pairs(text: str) -> str:
+    """Mask the value of every secret-named pair: ``password=x``, ``Authorization: Bearer x``,
+    ``"token": "x"``, ``X-Api-Key=x`` (an already masked ``***`` stays as it is)."""
+    if not _HAS_PAIR_NAME.search(text):
+        return text
+    out: list[str] = []
+    position = 0
+    for match in _SECRET_PAIR.finditer(text):
+        if match.start() < position:
+            continue
+        lead = match.group(1)
+        quoted = match.group(2)
+        out.append(text[position : match.start()])
+        end = match.end()
+        if quoted:
+            out.append(f"{lead}{quoted[0]}***{quoted[0]}")
+        else:
+            name = lead.rstrip(" \t=:\"'")
+            if re.split(r"[-_]", name)[-1].lower() in _LINE_VALUE_NAMES:
+                rest = _LINE_REST.match(text, end)
+                end = rest.end() if rest else end
+            out.append(f"{lead}***")
+        position = end
+    out.append(text[position:])
+    return "".join(out)
+
+
+_HAS_PAIR_NAME = re.compile(rf"(?:{_PAIR_NAMES})", re.IGNORECASE)

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
-from whichtool_tui.redact import redact_command_args, redact_message, redact_url
+from whichtool_tui.redact import redact_command_args, redact_url
 from whichtool_tui.surface.listing import ServedListing, Transport
+from whichtool_tui.text_safety import redact_message
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings

@@ -14,7 +14,7 @@ from textual.app import App
 
 from tests.support.paths import MISBEHAVING_SERVER as BAD_SERVER
 from tests.support.ui import wait_until
-from whichtool_tui.redact import redact_message
+from whichtool_tui.text_safety import redact_message
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.session import TargetChoice
 

@@ -121,7 +121,7 @@ def test_wilson_helper_matches_a_known_value() -> None:
 
 
 def test_every_face_escapes_tags_and_zero_width_characters() -> None:
-    from whichtool_tui.redact import sanitize_text
+    from whichtool_tui.text_safety import sanitize_text
 
     tags = "".join(chr(0xE0000 + ord(c)) for c in "hi")
     shown = sanitize_text(f"echo\u200b{tags}\ufeff\u4e2d")

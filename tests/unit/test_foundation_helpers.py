@@ -10,8 +10,9 @@ import pytest
 from whichtool_tui.config import load_settings, parse_config
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.files import write_atomic
-from whichtool_tui.redact import redact_url, sanitize_text
+from whichtool_tui.redact import redact_url
 from whichtool_tui.strict_yaml import StrictYamlError, parse_strict_yaml
+from whichtool_tui.text_safety import sanitize_text
 
 pytestmark = pytest.mark.slow  # starts processes or servers
 

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from whichtool_tui.diagnostics import Diagnostic
-from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.tasks_terminal import Styler, ascii_safe, diagnostic_lines, use_colour
+from whichtool_tui.text_safety import sanitize_text
 
 
 class Tty(io.StringIO):

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from whichtool_tui.arcade.jsonfile import as_dict, as_list
 from whichtool_tui.arcade.receipt import BoutReceipt
 from whichtool_tui.arcade.timeline import TapeView
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.text_safety import sanitize_text
 
 MARKS = {"pass": "·", "fail": "×", "skip": "–", "error": "!"}
 _BATCH = 2000

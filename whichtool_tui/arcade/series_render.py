@@ -11,8 +11,8 @@ from typing import Literal
 from whichtool_tui.arcade.conformance import ConformanceReport
 from whichtool_tui.arcade.receipt import canonical_json
 from whichtool_tui.arcade.trials import TrialSeries
-from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.rates import format_proportion, percent
+from whichtool_tui.text_safety import sanitize_text
 
 SeriesFormat = Literal["terminal", "json", "markdown"]
 SERIES_FORMATS: tuple[str, ...] = ("terminal", "json", "markdown")

@@ -202,7 +202,7 @@ def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
 
 def load_inputs(args: argparse.Namespace, settings: Settings, max_tools: int) -> RunInputs:
     """Open the target, read its surface, load and lint the task set (findings to stderr)."""
-    from whichtool_tui.redact import redact_message
+    from whichtool_tui.text_safety import redact_message
     from whichtool_tui.usecases.run import RunSource, TaskSetBlockedError
     from whichtool_tui.usecases.run import load_inputs as load
 

@@ -36,7 +36,7 @@ from whichtool_tui.evaluation.runner import (
 from whichtool_tui.providers.base import ProviderError, RouteRequest
 from whichtool_tui.providers.batch_api import BatchApi, BatchLine, BatchProgress, split_lines
 from whichtool_tui.providers.http import HttpProvider
-from whichtool_tui.redact import redact_message
+from whichtool_tui.text_safety import redact_message
 
 Sleep = Callable[[float], Awaitable[None]]
 

@@ -32,7 +32,7 @@ from whichtool_tui.providers.base import (
     ToolSpec,
 )
 from whichtool_tui.providers.calls import normalize_calls
-from whichtool_tui.redact import redact_message
+from whichtool_tui.text_safety import redact_message
 
 MIN_CONCURRENCY = CONCURRENCY.low
 MAX_CONCURRENCY = CONCURRENCY.high

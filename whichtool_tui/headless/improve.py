@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import IO, TYPE_CHECKING
 
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.usecases.models import CandidateMeasured, ImproveEvent, LoopNote
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ class ImproveProgress:
 
     def budget(self, budget: ImproveBudget) -> None:
         """Say what the loop can send, and under which caps, before its first request."""
-        self.stream.write(budget.line() + "\n")
+        self.stream.write(sanitize_text(budget.line()) + "\n")
         self.stream.flush()
 
     def __call__(self, event: ImproveEvent) -> None:
@@ -35,6 +35,6 @@ class ImproveProgress:
         how = candidate.rule or "model rewrite"
         state = "passes the held-out gates" if candidate.accepted else "rejected"
         self.stream.write(
-            f"candidate {candidate.id} ({how}): {state}: {sanitize_text(candidate.reason)}\n"
+            sanitize_text(f"candidate {candidate.id} ({how}): {state}: {candidate.reason}") + "\n"
         )
         self.stream.flush()

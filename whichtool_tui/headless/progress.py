@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import IO, TYPE_CHECKING
 
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.usecases.models import (
     LiveTally,
     RunEvent,

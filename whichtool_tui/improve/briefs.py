@@ -9,7 +9,7 @@ the held-out tasks can reach a rewriter, rule-based or model.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from whichtool_tui.diagnostics import Diagnostic
@@ -191,13 +191,15 @@ def gather_briefs(
     return ordered
 
 
-def picks_text(picked: Sequence[str | None]) -> str:
+def picks_text(
+    picked: Sequence[str | None], name_shown: Callable[[str], str] = lambda name: f"`{name}`"
+) -> str:
     """What a task's trials picked, grouped: "no call x3, `list_orders` x2"."""
     counts: dict[str | None, int] = {}
     for name in picked:
         counts[name] = counts.get(name, 0) + 1
     return ", ".join(
-        ("no call" if name is None else f"`{name}`") + (f" x{count}" if count > 1 else "")
+        ("no call" if name is None else name_shown(name)) + (f" x{count}" if count > 1 else "")
         for name, count in counts.items()
     )
 

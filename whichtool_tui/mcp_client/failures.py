@@ -21,7 +21,8 @@ from whichtool_tui.mcp_client.auth import AUTH_ENV, ORIGIN_ENV
 from whichtool_tui.mcp_client.faults import FaultBox
 from whichtool_tui.mcp_client.http import HttpObserver, ResponseNote, ResponseTooLargeError
 from whichtool_tui.mcp_client.stdio import StdioChild
-from whichtool_tui.redact import redact_message, redact_url, sanitize_text
+from whichtool_tui.redact import redact_url
+from whichtool_tui.text_safety import redact_message, sanitize_text
 
 _MODERN_ERRORS = {
     -32022: ("mcp/unsupported-protocol-version", "does not support this protocol version"),

@@ -7,7 +7,7 @@ from typing import Any
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.text_safety import sanitize_text
 
 MAX_PAGES = 100
 

@@ -29,7 +29,7 @@ from whichtool_tui.limits import MAX_INPUT_BYTES, byte_size
 from whichtool_tui.mcp_client.children import open_child, stop_process
 from whichtool_tui.mcp_client.command import child_environment
 from whichtool_tui.mcp_client.faults import FaultBox
-from whichtool_tui.redact import redact_message, sanitize_text
+from whichtool_tui.text_safety import redact_message, sanitize_text
 
 MAX_LINE_BYTES = MAX_INPUT_BYTES
 STDERR_TAIL_LINES = 5

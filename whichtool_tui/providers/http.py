@@ -30,7 +30,8 @@ from whichtool_tui.providers.base import (
     Usage,
     credential_fingerprint,
 )
-from whichtool_tui.redact import redact_message, redact_url
+from whichtool_tui.redact import redact_url
+from whichtool_tui.text_safety import redact_message
 
 DEFAULT_TIMEOUT_SECONDS = DEFAULT_REQUEST_TIMEOUT_SECONDS
 MAX_RESPONSE_BYTES = MAX_INPUT_BYTES

@@ -12,7 +12,7 @@ import math
 
 from whichtool_tui.evaluation.report_model import BatchBlock, RunReport
 from whichtool_tui.providers.batch_api import BatchFacts
-from whichtool_tui.reports.plain_text import ascii_safe
+from whichtool_tui.text_safety import ascii_safe
 
 
 def _percent(discount: float) -> str:
@@ -77,7 +77,7 @@ def batch_terminal_lines(report: RunReport, block: BatchBlock) -> list[str]:
 
 def batch_markdown_lines(report: RunReport, block: BatchBlock) -> list[str]:
     """The report's Batch section as Markdown."""
-    from whichtool_tui.reports.escape import markdown_cell
+    from whichtool_tui.text_safety import markdown_cell
 
     return [
         "",

@@ -18,9 +18,9 @@ from whichtool_tui.reports.diff_terminal import (
     signed_points,
     task_text,
 )
-from whichtool_tui.reports.escape import markdown_cell, markdown_code
 from whichtool_tui.reports.rates import percent
 from whichtool_tui.surface.model import short_hash
+from whichtool_tui.text_safety import markdown_cell, markdown_code
 
 
 def _verdict_cell(verdict: GateVerdict) -> str:

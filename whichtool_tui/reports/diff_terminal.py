@@ -20,9 +20,10 @@ from whichtool_tui.evaluation.diff_verdict import (
     trial_verdict,
 )
 from whichtool_tui.evaluation.wording import TOO_FEW_TASKS, p_text, signed_points, units
-from whichtool_tui.reports.plain_text import Styler, ascii_safe
+from whichtool_tui.reports.plain_text import Styler
 from whichtool_tui.reports.rates import percent
 from whichtool_tui.surface.model import short_hash
+from whichtool_tui.text_safety import ascii_safe
 
 __all__ = [
     "evidence_text",

@@ -10,8 +10,8 @@ from html import escape
 
 from whichtool_tui.discovery.run_model import DiscoveryBlock
 from whichtool_tui.evaluation.stats import Proportion
-from whichtool_tui.reports.escape import markdown_cell
 from whichtool_tui.reports.rates import format_proportion
+from whichtool_tui.text_safety import markdown_cell
 
 
 def _signed(value: float) -> str:

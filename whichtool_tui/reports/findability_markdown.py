@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from whichtool_tui.discovery.report_model import FindabilitySection
-from whichtool_tui.reports.escape import markdown_cell, markdown_code
 from whichtool_tui.reports.findability_terminal import SUMMARY_HEADERS, rank_text, summary_rows
+from whichtool_tui.text_safety import markdown_cell, markdown_code
 
 
 def render_findability_markdown(section: FindabilitySection) -> list[str]:

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from whichtool_tui.hosts.matrix import host_matrix
 from whichtool_tui.hosts.profile_model import BLOCKING_EFFECTS
 from whichtool_tui.hosts.report_model import HostVerdict
-from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.junit_xml import JunitCase, JunitSuite, junit_name
+from whichtool_tui.text_safety import sanitize_text
 
 
 def host_suites(verdicts: Sequence[HostVerdict], tool_names: Sequence[str]) -> list[JunitSuite]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from whichtool_tui.hosts.matrix import host_matrix
 from whichtool_tui.hosts.report_model import HostVerdict
-from whichtool_tui.reports.escape import markdown_cell, markdown_code
+from whichtool_tui.text_safety import markdown_cell, markdown_code
 
 MAX_UNSEEN_SHOWN = 200
 

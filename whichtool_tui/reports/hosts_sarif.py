@@ -11,7 +11,7 @@ from whichtool_tui.hosts.matrix import host_matrix
 from whichtool_tui.hosts.profile_model import BLOCKING_EFFECTS
 from whichtool_tui.hosts.registry import rules_of
 from whichtool_tui.hosts.report_model import HostVerdict
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.text_safety import sanitize_text
 
 LEVELS = {"error": "error", "warning": "warning"}
 

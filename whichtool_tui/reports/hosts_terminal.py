@@ -5,7 +5,7 @@ from __future__ import annotations
 from whichtool_tui.hosts.matrix import SHORT_EFFECT, host_matrix
 from whichtool_tui.hosts.report_model import HostVerdict
 from whichtool_tui.reports.findability_terminal import LineSink
-from whichtool_tui.reports.plain_text import ascii_safe
+from whichtool_tui.text_safety import ascii_safe
 
 MAX_UNSEEN_SHOWN = 120
 _EFFECT_STYLE = {"truncated": "yellow", "renamed-by-host": "yellow"}

@@ -6,8 +6,8 @@ import difflib
 from html import escape
 
 from whichtool_tui.improve.model import Candidate, ImproveReport
-from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.improve_text import measurement_lines
+from whichtool_tui.text_safety import html_text, sanitize_text
 
 _STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem}
@@ -19,10 +19,6 @@ td,th{border:1px solid #d0d7de;padding:.4rem;vertical-align:top;text-align:left}
 del{background:#ffebe9}ins{background:#dafbe1;text-decoration:none}
 code,.mono{font-family:ui-monospace,monospace;font-size:.9em}
 """
-
-
-def _text(value: str) -> str:
-    return escape(sanitize_text(value))
 
 
 def word_diff_cells(before: str, after: str) -> tuple[str, str]:
@@ -47,16 +43,18 @@ def _candidate(candidate: Candidate) -> str:
     how = candidate.rule or "model rewrite"
     parts = [
         f'<div class="card {state}"><strong>{state.upper()}</strong> '
-        f"<code>{_text(candidate.id)}</code> ({_text(how)}; target "
-        f"{_text(candidate.target.kind)}: {_text(', '.join(candidate.target.tools))})<ul>"
+        f"<code>{html_text(candidate.id)}</code> ({html_text(how)}; target "
+        f"{html_text(candidate.target.kind)}: {html_text(', '.join(candidate.target.tools))})<ul>"
     ]
     parts += [
-        f"<li>addresses <code>{_text(item.code)}</code>: {_text(item.message)}</li>"
+        f"<li>addresses <code>{html_text(item.code)}</code>: {html_text(item.message)}</li>"
         for item in candidate.addressed
     ]
     if candidate.measurement is not None:
-        parts += [f"<li>{_text(line)}</li>" for line in measurement_lines(candidate.measurement)]
-    parts.append(f"<li>reason: {_text(candidate.reason)}</li></ul>")
+        parts += [
+            f"<li>{html_text(line)}</li>" for line in measurement_lines(candidate.measurement)
+        ]
+    parts.append(f"<li>reason: {html_text(candidate.reason)}</li></ul>")
     left, right = word_diff_cells(candidate.description_before, candidate.description_after)
     parts.append(
         f"<table><tr><th>before</th><th>after</th></tr><tr><td>{left}</td><td>{right}</td></tr>"
@@ -70,16 +68,16 @@ def render_improve_html(report: ImproveReport) -> str:
     split = report.split
     body = [
         "<h1>Description rewrites measured on held-out tasks</h1>",
-        f"<p>snapshot <code>{_text(report.snapshot)}</code>, task set "
-        f"<code>{_text(report.task_set)}</code>: {len(split.tuning)} tuning tasks shown to the "
+        f"<p>snapshot <code>{html_text(report.snapshot)}</code>, task set "
+        f"<code>{html_text(report.task_set)}</code>: {len(split.tuning)} tuning tasks shown to the "
         f"rewriter, {len(split.held_out)} held-out never shown (seed {split.seed}). Provider "
-        f"{_text(report.provider)} ({_text(report.model)}"
+        f"{html_text(report.provider)} ({html_text(report.model)}"
         f"{', a baseline, not a model' if report.baseline else ''}); rewriter "
-        f"{_text(report.rewriter)}; repeat {report.repeat}.</p>",
+        f"{html_text(report.rewriter)}; repeat {report.repeat}.</p>",
         f"<h2>Tuning failures ({len(report.tuning_failures)})</h2><ul>",
         *(
-            f"<li><code>{_text(f.task_id)}</code> {_text(f.prompt)} (expects "
-            f"{_text(f.expected or 'no call')})</li>"
+            f"<li><code>{html_text(f.task_id)}</code> {html_text(f.prompt)} (expects "
+            f"{html_text(f.expected or 'no call')})</li>"
             for f in report.tuning_failures
         ),
         "</ul>",
@@ -89,13 +87,13 @@ def render_improve_html(report: ImproveReport) -> str:
     ]
     if report.final is not None:
         body.append("<h2>Accepted surface against the base</h2><ul>")
-        body += [f"<li>{_text(line)}</li>" for line in measurement_lines(report.final)]
+        body += [f"<li>{html_text(line)}</li>" for line in measurement_lines(report.final)]
         body.append("</ul>")
     body.append(f"<h2>Patch ({len(report.patch)} operations, RFC 6902)</h2><ul>")
-    body += [f'<li class="mono">{_text(op.path)}</li>' for op in report.patch]
+    body += [f'<li class="mono">{html_text(op.path)}</li>' for op in report.patch]
     body.append("</ul>")
-    body += [f"<p>{_text(note)}</p>" for note in report.notes]
-    body.append(f"<p><small>Method: {_text(report.method)}</small></p>")
+    body += [f"<p>{html_text(note)}</p>" for note in report.notes]
+    body.append(f"<p><small>Method: {html_text(report.method)}</small></p>")
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         "<title>whichtool-tui improve</title>"

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from whichtool_tui.diagnostics import Diagnostic, count_by_severity
-from whichtool_tui.reports.escape import markdown_cell, markdown_code
 from whichtool_tui.surface.aggregate import first_few
 from whichtool_tui.surface.canonical import js_fixed
 from whichtool_tui.surface.model import short_hash
 from whichtool_tui.surface.overlap import NOTABLE_OVERLAP
 from whichtool_tui.surface.report_model import InspectReport
+from whichtool_tui.text_safety import markdown_cell, markdown_code
 
 _ICON = {"error": "❌", "warning": "⚠️", "info": "ℹ️"}
 MAX_FINDING_ROWS = 500

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from whichtool_tui.reports.escape import markdown_cell
 from whichtool_tui.surface.rule_catalog import RULES
+from whichtool_tui.text_safety import markdown_cell
 
 
 def render_rule_catalog_markdown() -> str:

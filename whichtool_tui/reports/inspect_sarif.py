@@ -21,10 +21,10 @@ from urllib.parse import quote
 
 from whichtool_tui import __version__
 from whichtool_tui.diagnostics import Diagnostic
-from whichtool_tui.redact import sanitize_text
 from whichtool_tui.surface.aggregate import instances
 from whichtool_tui.surface.report_model import InspectReport
 from whichtool_tui.surface.rule_catalog import RULES, Rule
+from whichtool_tui.text_safety import sanitize_text
 
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

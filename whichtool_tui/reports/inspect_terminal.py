@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from whichtool_tui.diagnostics import Diagnostic, count_by_severity
-from whichtool_tui.reports.plain_text import ascii_safe
 from whichtool_tui.surface.aggregate import first_few
 from whichtool_tui.surface.canonical import js_fixed
 from whichtool_tui.surface.model import short_hash
 from whichtool_tui.surface.overlap import NOTABLE_OVERLAP
 from whichtool_tui.surface.report_model import InspectReport, ToolSummary
+from whichtool_tui.text_safety import ascii_safe
 
 if TYPE_CHECKING:
     from rich.style import Style
@@ -81,20 +81,30 @@ def wrap_words(text: str, width: int, indent: str) -> list[str]:
 
 
 class _Lines:
-    """Collects lines of (text, style) segments; rendering adds ANSI codes only with colour."""
+    """Collects lines of (text, style) segments; rendering adds ANSI codes only with colour.
+
+    Every text passes ``ascii_safe`` on the way in, so no section (inspect's own, findability,
+    hosts) can put a raw control or bidi character on the terminal, escaped or not before.
+    """
 
     def __init__(self, width: int) -> None:
         self.width = width
         self.lines: list[list[Segment]] = []
 
     def add(self, *parts: Segment | str) -> None:
-        self.lines.append([(part, "") if isinstance(part, str) else part for part in parts])
+        self.lines.append(
+            [
+                (ascii_safe(part), "") if isinstance(part, str) else (ascii_safe(part[0]), part[1])
+                for part in parts
+            ]
+        )
 
     def wrapped(self, text: str, indent: str, style: str = "") -> None:
-        for row in wrap_words(text, self.width, indent):
+        for row in wrap_words(ascii_safe(text), self.width, indent):
             self.lines.append([(row, style)])
 
     def table(self, headers: list[str], rows: list[list[str]], right: set[int]) -> None:
+        rows = [[ascii_safe(cell) for cell in row] for row in rows]
         widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
 
         def cells(row: list[str]) -> str:

@@ -15,8 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from whichtool_tui.redact import sanitize_text, strip_controls
-from whichtool_tui.reports.escape import xml_escape
+from whichtool_tui.text_safety import sanitize_text, strip_controls, xml_escape
 
 OutcomeKind = Literal["pass", "failure", "error"]
 

@@ -1,12 +1,9 @@
-"""Plain-text styling every terminal renderer shares: a small ANSI palette and ASCII escaping.
+"""Plain-text styling every terminal renderer shares: a small ANSI palette.
 
-Renderers of inspect, run, diff and task-set output all print through these two, so a finding's
-text (which can quote model output or file content) is sanitised the same way everywhere.
+The palette only wraps text the renderer has already passed through ``text_safety``.
 """
 
 from __future__ import annotations
-
-from whichtool_tui.redact import sanitize_text
 
 _COLOURS = {"red": "31", "yellow": "33", "green": "32", "dim": "2", "bold": "1", "cyan": "36"}
 _SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -27,10 +24,3 @@ class Styler:
     def severity(self, severity: str, text: str) -> str:
         """``text`` in the colour of a finding's severity (error, warning or info)."""
         return self(_SEVERITY_STYLE[severity], text)
-
-
-def ascii_safe(text: str) -> str:
-    """Controls escaped as visible sequences, then anything non-ASCII as a backslash escape."""
-    if text.isascii() and text.isprintable():  # nothing to escape: most text, quickly
-        return text
-    return sanitize_text(text).encode("ascii", "backslashreplace").decode("ascii")

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from whichtool_tui.reports.escape import markdown_cell
+from whichtool_tui.text_safety import markdown_cell
 
 GENERATED = (
     "<!-- generated from the code: UPDATE_GOLDENS=1 pytest tests/unit/test_reference_docs.py -->"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from html import escape
 from importlib import resources
 from string import Template
 from typing import Any
@@ -12,7 +11,6 @@ from typing import Any
 from whichtool_tui.evaluation.confusion import column_word, confusion_axes, row_label
 from whichtool_tui.evaluation.report_model import ClusteredRate, RunReport
 from whichtool_tui.evaluation.stats import Proportion
-from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.rates import clustered_interval, interval, percent
 from whichtool_tui.reports.run_rows import reproducibility_rows
 from whichtool_tui.reports.run_statistics import (
@@ -22,6 +20,7 @@ from whichtool_tui.reports.run_statistics import (
     position_test_line,
 )
 from whichtool_tui.reports.run_verdict import run_verdict
+from whichtool_tui.text_safety import html_text, json_for_display
 
 # Up to this many tools the heatmap shows every expected x picked cell, even empty ones.
 FULL_GRID_MAX_TOOLS = 30
@@ -41,18 +40,17 @@ def _asset(name: str) -> str:
 
 def _text(value: object) -> str:
     """Untrusted text for HTML: controls made visible, markup escaped."""
-    return escape(sanitize_text(str(value)))
+    return html_text(str(value))
 
 
 def embed_json(data: Any) -> str:
     """JSON that cannot close its <script> element or open a comment inside it."""
     text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
     return (
-        text.replace("&", "\\u0026")
+        json_for_display(text)
+        .replace("&", "\\u0026")
         .replace("<", "\\u003c")
         .replace(">", "\\u003e")
-        .replace("\u2028", "\\u2028")
-        .replace("\u2029", "\\u2029")
     )
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from whichtool_tui.evaluation.confusion import column_word, confusion_axes, row_label
 from whichtool_tui.evaluation.report_model import ClusteredRate, RunReport
 from whichtool_tui.evaluation.stats import Proportion
-from whichtool_tui.reports.escape import markdown_cell, markdown_code
 from whichtool_tui.reports.rates import clustered_interval, interval, percent
 from whichtool_tui.reports.run_rows import reproducibility_rows
 from whichtool_tui.reports.run_statistics import (
@@ -15,6 +14,7 @@ from whichtool_tui.reports.run_statistics import (
     position_test_line,
 )
 from whichtool_tui.reports.run_verdict import run_verdict
+from whichtool_tui.text_safety import markdown_cell, markdown_code
 
 _ICONS = {
     "invalid": "❌",

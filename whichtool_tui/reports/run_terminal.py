@@ -11,7 +11,7 @@ from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TRIALS
 from whichtool_tui.evaluation.power import PowerPlan, power_lines
 from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport
 from whichtool_tui.providers.presets import BASELINE_PROVIDERS
-from whichtool_tui.reports.plain_text import Styler, ascii_safe
+from whichtool_tui.reports.plain_text import Styler
 from whichtool_tui.reports.rates import format_clustered, format_proportion, percent
 from whichtool_tui.reports.run_statistics import (
     clustered_by_tool,
@@ -20,6 +20,7 @@ from whichtool_tui.reports.run_statistics import (
     position_test_line,
 )
 from whichtool_tui.surface.model import short_hash
+from whichtool_tui.text_safety import ascii_safe
 
 MAX_TOOL_ROWS = 20
 MAX_MATRIX_COLUMNS = 12

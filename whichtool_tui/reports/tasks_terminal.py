@@ -10,8 +10,9 @@ from collections.abc import Iterable
 
 from whichtool_tui.diagnostics import Diagnostic, sort_diagnostics
 from whichtool_tui.reports.colour import use_colour
-from whichtool_tui.reports.plain_text import Styler, ascii_safe
+from whichtool_tui.reports.plain_text import Styler
 from whichtool_tui.tasks.lint import Coverage
+from whichtool_tui.text_safety import ascii_safe
 
 __all__ = ["Styler", "ascii_safe", "diagnostic_lines", "lint_report", "use_colour"]
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.redact import redact_message
+from whichtool_tui.text_safety import redact_message, sanitize_text
 
 RESULT_SCHEMA_VERSION = "whichtool.mcp-result/1"
 MAX_TEXT_CHARS = 4000
@@ -64,7 +64,7 @@ def success(summary: str, data: dict[str, Any], ok: bool = True) -> dict[str, An
     return {
         "schemaVersion": RESULT_SCHEMA_VERSION,
         "ok": ok,
-        "summary": truncate_text(summary),
+        "summary": sanitize_text(truncate_text(summary)),  # text an agent's host may show
         "data": data,
     }
 

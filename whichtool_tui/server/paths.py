@@ -11,7 +11,7 @@ from pathlib import Path
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import MAX_INPUT_BYTES, MAX_INPUT_SIZE
-from whichtool_tui.redact import redact_message
+from whichtool_tui.text_safety import redact_message
 
 MAX_AGENT_FILE_BYTES = MAX_INPUT_BYTES
 

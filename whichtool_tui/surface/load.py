@@ -18,8 +18,8 @@ from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.files import write_atomic
 from whichtool_tui.limits import MAX_INPUT_BYTES
-from whichtool_tui.redact import sanitize_text
 from whichtool_tui.surface.listing import ServedListing
+from whichtool_tui.text_safety import sanitize_text
 
 MAX_SNAPSHOT_BYTES = MAX_INPUT_BYTES
 SnapshotShape = Literal["result", "jsonrpc", "array"]

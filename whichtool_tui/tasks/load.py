@@ -21,10 +21,11 @@ from whichtool_tui.config import Settings
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import MAX_INPUT_BYTES
-from whichtool_tui.redact import redact_paths, sanitize_text
+from whichtool_tui.redact import redact_paths
 from whichtool_tui.strict_yaml import StrictYamlError, parse_strict_yaml
 from whichtool_tui.surface.load import snapshot_ref
 from whichtool_tui.tasks.model import TASK_SET_VERSION, TaskSet
+from whichtool_tui.text_safety import sanitize_text
 
 DEFAULT_TASK_FILES = ("whichtool.tasks.yaml", "whichtool.tasks.yml", "whichtool.tasks.json")
 MAX_TASK_FILE_BYTES = MAX_INPUT_BYTES

@@ -20,7 +20,8 @@ from textual.screen import Screen
 from whichtool_tui.config_files import config_to_load
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import keep_for_session, paused_gc
-from whichtool_tui.redact import redact_message, redact_paths
+from whichtool_tui.redact import redact_paths
+from whichtool_tui.text_safety import redact_message
 from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
 from whichtool_tui.ui.messages import ArtefactRead
 from whichtool_tui.ui.preferences import chosen_theme, remember_theme

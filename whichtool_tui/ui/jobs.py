@@ -18,7 +18,8 @@ from textual.worker import get_current_worker
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.gc_phases import keep_for_session, paused_gc
-from whichtool_tui.redact import redact_message, redact_paths
+from whichtool_tui.redact import redact_paths
+from whichtool_tui.text_safety import redact_message
 from whichtool_tui.ui.messages import (
     BoutChanged,
     BoutLoaded,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from textual.worker import Worker
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.redact import redact_message
+from whichtool_tui.text_safety import redact_message
 from whichtool_tui.ui.improve_jobs import ImproveJobs
 from whichtool_tui.ui.messages import (
     BoutChanged,

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.ui.modals.overlap import OverlapModal
 from whichtool_tui.ui.surface_model import Finding, SurfaceView
 

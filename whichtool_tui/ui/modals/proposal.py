@@ -15,8 +15,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.improve_text import marked_words, measurement_lines
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.usecases.models import (
     Candidate,
     CandidateMeasured,

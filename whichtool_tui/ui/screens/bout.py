@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Input, Select, Static
 
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.ui.bout_model import BoutView
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.bout_panels import atoms_text, message_view, verdict_text

@@ -12,7 +12,8 @@ from textual.containers import Horizontal, HorizontalScroll, Vertical, VerticalS
 from textual.widgets import Static
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.redact import redact_paths, sanitize_text
+from whichtool_tui.redact import redact_paths
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.modals.trials import TrialsModal
 from whichtool_tui.ui.screens.base import SectionScreen

@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, Label, ProgressBar, Select, Static
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import REPEAT
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.ui.modals.confirm import ConfirmModal
 from whichtool_tui.ui.run_control import (
     RunProgress,

@@ -14,7 +14,8 @@ from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.redact import redact_paths, sanitize_text
+from whichtool_tui.redact import redact_paths
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.ui.modals.family import FamilyModal
 from whichtool_tui.ui.modals.overlap import OverlapModal
 from whichtool_tui.ui.modals.path_prompt import PathPrompt

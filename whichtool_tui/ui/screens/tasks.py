@@ -11,7 +11,8 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.redact import redact_paths, sanitize_text
+from whichtool_tui.redact import redact_paths
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.ui.modals.confirm import ConfirmModal
 from whichtool_tui.ui.modals.generate import GenerateDialog, GenerateRequest
 from whichtool_tui.ui.modals.mutation_preview import MutationPreview

@@ -9,7 +9,7 @@ from rich.console import RenderableType
 from rich.syntax import Syntax
 from rich.text import Text
 
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.ui.bout_model import BoutView
 from whichtool_tui.ui.widgets.tool_detail import safe_multiline
 

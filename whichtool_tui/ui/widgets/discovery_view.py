@@ -7,8 +7,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.discovery_run import TASK_HEADERS, summary_rows, task_rows
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.usecases.models import RunReport
 
 

@@ -8,8 +8,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from whichtool_tui.redact import sanitize_text
 from whichtool_tui.reports.rates import format_proportion_compact as proportion
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.usecases.models import RunReport
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.usecases.models import TimelineRow
 
 SEQ_WIDTH = 6  # 999,999 events before the columns move

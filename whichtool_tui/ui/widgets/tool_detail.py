@@ -9,7 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from whichtool_tui.redact import sanitize_text
+from whichtool_tui.text_safety import sanitize_text
 
 if TYPE_CHECKING:  # the Bout screen uses safe_multiline; the surface view loads with a surface
     from whichtool_tui.ui.surface_model import SurfaceView, ToolRow
