@@ -22,14 +22,17 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.usefixtures("isolated_state"),
 ]  # starts processes or servers
-SECRETS = ("sk-secret1234567890", "abc123token")
+SECRETS = ("sk-secret1234567890", "abc123token", "hdr987value", "hunter2pw")
 
 
 @pytest.mark.parametrize("mode", ["ok", "exit"])
 async def test_every_toast_and_the_screen_are_redacted(
     mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    command = f"{sys.executable} {BAD_SERVER} {mode} --api-key {SECRETS[0]} --token={SECRETS[1]}"
+    command = (
+        f"{sys.executable} {BAD_SERVER} {mode} --api-key {SECRETS[0]} --token={SECRETS[1]} "
+        f"--header 'Authorization: Bearer {SECRETS[2]}' password={SECRETS[3]}"
+    )
     seen: list[str] = []
     shown = App.notify
 
@@ -46,6 +49,7 @@ async def test_every_toast_and_the_screen_are_redacted(
         screen = app.export_screenshot()
         titles = [app.title, app.sub_title, app.screen.title or "", app.screen.sub_title or ""]
     assert any("--api-key ***" in text for text in seen), seen
+    assert any("Authorization: ***" in text for text in seen), seen
     for text in [*seen, screen, *titles]:
         for secret in SECRETS:
             assert secret not in text, text

@@ -159,13 +159,16 @@ class WhichtoolApp(JobsApp):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Every toast, from any screen or job, is redacted as stderr is (one function)."""
+        """Every toast, from any screen or job, is redacted as stderr is (one function); its
+        text is never read as markup (no toast of ours uses any, and outside text may hold
+        ``[link=…]`` or a stray ``[/]``)."""
+        del markup
         super().notify(
             redact_message(message),
             title=redact_message(title),
             severity=severity,
             timeout=timeout,
-            markup=markup,
+            markup=False,
         )
 
     def on_mount(self) -> None:
