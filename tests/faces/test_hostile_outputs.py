@@ -118,6 +118,9 @@ def cases(api: FakeApi) -> Iterator[Case]:
     tasks = ("--tasks", "hostile.tasks.json")
     for fmt, kind in INSPECT_FORMATS.items():
         yield Case(f"inspect-{fmt}", ("inspect", "hostile.json", *tasks, "--format", fmt), kind)
+    for fmt, kind in INSPECT_FORMATS.items():
+        argv = ("inspect", "hostile.json", "--host", "all", "--format", fmt)
+        yield Case(f"inspect-hosts-{fmt}", argv, kind)
     for fmt, kind in RUN_FORMATS.items():
         argv = ("run", "hostile.json", *tasks, *_provider(api), "--no-cache", "--repeat", "1")
         argv = (*argv, "--format", fmt)
