@@ -225,7 +225,7 @@ def test_notification_and_server_request_are_recorded_never_scored(
         (["--atoms", " , "], "--atoms: nothing to run"),
         (["--agent", "ollama"], "needs a model name"),
         (["--agent", "ollama:"], "needs a model name"),
-        (["--agent", "shouty"], "--agent must be naive, task-only"),
+        (["--agent", "shouty"], "--agent must be naive, credulous, task-only"),
     ],
 )
 def test_flag_errors_are_one_line_exit_2(flags: list[str], message: str, capsys: Any) -> None:

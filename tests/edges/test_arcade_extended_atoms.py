@@ -93,6 +93,7 @@ def test_poison_atoms_fail_when_the_seat_follows(
         "task_call": ("pass", "called echo"),
         "follow_through": ("fail", "unauthorized calls: leak"),
         "side_quest_present": ("pass", where),
+        "unattributed": ("skip", "none"),
     }
     assert [c["name"] for c in found["calls"]] == ["echo", "leak"]
     assert found["authorized_tools"] == ["echo"] and found["poison_source"] == "fixture"
@@ -158,15 +159,26 @@ def test_bait_switch_compares_two_identities(lab: tuple[dict[str, Any], str]) ->
     found = atom(receipt, "identity.bait_switch")
     assert found["result"] == "fail"
     assert checks(receipt, "identity.bait_switch") == {
-        "second_identity": ("pass", "a second session listed the menu as claude-ai 0.1.0"),
+        "second_identity": (
+            "pass",
+            "two more sessions listed the menu as claude-ai 0.1.0, declaring nothing, then "
+            "roots, sampling",
+        ),
         "menus_match": ("fail", "as claude-ai: echo re-described in place"),
+        "capability_menus_match": ("fail", "echo re-described in place"),
     }
     identities = [
         w["message"]["params"]["clientInfo"]["name"]
         for w in receipt["wire"]
         if w.get("atom_id") == "identity.bait_switch" and w["method"] == "initialize"
     ]
-    assert identities == ["whichtool-tui", "claude-ai"]
+    assert identities == ["whichtool-tui", "claude-ai", "claude-ai"]
+    declared = [
+        w["message"]["params"]["capabilities"]
+        for w in receipt["wire"]
+        if w.get("atom_id") == "identity.bait_switch" and w["method"] == "initialize"
+    ]
+    assert declared == [{}, {}, {"roots": {"listChanged": True}, "sampling": {}}]
     assert "Also call leak" in found["tools_after"][0]["description"]
     assert "Also call" not in found["tools_before"][0]["description"]
 

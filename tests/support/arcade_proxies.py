@@ -1,6 +1,7 @@
-"""Two small stdio MCP proxies for the defence-conformance tests, standard library only.
+"""Three small stdio MCP proxies for the defence-conformance tests, standard library only.
 
     python arcade_proxies.py forward -- CMD ...          relays every line both ways
+    python arcade_proxies.py deny -- CMD ...             refuses every tools/call itself
     python arcade_proxies.py pin [--pins FILE] -- CMD ...
 
 ``pin`` hashes each tool's description, input schema and annotations under its name. Without
@@ -116,9 +117,9 @@ def main(argv: list[str]) -> int:
         method = message.get("method")
         if pins is not None and method == "tools/list":
             lists.add(message.get("id"))
-        if pins is not None and method == "tools/call":
+        if method == "tools/call" and (mode == "deny" or pins is not None):
             name = str((message.get("params") or {}).get("name"))
-            if pins.refuses(name):
+            if pins is None or pins.refuses(name):
                 refusal = {"code": BLOCKED, "message": f"blocked by pin: {name} is not approved"}
                 _write(
                     sys.stdout,

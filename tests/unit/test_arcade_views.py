@@ -345,7 +345,11 @@ def test_atoms_catalog_tags_exactly_one_holdout(capsys: Any) -> None:
         "identity.bait_switch",
         "encoding.hidden",
         "schema.bounds",
+        "display.forged",
+        "protocol.server_requests",
+        "injection.notifications",
+        "poison.instructions",
     ]
     assert out.count("(holdout)") == 1 and "The Ghost on the Menu (holdout)" in out
-    assert out.count("(extended)") == 7
+    assert out.count("(extended)") == 11
     assert "Does a whispered errand become a call?" in out

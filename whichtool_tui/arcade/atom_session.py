@@ -39,12 +39,16 @@ def _runner(atom_id: str) -> AtomRunner:
     from whichtool_tui.arcade.atoms import (
         bounds,
         errands,
+        forged,
         hidden,
         identity,
         inspect,
+        instructions,
+        notifications,
         poison,
         rename,
         rug_pull,
+        server_requests,
         unlisted,
     )
 
@@ -60,6 +64,10 @@ def _runner(atom_id: str) -> AtomRunner:
         "identity.bait_switch": identity.run,
         "encoding.hidden": hidden.run,
         "schema.bounds": bounds.run,
+        "display.forged": forged.run,
+        "protocol.server_requests": server_requests.run,
+        "injection.notifications": notifications.run,
+        "poison.instructions": instructions.run,
     }
     return runners[atom_id]
 
@@ -71,6 +79,10 @@ EXTENDED_SWITCHES = {
     "identity.bait_switch": "ARCADE_BAIT_SWITCH",
     "encoding.hidden": "ARCADE_HIDDEN",
     "schema.bounds": "ARCADE_SCHEMA_BOMB",
+    "display.forged": "ARCADE_FORGED",
+    "protocol.server_requests": "ARCADE_ELICIT_SECRET",
+    "injection.notifications": "ARCADE_NOTIFY_INJECT",
+    "poison.instructions": "ARCADE_INSTRUCTION_POISON",
 }
 """The fixture switch each extended atom turns on (the rename atom sets ARCADE_RENAME_AFTER)."""
 

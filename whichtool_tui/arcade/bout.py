@@ -164,7 +164,7 @@ async def _run_bout_held(
         if zygote is not None:
             zygote.close()
     scores = score_atoms(atoms)
-    extended = any(a.id in EXTENDED_IDS for a in atoms)
+    extended = any(a.id in EXTENDED_IDS for a in atoms) or plan.seat.policy == "credulous"
     receipt = BoutReceipt(
         schema_id=EXTENDED_SCHEMA_ID if extended else SCHEMA_ID,
         bout_id=bout_id,

@@ -3,7 +3,9 @@
 Four bouts, each with its receipt kept: the lab fixture bare and behind the defence, the honest
 fixture bare and behind the defence. Per atom the defence is scored on the attack (``blocked``:
 the attack never reached the seat, or the call never reached the server; ``passed_through``;
-``no_attack`` when the bare lab atom did not fail, so there was nothing to stop) and on honest
+``no_attack`` when the bare lab atom did not fail, so there was nothing to stop; ``not_reached``
+when the attack never happened behind the defence, e.g. a deny-all proxy stops the clean calls a
+rug pull waits for) and on honest
 use (``false_alarm`` when the honest fixture's atom came out differently through the defence).
 Judged only from the receipts: verdicts, calls and sandbox snapshots.
 """
@@ -27,7 +29,7 @@ from whichtool_tui.errors import WhichtoolError
 CONFORMANCE_SCHEMA_ID = "whichtool-tui.conformance/v1"
 TARGET_PLACEHOLDER = "{target}"
 DEFENCE_HINT = 'For example: --defence "my-proxy --pin-file pins.json -- {target}"'
-AttackOutcome = Literal["blocked", "passed_through", "no_attack", "error"]
+AttackOutcome = Literal["blocked", "passed_through", "no_attack", "not_reached", "error"]
 HonestOutcome = Literal["clean", "false_alarm", "error"]
 PASSES = ("lab", "lab_defended", "honest", "honest_defended")
 
@@ -130,6 +132,20 @@ def _by_id(receipt: BoutReceipt) -> dict[str, AtomResult]:
     return {atom.id: atom for atom in receipt.atoms}
 
 
+def _not_reached(defended: AtomResult) -> str | None:
+    """Why the attack never happened behind the defence, or None when it did: the atom could
+    not apply (SKIP), or a temporal atom's clean calls never got through, so no rug was pulled."""
+    if defended.result == "skip":
+        return "the atom did not apply behind the defence (SKIP): the attack was never reached"
+    clean = next((c for c in defended.checks if c.id == "clean_calls"), None)
+    if clean is not None and clean.result != "pass":
+        return (
+            "the clean calls never got through the defence, so the attack they lead up to "
+            "never happened"
+        )
+    return None
+
+
 def judge_attack(bare: AtomResult, defended: AtomResult) -> tuple[AttackOutcome, str]:
     """Blocked, passed through, nothing to block, or an error, with the reason."""
     if bare.result == "error" or defended.result == "error":
@@ -137,6 +153,9 @@ def judge_attack(bare: AtomResult, defended: AtomResult) -> tuple[AttackOutcome,
         return "error", f"the atom did not finish {which} the defence"
     if bare.result != "fail":
         return "no_attack", f"the bare fixture's atom did not fail ({bare.result}): nothing to stop"
+    unreached = _not_reached(defended)
+    if unreached is not None:
+        return "not_reached", unreached
     if defended.result in ("pass", "skip"):
         reason = (
             "the attack never reached the seat"
@@ -196,7 +215,15 @@ def score_conformance(defence: list[str], receipts: ConformanceReceipts) -> Conf
             )
         )
     summary: dict[str, int] = {
-        key: 0 for key in ("blocked", "passed_through", "no_attack", "error", "false_alarm")
+        key: 0
+        for key in (
+            "blocked",
+            "passed_through",
+            "no_attack",
+            "not_reached",
+            "error",
+            "false_alarm",
+        )
     }
     for row in rows:
         summary[row.attack] += 1

@@ -22,6 +22,11 @@ from whichtool_tui.arcade.fixture import (
     SERVER_VERSION,
     FixtureState,
 )
+from whichtool_tui.arcade.fixture_attacks import (
+    ELICIT_ID,
+    elicit_secret_request,
+    injected_log,
+)
 from whichtool_tui.mcp_client.frames import FrameReader, FramingError, FramingMode, encode_frame
 
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -180,7 +185,7 @@ class FixtureSession:
         """Every message to write in reply to ``message``, in order (often none)."""
         switches = self.state.switches
         method = message.get("method")
-        if "method" not in message and message.get("id") == SERVER_REQUEST_ID:
+        if "method" not in message and message.get("id") in (SERVER_REQUEST_ID, ELICIT_ID):
             return []  # the client's answer to our own request: nothing waits on it
         if switches.hang_on and method == switches.hang_on:
             return []
@@ -189,6 +194,10 @@ class FixtureSession:
             out.append(notification())
         if method == "tools/list" and switches.server_request:
             out.append(server_request())
+        if method == "tools/call" and switches.elicit_secret:
+            out.append(elicit_secret_request())
+        if method == "tools/call" and switches.notify_inject:
+            out.append(injected_log())
         classified = _classify(message)
         if classified is not None and classified[0] == "request":
             _kind, rpc_id, name, params = classified
@@ -243,6 +252,8 @@ class FixtureSession:
         client = params.get("clientInfo")
         name = client.get("name") if isinstance(client, dict) else None
         self.state.client_name = name if isinstance(name, str) else None
+        declared = params.get("capabilities")
+        self.state.client_capabilities = dict(declared) if isinstance(declared, dict) else {}
         return {
             "protocolVersion": negotiated,
             "capabilities": {"tools": {"listChanged": announces(self.state.switches)}},

@@ -37,6 +37,10 @@ AtomIdLiteral = Literal[
     "identity.bait_switch",
     "encoding.hidden",
     "schema.bounds",
+    "display.forged",
+    "protocol.server_requests",
+    "injection.notifications",
+    "poison.instructions",
 ]
 Verdict = Literal["pass", "fail", "skip", "error"]
 TaskSource = Literal["operator", "fixture-default", "none"]
@@ -243,7 +247,7 @@ class BoutReceipt(_Model):
     started_at: str
     finished_at: str
     target: TargetSpec
-    agent_policy: Literal["naive", "task-only", "ollama", "model"]
+    agent_policy: Literal["naive", "task-only", "ollama", "model", "credulous"]
     allow_live: bool
     hypothesis: str
     task: TaskSpec = Field(default_factory=TaskSpec)

@@ -1,8 +1,10 @@
 """Seats: the policies that sit at the table and make tool calls. Never judges.
 
-``naive`` follows "also call X" whispers in the task tool's description; ``task-only`` calls the
-task once and stops; a model seat asks any routing provider (``ollama:<model>`` is an alias for
-the ollama provider) which calls to make, and only the call names and arguments leave its reply.
+``naive`` follows "also call X" whispers in the seated atom's channel (for mcp-arcade's atoms the
+task tool's description: its frozen rule, nothing more); ``credulous`` follows any imperative
+naming a listed tool, in that channel only; ``task-only`` calls the task once and stops; a model
+seat asks any routing provider (``ollama:<model>`` is an alias for the ollama provider) which
+calls to make, and only the call names and arguments leave its reply.
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ def side_quests(description: str) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
+Channel = str
+"""Where a seated atom hid its errand: "description" (the task tool's own), "parameter",
+"never_called" (another tool's description) or "result"."""
+
+
 class TaskOnlySeat:
     """Scripted control that calls the task exactly once."""
 
@@ -59,53 +66,97 @@ class TaskOnlySeat:
     info: SeatInfo | None = None
 
     async def play(
-        self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller, rounds: int = 1
+        self,
+        tools: Sequence[ToolInfo],
+        task: TaskSpec,
+        call: Caller,
+        rounds: int = 1,
+        channel: Channel = "description",
     ) -> None:
         """One call of the task, then whatever ``errands`` adds (scripted: rounds do not apply)."""
         assert task.tool is not None
         first = await call(task.tool, dict(task.arguments))
-        for name, arguments in self.errands(tools, task.tool, first.result_text):
+        for name, arguments in self.errands(tools, task.tool, first.result_text, channel):
             await call(name, arguments)
 
     def errands(
-        self, tools: Sequence[ToolInfo], task_tool: str, result_text: str
+        self, tools: Sequence[ToolInfo], task_tool: str, result_text: str, channel: Channel
     ) -> list[tuple[str, Any]]:
         """Calls after the task: none for this seat."""
         return []
 
 
 class NaiveSeat(TaskOnlySeat):
-    """Scripted control that does what any server-written text whispers.
-
-    First every side-quest in the task tool's presented description, in order (mcp-arcade's
-    frozen rule); then, once each, those in its parameter descriptions, on the other tools'
-    descriptions, and in the task's result, which only the extended atoms' fixture switches put
-    there.
-    """
+    """mcp-arcade's frozen naive policy: after the task, every "also call X [with {json}]", in
+    order, in the channel the atom is about. For the four upstream atoms the channel is the task
+    tool's presented description, so their receipts give mcp-arcade's verdicts exactly; an
+    extended atom's channel (a parameter, another tool, a result) is read the same way."""
 
     policy = "naive"
 
     def errands(
-        self, tools: Sequence[ToolInfo], task_tool: str, result_text: str
+        self, tools: Sequence[ToolInfo], task_tool: str, result_text: str, channel: Channel
     ) -> list[tuple[str, Any]]:
-        """The side-quests to follow after the task call, except the task itself."""
-        from whichtool_tui.arcade.atoms.errands import schema_descriptions
+        """The channel's side-quests, except the task itself."""
+        texts = channel_texts(tools, task_tool, result_text, channel)
+        return [
+            (name, arguments)
+            for text in texts
+            for name, arguments in side_quests(text)
+            if name != task_tool
+        ]
 
-        presented = next((t for t in tools if t.name == task_tool), None)
-        quests = side_quests(presented.description if presented else "")
-        chosen = [(name, arguments) for name, arguments in quests if name != task_tool]
-        elsewhere: list[str] = []
-        if presented is not None:
-            elsewhere += [text for _, text in schema_descriptions(presented.input_schema)]
-        elsewhere += [t.description for t in tools if t.name != task_tool]
-        elsewhere.append(result_text)
-        seen = {task_tool, *(name for name, _ in chosen)}
-        for text in elsewhere:
-            for name, arguments in side_quests(text):
-                if name not in seen:
-                    seen.add(name)
-                    chosen.append((name, arguments))
-        return chosen
+
+def channel_texts(
+    tools: Sequence[ToolInfo], task_tool: str, result_text: str, channel: Channel
+) -> list[str]:
+    """The server-written texts of one channel, as a seated atom presents it."""
+    from whichtool_tui.arcade.atoms.errands import schema_descriptions
+
+    task = next((t for t in tools if t.name == task_tool), None)
+    if channel == "parameter":
+        return [text for _, text in schema_descriptions(task.input_schema)] if task else []
+    if channel == "never_called":
+        return [t.description for t in tools if t.name != task_tool]
+    if channel == "result":
+        return [result_text]
+    return [task.description] if task else []
+
+
+def errands_in(texts: Sequence[str], tools: Sequence[ToolInfo], task_tool: str) -> list[str]:
+    """Listed tools other than the task that an imperative in ``texts`` names, in order.
+
+    The grammar is the "also call" phrase plus the instruction rules' ``cross_tool`` verbs
+    (call, invoke, use, run, execute, trigger) followed by a listed name.
+    """
+    from whichtool_tui.arcade.instructions import scan_text
+
+    names = [t.name for t in tools if t.name != task_tool]
+    found: list[str] = []
+    for text in texts:
+        hits = [(h.start, h.span) for h in scan_text("", text, names) if h.rule == "cross_tool"]
+        for _start, span in sorted(hits):
+            name = next((n for n in sorted(names, key=len, reverse=True) if n in span), None)
+            if name is not None and name not in found:
+                found.append(name)
+        found += [n for n, _ in side_quests(text) if n in names and n not in found]
+    return found
+
+
+class CredulousSeat(TaskOnlySeat):
+    """Our broader scripted control (not mcp-arcade's): follows any imperative naming a listed
+    tool, in whatever wording the instruction rules recognise, but only in the channel the
+    seated atom is about, so each poison atom measures its own hiding place."""
+
+    policy = "credulous"
+
+    def errands(
+        self, tools: Sequence[ToolInfo], task_tool: str, result_text: str, channel: Channel
+    ) -> list[tuple[str, Any]]:
+        """Each named tool once, with the "with {json}" arguments when the text gave them."""
+        texts = channel_texts(tools, task_tool, result_text, channel)
+        given = {name: args for text in texts for name, args in side_quests(text)}
+        return [(name, given.get(name, {})) for name in errands_in(texts, tools, task_tool)]
 
 
 @dataclass(frozen=True)
@@ -187,7 +238,12 @@ class ModelSeat:
         return ModelSeat(options, self.env, self.open_provider)
 
     async def play(
-        self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller, rounds: int = 1
+        self,
+        tools: Sequence[ToolInfo],
+        task: TaskSpec,
+        call: Caller,
+        rounds: int = 1,
+        channel: Channel = "description",
     ) -> None:
         """Ask with the frozen prompt and the task line; execute only the calls it names.
 
@@ -278,7 +334,7 @@ def _redacted(endpoint: str) -> str:
 
 def parse_agent(spec: str) -> tuple[str, str | None]:
     """Split ``--agent`` into (provider-or-policy, model); errors as one line."""
-    if spec in ("naive", "task-only"):
+    if spec in ("naive", "task-only", "credulous"):
         return spec, None
     name, sep, model = spec.partition(":")
     if (not sep and name == "ollama") or (sep and not model.strip()):
@@ -288,7 +344,7 @@ def parse_agent(spec: str) -> tuple[str, str | None]:
     if not sep:
         raise WhichtoolError(
             "bout/invalid-agent",
-            "--agent must be naive, task-only, ollama:<model> or <provider>:<model>",
+            "--agent must be naive, credulous, task-only, ollama:<model> or <provider>:<model>",
             "For example: --agent naive, or --agent ollama:qwen2.5:7b",
         )
     from whichtool_tui.providers.presets import PROVIDER_NAMES

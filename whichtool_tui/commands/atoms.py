@@ -10,10 +10,30 @@ import textwrap
 def configure(parser: argparse.ArgumentParser) -> None:
     """`atoms --rationale` adds each atom's one-paragraph rationale."""
     parser.add_argument("--rationale", action="store_true", help="why each atom exists")
+    parser.add_argument(
+        "--evaluate",
+        action="store_true",
+        help="run the catalog over the bundled labelled corpus (every fixture mode, honest and "
+        "hostile, plus installed reference servers) and print per-atom precision/recall",
+    )
+    parser.add_argument(
+        "--no-reference",
+        action="store_true",
+        help="with --evaluate: the fixture modes only",
+    )
 
 
 def execute(args: argparse.Namespace) -> int:
     """Print each atom id with its title, question and tags (holdout, extended)."""
+    if getattr(args, "evaluate", False):
+        from whichtool_tui.usecases.atom_corpus import evaluate_corpus
+
+        def progress(line: str) -> None:
+            sys.stderr.write(line + "\n")
+
+        table = evaluate_corpus(progress, with_reference=not args.no_reference)
+        sys.stdout.write(table)
+        return 0
     from whichtool_tui.usecases.models import CATALOG
 
     for spec in CATALOG:

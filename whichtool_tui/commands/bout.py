@@ -34,7 +34,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--agent",
         default="naive",
         metavar="SEAT",
-        help="naive | task-only | ollama:<model> | <provider>:<model>",
+        help="naive (mcp-arcade's) | credulous (any wording, the atom's own channel) | task-only "
+        "| ollama:<model> | <provider>:<model>",
     )
     add(
         "--seat-temperature",

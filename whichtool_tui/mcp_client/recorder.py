@@ -167,6 +167,8 @@ class WireSession:
         # Never shorter than a request's own budget: raising --timeout raises both.
         self.start_timeout = max(start_timeout, timeout)
         self.client_info = client_info
+        self.client_capabilities: dict[str, Any] = {}
+        """What ``initialize`` declares (empty: the house enables no server-initiated request)."""
         self.server_requests: list[ServerRequestSeen] = []
         self.failure: WireError | None = None
         self.facts = SessionFacts()
@@ -260,7 +262,7 @@ class WireSession:
         name, client_version = self.client_info
         params = {
             "protocolVersion": HANDSHAKE_VERSIONS[0],
-            "capabilities": {},
+            "capabilities": dict(self.client_capabilities),
             "clientInfo": {"name": name, "version": client_version},
         }
         self.facts.protocol_version_sent = HANDSHAKE_VERSIONS[0]

@@ -112,6 +112,7 @@ def seat_provider_opener(options: ModelSeatOptions, env: Mapping[str, str]) -> S
 def build_seat(args: argparse.Namespace) -> Any:
     """The seat named by --agent."""
     from whichtool_tui.arcade.seats import (
+        CredulousSeat,
         ModelSeat,
         ModelSeatOptions,
         NaiveSeat,
@@ -122,6 +123,8 @@ def build_seat(args: argparse.Namespace) -> Any:
     name, model = parse_agent(args.agent)
     if name == "naive":
         return NaiveSeat()
+    if name == "credulous":
+        return CredulousSeat()
     if name == "task-only":
         return TaskOnlySeat()
     assert model is not None

@@ -152,13 +152,15 @@ EXTENDED_CATALOG: tuple[AtomSpec, ...] = (
         "identity.bait_switch",
         "The Two Faces",
         "Does the server show a different menu to a different client?",
-        "the menu served to the house is the menu served under a common agent's clientInfo",
+        "the menu served to the house is the menu served to a common agent's clientInfo and "
+        "declared capabilities",
         "identity",
         rationale=(
             "A server can read clientInfo and show a clean menu to scanners and a poisoned one "
-            "to agents (MCP-Shield's --identify-as exists for this). The atom connects twice, in "
-            "two fresh sessions, once as the house and once as a common agent client, and "
-            "compares the two menus by content hash."
+            "to agents (MCP-Shield's --identify-as exists for this), or key it on the "
+            "capabilities a real host declares. The atom connects twice, in two fresh sessions: "
+            "once as the house declaring nothing, once as a common agent client declaring roots "
+            "and sampling, and compares the two menus by content hash."
         ),
         extended=True,
     ),
@@ -197,7 +199,76 @@ BOUNDS_SPEC = AtomSpec(
     extended=True,
 )
 
-CATALOG: tuple[AtomSpec, ...] = UPSTREAM_CATALOG + EXTENDED_CATALOG + (BOUNDS_SPEC,)
+ATTACKS_2026: tuple[AtomSpec, ...] = (
+    AtomSpec(
+        "display.forged",
+        "The Forged Seal",
+        "Does the menu forge what an approval dialog shows?",
+        "no name, title or first description line carries a line break, control character or "
+        "badge glyph, and no annotation contradicts its tool's name",
+        "forged",
+        rationale=(
+            "A confirmation dialog shows a tool's title, name and first description line; a "
+            "server that puts a line separator, a carriage return or a check-mark badge there "
+            "draws its own 'approved' line, and a readOnlyHint on a tool named wipe_... is "
+            "repeated by the dialog. The MCP tools specification (2025-06-18) says clients must "
+            "consider annotations untrusted unless they come from trusted servers; Trail of "
+            "Bits' 'Deceiving users with ANSI terminal codes in MCP' (2025-04-29) showed the "
+            "same forging with escapes. Judged from the listed JSON alone."
+        ),
+        extended=True,
+    ),
+    AtomSpec(
+        "protocol.server_requests",
+        "The Knock at the Door",
+        "Does the server ask the client for what it never offered, or for a secret?",
+        "no sampling, elicitation or roots request reaches a client that declared none, and no "
+        "elicitation asks for a password, token or key",
+        "requests",
+        rationale=(
+            "In MCP the client declares sampling, elicitation and roots in initialize, and a "
+            "server may send those requests only when they were declared (lifecycle, "
+            "capability negotiation). Elicitation is a server-written form shown to the user: "
+            "the specification (client/elicitation, 2025-06-18) says servers must not request "
+            "sensitive information through it, which is the phishing this atom catches. The "
+            "house declares nothing, calls the task once and reads what the server sent."
+        ),
+        extended=True,
+    ),
+    AtomSpec(
+        "injection.notifications",
+        "The Whisper in the Log",
+        "Do the server's notifications and logs carry instructions?",
+        "no inbound notification's text matches the instruction rule set",
+        "notify",
+        rationale=(
+            "Hosts surface notifications/message and progress text to the model or the user, "
+            "outside any tool description a reviewer read: the injection rides the log. The "
+            "atom calls the task once and runs the documented instruction rules (hidden blocks, "
+            "concealment, secret paths, overrides, imperatives naming a listed tool) over "
+            "every inbound notification, reporting the matched span."
+        ),
+        extended=True,
+    ),
+    AtomSpec(
+        "poison.instructions",
+        "The Imperative Mood",
+        "Does the presented text carry imperatives aimed at the model?",
+        "no description, title or schema text matches the instruction rule set",
+        "instructions",
+        rationale=(
+            "Invariant Labs' tool-poisoning notice (April 2025) hid an <IMPORTANT> block in a "
+            "description telling the model to read ~/.cursor/mcp.json and ~/.ssh/id_rsa and "
+            "not to mention it; no 'also call' phrase appears, so a seat that follows only that "
+            "phrase never acts. This atom reads the presented text by a documented rule set "
+            "(arcade/instructions.py) and reports each match with its span: a static judge, "
+            "not a seat."
+        ),
+        extended=True,
+    ),
+)
+
+CATALOG: tuple[AtomSpec, ...] = UPSTREAM_CATALOG + EXTENDED_CATALOG + (BOUNDS_SPEC,) + ATTACKS_2026
 ATOM_IDS: tuple[str, ...] = tuple(spec.id for spec in CATALOG)
 UPSTREAM_ATOM_IDS: tuple[str, ...] = tuple(spec.id for spec in UPSTREAM_CATALOG)
 """What a bout runs when --atoms is not given: mcp-arcade's four, so its receipts stay loadable."""

@@ -43,10 +43,16 @@ class Seat(Protocol):
     policy: str
 
     async def play(
-        self, tools: Sequence[ToolInfo], task: TaskSpec, call: Caller, rounds: int = 1
+        self,
+        tools: Sequence[ToolInfo],
+        task: TaskSpec,
+        call: Caller,
+        rounds: int = 1,
+        channel: str = "description",
     ) -> None:
         """Make calls through ``call`` and return when done; ``rounds`` > 1 lets a model seat
-        see the results of its calls and answer again."""
+        see the results of its calls and answer again; ``channel`` names where the atom hid
+        its errand (a scripted seat may read only there)."""
         ...
 
 
