@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from whichtool_tui.hosts.report_model import HostVerdict
+from whichtool_tui.hosts.report_model import HostFinding, HostVerdict
 
 EFFECT_ORDER = (
     "listing-rejected",
@@ -60,3 +60,51 @@ def host_matrix(verdicts: Sequence[HostVerdict], tool_names: Sequence[str]) -> H
                 cells[key] = finding.effect
     rows = ([SURFACE_ROW] if surface_wide else []) + sorted(tool_names)
     return HostMatrix([verdict.host for verdict in verdicts], rows, cells)
+
+
+@dataclass(frozen=True)
+class FindingGroup:
+    """One rule of one host and every tool it fired on (the first finding stands for them)."""
+
+    first: HostFinding
+    tools: list[str | None]
+
+
+def grouped_findings(verdict: HostVerdict) -> list[FindingGroup]:
+    """A host's findings by rule, in first-seen order: 1,000 tools read as a few lines."""
+    groups: dict[str, FindingGroup] = {}
+    for finding in verdict.findings:
+        group = groups.get(finding.rule)
+        if group is None:
+            groups[finding.rule] = FindingGroup(finding, [finding.tool])
+        else:
+            group.tools.append(finding.tool)
+    return list(groups.values())
+
+
+@dataclass(frozen=True)
+class MatrixRow:
+    """A row as a renderer draws it: a tool (and how many more tools share its cells)."""
+
+    tool: str
+    also: int
+    cells: list[str | None]
+
+
+def matrix_rows(matrix: HostMatrix, limit: int) -> list[MatrixRow]:
+    """Every row up to ``limit`` rows; past it one row per distinct pattern of cells (at most
+    ``limit`` patterns), so 1,000 tools that fail alike read as one line."""
+    rows = [
+        MatrixRow(row, 0, [matrix.cell(row, host) for host in matrix.hosts]) for row in matrix.rows
+    ]
+    if len(rows) <= limit:
+        return rows
+    surface = [row for row in rows if row.tool == SURFACE_ROW]
+    patterns: dict[tuple[str | None, ...], list[MatrixRow]] = {}
+    for row in rows:
+        if row.tool != SURFACE_ROW:
+            patterns.setdefault(tuple(row.cells), []).append(row)
+    return surface + [
+        MatrixRow(members[0].tool, len(members) - 1, members[0].cells)
+        for members in list(patterns.values())[:limit]
+    ]

@@ -76,3 +76,24 @@ def test_junit_has_a_suite_per_host_failing_where_the_tool_breaks_it() -> None:
     assert "truncated" in (long_case.findtext("system-out") or "")
     lenient = suites["whichtool.hosts.gemini-json-schema"]
     assert lenient.get("failures") == "0" and lenient.get("tests") == "3"
+
+
+def test_a_saved_report_with_hosts_reads_back_to_the_same_bytes() -> None:
+    report = _report(["all"])
+    text = report.to_json_text()
+    assert InspectReport.model_validate(json.loads(text)).to_json_text() == text
+
+
+def test_a_thousand_tools_that_fail_alike_read_as_a_few_lines() -> None:
+    raw = [tool(f"t{index}.get") for index in range(999)] + [tool("clean_one")]
+    listing = ServedListing(transport="snapshot", ref="tools.json", raw_tools=raw)
+    report = with_hosts(inspect_surface(listing), listing, ["openai"], None)
+    terminal = render_inspect(report, "terminal", width=100)
+    section = terminal[terminal.index("Hosts (") :]
+    assert "t0.get +998 like it  rejected" in section
+    assert "clean_one            ok" in section  # a cell names what the tool itself breaks
+    assert "999 tools: t0.get, t1.get" in section
+    assert section.count("request-rejected") == 2  # one line per rule, not per tool
+    markdown = render_inspect(report, "markdown")
+    assert "| `t0.get` and 998 like it | request-rejected |" in markdown
+    assert "| (surface) | request-rejected |" in markdown
