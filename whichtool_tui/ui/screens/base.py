@@ -10,6 +10,8 @@ from textual._context import NoActiveAppError
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Input, TextArea
 
 from whichtool_tui.gc_phases import settle_after_build
 from whichtool_tui.ui.widgets.key_footer import KeyFooter
@@ -24,7 +26,10 @@ SETTLE_SECONDS = 0.5  # after a first visit's mount: its first frame is out by t
 class SectionScreen(Screen[None]):
     """Base of the home and section screens; ``refresh_from_session`` redraws from app state."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "back", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "back", "Back"),
+        Binding("escape", "escape", "Close / back", show=False),
+    ]
 
     def __init__(
         self, name: str | None = None, id: str | None = None, classes: str | None = None
@@ -87,6 +92,15 @@ class SectionScreen(Screen[None]):
         for bar in self.query(SectionBar):
             bar.update_bar()
         self.refresh_from_session()
+        # After Screen's own resume handler, whose auto-focus runs after this one.
+        self.call_later(self.drop_hidden_focus)
+
+    def drop_hidden_focus(self) -> None:
+        """A widget inside a hidden pane gives the focus up (Textual's auto-focus picks one on
+        an empty section, and every key typed next went to it)."""
+        focused = self.focused
+        if focused is not None and focused not in self.focus_chain:
+            self.set_focus(None)
 
     @property
     def wapp(self) -> WhichtoolApp:
@@ -100,8 +114,33 @@ class SectionScreen(Screen[None]):
         """Whether an app worker of ``group`` (inspect, bout, run…) is still going."""
         return any(worker.group == group and not worker.is_finished for worker in self.app.workers)
 
+    def close_innermost(self) -> bool:
+        """Close the innermost thing open on this screen (a search, a JSON view, a pane) and
+        say whether there was one; sections override, the base has none."""
+        return False
+
+    def leave_field(self, field: Widget) -> None:
+        """Escape in a text field: its focus goes (the next key is a key, not typed text);
+        sections that hide the field with it (a search) override."""
+        self.set_focus(None)
+
+    async def action_escape(self) -> None:
+        """Escape closes the innermost thing (a text field's focus, a search, the JSON view,
+        a pane), then goes back; on home it stops there (quitting is ``q`` or ``^q``)."""
+        focused = self.focused
+        if isinstance(focused, Input | TextArea):
+            self.leave_field(focused)
+            return
+        if self.close_innermost():
+            return
+        if self.app.current_mode != "home" or len(self.app.screen_stack) > 1:
+            await self.action_back()
+
     async def action_back(self) -> None:
-        """``q``: back to home from a section; on home, quit (asking if work is at risk)."""
+        """``q``: close the open view (raw JSON, a search), else back to home from a section;
+        on home, quit (asking if work is at risk)."""
+        if self.close_innermost():
+            return
         if len(self.app.screen_stack) > 1:
             self.app.pop_screen()
         elif self.app.current_mode == "home":

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Input, Select, Static
 
 from whichtool_tui.text_safety import sanitize_text
@@ -338,6 +339,13 @@ class BoutScreen(SectionScreen):
     @on(Input.Submitted, "#f-method, #f-search")
     def filter_submitted(self) -> None:
         self.action_focus_timeline()
+
+    def leave_field(self, field: Widget) -> None:
+        """Escape in a filter keeps what was typed and hands the keys back to the wire."""
+        if self._timeline() is not None:
+            self.action_focus_timeline()
+        else:
+            super().leave_field(field)
 
     @on(RpcTimeline.ColumnsChanged)
     def columns_changed(self, event: RpcTimeline.ColumnsChanged) -> None:

@@ -26,7 +26,9 @@ GLOBAL_KEYS = (
     ("0, h", "home (h is `held` on the Bout screen)"),
     ("^p", "command palette: every action by name"),
     ("?, f1", "this help"),
-    ("q", "back (quit on home; asks first if work would be lost)"),
+    ("esc", "leave a text field, then close a search, the JSON view or a pane, then back"),
+    ("q", "close the open view, else back (quit on home; asks first if work would be lost)"),
+    ("enter", "open the row under the cursor"),
     ("^q", "quit (asks first if a run, bout or unsaved edit would be lost)"),
     ("tab", "next pane"),
 )

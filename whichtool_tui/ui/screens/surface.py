@@ -10,6 +10,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 
@@ -49,6 +50,7 @@ from whichtool_tui.usecases.inspect import save_snapshot
 ROW_BATCH = 200  # rows added at a time: a 2,000-finding surface shows its first frame at once
 BATCH_MARGIN = 5  # the next batch loads when the cursor comes this close to the last row
 LOWER_PANES = ("detail", "findings", "rules")
+SURFACE_LESS_ACTIONS = {"back", "escape"}  # act on an empty Surface (r once a target was tried)
 FOCUS_SHOWS = {  # the focused widget's id -> the pane shown under the tools when they stack
     "tools": "detail",
     "tool-detail-pane": "detail",
@@ -135,6 +137,7 @@ class SurfaceScreen(SectionScreen):
 
     def refresh_from_session(self) -> None:
         view = self.view
+        self.refresh_bindings()  # the keys that act follow whether there is a surface
         empty = self.query_one("#surface-empty", Static)
         body = self.query_one("#surface-body")
         empty.display = view is None
@@ -314,8 +317,37 @@ class SurfaceScreen(SectionScreen):
             view.hosts = host_verdicts(view.raw_list, tokens, self.wapp.session.settings)
         self.app.push_screen(HostsModal(view.hosts, [tool.name for tool in view.tools]))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """With no surface only the keys that load one act (a search would focus a hidden field)."""
+        if self.view is None:
+            session = self.wapp.session
+            retry = action == "reinspect" and (session.target or session.attempted) is not None
+            return retry or action in SURFACE_LESS_ACTIONS
+        return True
+
+    def close_innermost(self) -> bool:
+        """Escape or ``q``: the search field, then the raw JSON view, then the rule list."""
+        search = self.query_one("#surface-search", Input)
+        if search.display:
+            self.search_done()
+        elif self._raw:
+            self.action_toggle_raw()
+        elif self.query_one("#rules", DataTable).display:
+            self.action_toggle_rules()
+        else:
+            return False
+        return True
+
+    def leave_field(self, field: Widget) -> None:
+        if field.id == "surface-search":
+            self.search_done()
+        else:
+            super().leave_field(field)
+
     def action_search(self) -> None:
         """``/``: filter the focused table (tools by name; findings by code, tool or text)."""
+        if self.view is None:
+            return  # nothing to filter: the field would be hidden with the empty body
         findings = self.query_one("#findings", DataTable)
         self._searching = "findings" if findings.has_focus else "tools"
         search = self.query_one("#surface-search", Input)
@@ -366,9 +398,10 @@ class SurfaceScreen(SectionScreen):
             self._show_selected()
 
     def action_toggle_raw(self) -> None:
-        """``j``: the selected tool's served JSON instead of its summary."""
+        """``j``: the selected tool's served JSON instead of its summary (escape or q closes it)."""
         self._raw = not self._raw
         self._show_selected()
+        self.refresh_bindings()
 
     def action_focus_findings(self) -> None:
         self.set_focus(self.query_one("#findings", DataTable))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -44,7 +45,7 @@ class TasksScreen(SectionScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "back", "Back"),
         Binding("a", "add", "Add"),
-        Binding("e,enter", "edit", "Edit"),
+        Binding("e,enter", "edit", "Edit"),  # enter on a row arrives as RowSelected
         Binding("d", "delete", "Delete"),
         Binding("u", "undo", "Undo"),
         Binding("c", "copy", "Copy"),
@@ -72,6 +73,11 @@ class TasksScreen(SectionScreen):
         self._undo: list[tuple[str, list[Task]]] = []  # (what changed, the tasks before it)
         self._revision = 0  # bumped by every edit, so a revisit redraws only after a change
         self._drawn: tuple[object, ...] | None = None
+
+    @on(DataTable.RowSelected, "#task-table")
+    def row_chosen(self) -> None:
+        """Enter on a row edits it, as the help says (the table takes enter before the screen)."""
+        self.action_edit()
 
     @property
     def state(self) -> TaskSetState | None:
