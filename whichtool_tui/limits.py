@@ -130,3 +130,6 @@ MAX_BATCH_POLL_SECONDS = 3600.0
 # Requests per batch when asked for fewer than the provider's documented limit (the largest,
 # Anthropic's, is 100,000; see providers/batch_api.py for each API's limits and their source).
 BATCH_MAX_LINES = Bound("--batch-max-lines", 1, 100_000, 100_000)
+
+# -- shards of one run (run --shard i/N, report merge) -------------------------------------------
+SHARD_COUNT = Bound("--shard", 1, 1000, 1)  # N: a CI matrix rarely has more jobs than this

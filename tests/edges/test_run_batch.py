@@ -363,3 +363,18 @@ def test_a_run_killed_while_its_batch_runs_resumes_to_the_same_report(
         assert len(server.submitted()) == 2
     assert code == 0
     assert scored_parts(load("killed.json")) == scored_parts(load("attached.json"))
+
+
+def test_batch_shards_merge_to_the_unsharded_batch_run(project: Path) -> None:
+    with fake_batch_server() as server:
+        assert batch(server, "openai", "full.json", "--no-cache") == 0
+        for index in (1, 2):
+            assert (
+                batch(server, "openai", f"s{index}.json", "--no-cache", "--shard", f"{index}/2")
+                == 0
+            )
+    assert main(["--no-ui", "report", "merge", "s1.json", "s2.json", "--out", "merged.json"]) == 0
+    merged, full = load("merged.json"), load("full.json")
+    assert scored_parts(merged) == scored_parts(full)
+    assert merged["diagnostics"] == full["diagnostics"]
+    assert merged["batch"]["linesSent"] == 12 and len(merged["batch"]["batchIds"]) == 2

@@ -317,3 +317,13 @@ def test_require_hosts_fails_the_gate_and_the_matrix_reaches_the_summary(tmp_pat
     passing = run_action(action_workspace(tmp_path / "ok"), target="demo-lab.json",
                          require_hosts="anthropic")  # fmt: skip
     assert passing.outputs["inspect"]["exit-code"] == "0"
+
+
+def test_a_shard_input_runs_one_share_of_the_tasks_and_its_budget(tmp_path: Path) -> None:
+    workspace = action_workspace(tmp_path)
+    # 10 tasks x 6 repeats is 60 trials, above max-trials 50; one shard of two is 30.
+    run = run_action(workspace, target="demo-lab.json", provider="keyword", repeat="6", shard="2/2")
+    assert run.codes["preflight"] == 0 and run.codes["run"] in (0, 1), run.logs
+    report = json.loads((workspace / "whichtool-run.json").read_text(encoding="utf-8"))
+    assert report["shard"]["index"] == 2 and report["shard"]["count"] == 2
+    assert report["execution"]["planned"] == 30 and report["shard"]["plannedTotal"] == 60

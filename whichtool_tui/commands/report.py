@@ -6,6 +6,7 @@ It calls no model and reads no server; its exit code is the run's own verdict.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.reports.run_formats import RUN_FORMATS as REPORT_FORMATS
@@ -13,7 +14,13 @@ from whichtool_tui.reports.run_formats import RUN_FORMATS as REPORT_FORMATS
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the flags of `report`."""
-    parser.add_argument("run", nargs="*", metavar="RUN.json", help="a saved run report")
+    parser.add_argument(
+        "run",
+        nargs="*",
+        metavar="RUN.json",
+        help="a saved run report, or `merge SHARD.json ...`: the shards of `run --shard i/N` "
+        "as one report (default format json)",
+    )
     parser.add_argument(
         "--format", choices=REPORT_FORMATS, default=None, help="output format (default terminal)"
     )
@@ -32,6 +39,10 @@ def _opens_tui(args: argparse.Namespace) -> bool:
 
 def execute(args: argparse.Namespace) -> int:
     """Validate the saved run, render it, and exit 2 if invalid, 1 if not ok, else 0."""
+    if args.run and args.run[0] == "merge" and not Path("merge").is_file():
+        from whichtool_tui.commands.report_merge import execute as merge
+
+        return merge(args)
     if not args.run:
         raise WhichtoolError(
             "cli/missing-argument",

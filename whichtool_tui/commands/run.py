@@ -180,9 +180,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add("--config", metavar="FILE", help="whichtool.config.json or .yaml")
     add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")
-    from whichtool_tui.commands.run_batch import add_batch_flags
+    from whichtool_tui.commands.run_batch import add_scale_out_flags
 
-    add_batch_flags(parser)
+    add_scale_out_flags(parser)
 
 
 def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
@@ -397,7 +397,16 @@ def execute(args: argparse.Namespace) -> int:
         return _open_in_ui(args, settings, options)
     discovery_options(args, settings)  # stray deferred-only flags are refused before anything loads
     inputs = load_inputs(args, settings, options.max_tools)
-    prepared = prepare(inputs, options)
+    from whichtool_tui.usecases.shards import attach_shard, shard_prepared
+
+    full = prepared = prepare(inputs, options)
+    if args.shard:
+        prepared = shard_prepared(inputs, options, full, args.shard)
+
+    def finish(report: RunReport) -> RunReport:
+        """The report as this command writes it: with its shard block when sharded."""
+        return attach_shard(report, inputs, options, full, args.shard) if args.shard else report
+
     if args.dry_run:
         from whichtool_tui.reports.run_terminal import render_dry_run
 
@@ -418,7 +427,7 @@ def execute(args: argparse.Namespace) -> int:
     check_budgets(inputs, prepared, options)
     _check_outputs(args, settings)
     if run_batch.wants_batch(args):
-        return run_batch.execute(args, settings, inputs, options, prepared, report_format)
-    report = run_coroutine(_spend(inputs, options, args, settings, prepared))
+        return run_batch.execute(args, settings, inputs, options, prepared, report_format, finish)
+    report = finish(run_coroutine(_spend(inputs, options, args, settings, prepared)))
     write_outputs(report, args, settings, report_format)
     return run_exit_code(report)

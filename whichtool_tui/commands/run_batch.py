@@ -20,12 +20,29 @@ from whichtool_tui.errors import WhichtoolError
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
-    from whichtool_tui.usecases.models import PreparedRun, RunInputs, RunOptions
+    from whichtool_tui.usecases.models import PreparedRun, RunInputs, RunOptions, RunReport
 
 
-def add_batch_flags(parser: argparse.ArgumentParser) -> None:
-    """Declare the batch flags of `run`."""
+def _shard_text(text: str) -> str:
+    """``--shard``'s argparse type: ``i/N``, checked by the shard use case's own rule."""
+    from whichtool_tui.usecases.shards import shard_spec
+
+    try:
+        return shard_spec(text).text
+    except WhichtoolError as error:
+        raise argparse.ArgumentTypeError(error.message) from None
+
+
+def add_scale_out_flags(parser: argparse.ArgumentParser) -> None:
+    """Declare the flags of `run` that take it past one machine: batches and shards."""
     add = parser.add_argument
+    add(
+        "--shard",
+        metavar="SHARD",
+        type=_shard_text,
+        help="I/N: run shard I of N, every N-th task in task-id order (a CI matrix job); "
+        "`report merge` combines the shards' JSON reports",
+    )
     add(
         "--batch",
         action="store_true",
@@ -134,8 +151,10 @@ def execute(
     options: RunOptions,
     prepared: PreparedRun,
     report_format: str,
+    finish: Callable[[RunReport], RunReport],
 ) -> int:
-    """Submit (or resume), then detach with the state file or wait, collect and report."""
+    """Submit (or resume), then detach with the state file or wait, collect and report
+    (``finish`` adds what the command adds to every report, such as its shard)."""
     from whichtool_tui.commands.run import _destination, _provider_request, write_outputs
     from whichtool_tui.event_loop import run_coroutine
     from whichtool_tui.redact import redact_paths
@@ -159,6 +178,7 @@ def execute(
         state_path=state_path_for(args.out) if args.out else None,
         poll_seconds=args.batch_poll or limits.DEFAULT_BATCH_POLL_SECONDS,
         max_lines=args.batch_max_lines,
+        shard=args.shard,
     )
     shown = redact_paths(str(batch.state_path)) if batch.state_path else "(no --out: none)"
     if args.resume_batch:
@@ -167,6 +187,7 @@ def execute(
             state_path=Path(args.resume_batch),
             poll_seconds=batch.poll_seconds,
             max_lines=batch.max_lines,
+            shard=args.shard,
         )
     else:
         provider = open_provider(request)
@@ -188,7 +209,7 @@ def execute(
             inputs, options, prepared, provider, cache, state, batch, on_progress=_progress()
         )
     )
-    write_outputs(report, args, settings, report_format)
+    write_outputs(finish(report), args, settings, report_format)
     if batch.state_path is not None:
         remove_batch_state(batch.state_path)
     return run_exit_code(report)

@@ -19,13 +19,13 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.batch_state import (
     BatchRunState,
     SubmittedBatch,
-    plan_fingerprint,
 )
 from whichtool_tui.evaluation.cache import TrialCache, cache_key
 from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions, run_evaluation
 from whichtool_tui.evaluation.events import EventSink, discard_event
 from whichtool_tui.evaluation.outcome import TrialOutcome
 from whichtool_tui.evaluation.plan import PlannedTrial
+from whichtool_tui.evaluation.plan_identity import ProviderKey, plan_fingerprint
 from whichtool_tui.evaluation.report_model import BatchBlock, RunReport, TrialError
 from whichtool_tui.evaluation.runner import (
     RunnerSettings,
@@ -33,12 +33,17 @@ from whichtool_tui.evaluation.runner import (
     error_outcome,
     reply_outcome,
 )
-from whichtool_tui.providers.base import ProviderError, RouteRequest
+from whichtool_tui.providers.base import ProviderError, ProviderIdentity, RouteRequest
 from whichtool_tui.providers.batch_api import BatchApi, BatchLine, BatchProgress, split_lines
 from whichtool_tui.providers.http import HttpProvider
 from whichtool_tui.text_safety import redact_message
 
 Sleep = Callable[[float], Awaitable[None]]
+
+
+def provider_key(identity: ProviderIdentity) -> ProviderKey:
+    """The part of a provider's identity a plan fingerprint covers."""
+    return ProviderKey(identity.name, identity.model, identity.request_fingerprint)
 
 
 @dataclass(frozen=True)
@@ -117,7 +122,7 @@ async def submit_batches(
         provider=identity.name,
         model=identity.model,
         endpoint=identity.endpoint,
-        plan_fingerprint=plan_fingerprint(inputs, options, prepared.plan, identity),
+        plan_fingerprint=plan_fingerprint(inputs, options, prepared.plan, provider_key(identity)),
         planned=prepared.plan.planned,
         shard=shard,
         request_fingerprints=[line.custom_id for line in lines],
@@ -143,7 +148,7 @@ def check_same_plan(
     provider: HttpProvider,
 ) -> None:
     """Refuse to finish a batch run under a different plan, provider or model."""
-    current = plan_fingerprint(inputs, options, prepared.plan, provider.identity)
+    current = plan_fingerprint(inputs, options, prepared.plan, provider_key(provider.identity))
     if current != state.plan_fingerprint:
         raise WhichtoolError(
             "batch/plan-mismatch",

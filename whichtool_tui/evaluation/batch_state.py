@@ -1,5 +1,4 @@
-"""The state file of a submitted batch run (``NAME.batch.json`` beside ``--out``) and the plan
-fingerprint that ties it, and every shard, to one planned run.
+"""The state file of a submitted batch run (``NAME.batch.json`` beside ``--out``).
 
 The state holds the batch ids, the plan's identity and every request's fingerprint (the trial
 cache keys sent as ``custom_id``), never a key: ``run --resume-batch`` on any machine that has
@@ -8,10 +7,8 @@ the key re-plans the same run, checks it is the same, and collects the answers.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final, Literal
 
 from pydantic import ConfigDict, ValidationError
 from pydantic.alias_generators import to_camel
@@ -22,38 +19,8 @@ from whichtool_tui.limits import MAX_INPUT_BYTES
 from whichtool_tui.redact import redact_paths
 from whichtool_tui.strict_model import StrictModel
 
-if TYPE_CHECKING:
-    from whichtool_tui.evaluation.engine import RunInputs, RunOptions
-    from whichtool_tui.evaluation.plan import TrialPlan
-    from whichtool_tui.providers.base import ProviderIdentity
-
 BATCH_STATE_VERSION: Final = "whichtool.batch/1"
 BATCH_STATE_SUFFIX = ".batch.json"
-
-
-def plan_fingerprint(
-    inputs: RunInputs, options: RunOptions, plan: TrialPlan, identity: ProviderIdentity
-) -> str:
-    """sha256 of everything that decides which requests a run sends (never a key): the surface,
-    the selected tasks, repeats, seed, order permutation, sampling and the provider's request
-    fingerprint. Two runs (or shards) with one fingerprint plan the very same trials."""
-    material = {
-        "v": 1,
-        "surface": inputs.surface_hash,
-        "tools": list(inputs.tool_names),
-        "tasks": [[task.id, task.prompt, task.expected] for task in plan.selected],
-        "repeat": plan.repeat,
-        "seed": plan.seed,
-        "permuted": plan.permuted,
-        "temperature": options.temperature,
-        "reasoningEffort": options.reasoning_effort,
-        "maxOutputTokens": options.max_output_tokens,
-        "provider": identity.name,
-        "model": identity.model,
-        "requestFingerprint": identity.request_fingerprint,
-    }
-    text = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class _CamelModel(StrictModel):

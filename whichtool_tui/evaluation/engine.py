@@ -180,6 +180,33 @@ def build_report(
         or score_trial(planned, outcome, inputs.schemas)
         for index, (planned, outcome) in enumerate(zip(plan.trials, outcomes, strict=False))
     ]
+    return assemble_report(
+        inputs,
+        options,
+        plan,
+        identity,
+        trials,
+        duration_ms,
+        cache_hits=sum(1 for outcome in outcomes if outcome.from_cache),
+        unsupported=identity.capabilities.unsupported_settings(
+            options.temperature, options.seed, options.reasoning_effort
+        ),
+    )
+
+
+def assemble_report(
+    inputs: RunInputs,
+    options: RunOptions,
+    plan: TrialPlan,
+    identity: ProviderIdentity,
+    trials: list[ScoredTrial],
+    duration_ms: float,
+    *,
+    cache_hits: int,
+    unsupported: tuple[str, ...],
+) -> RunReport:
+    """The report of scored trials: metrics, statistics, findings, gates (pure), shared by a
+    run and by ``report merge``, which rebuilds one run's report from its shards' trials."""
     token_totals = {name: cost.total for name, cost in inputs.context_cost.by_tool.items()}
     metrics = compute_metrics(trials, inputs.tool_names, token_totals, plan.planned)
     statistics = compute_statistics(trials, sorted(inputs.tool_names), plan.repeat)
@@ -188,7 +215,6 @@ def build_report(
         metrics, inputs.context_cost.total, options.thresholds
     )
     execution, execution_notes = evaluate_execution(trials, plan.planned, options.thresholds)
-    cache_hits = sum(1 for outcome in outcomes if outcome.from_cache)
     diagnostics = sort_diagnostics(
         [
             *inputs.surface_diagnostics,
@@ -200,9 +226,7 @@ def build_report(
                 options.temperature,
                 plan.permuted,
                 cache_hits,
-                identity.capabilities.unsupported_settings(
-                    options.temperature, options.seed, options.reasoning_effort
-                ),
+                unsupported,
                 inputs.context_cost.total,
             ),
             *threshold_notes,

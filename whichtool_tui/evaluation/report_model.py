@@ -426,6 +426,9 @@ class ShardBlock(ClosedModel):
     plan_fingerprint: str
     planned_total: int  # trials of the whole plan, every shard together
     tasks_total: int
+    task_ids: list[str]  # the whole plan's tasks, in plan order (the merge's trial order)
+    tool_names: list[str]  # the surface's tools in served order
+    surface_diagnostics: list[ReportDiagnostic]  # the surface's own findings, in every shard
 
 
 class RunReport(ClosedModel):
