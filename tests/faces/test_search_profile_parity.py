@@ -57,3 +57,30 @@ def test_deferred_run_ranks_equal_inspect_ranks(
     }
     assert ranks == expected
     assert len(ranks) == 10
+
+
+def _floor(capsys: pytest.CaptureFixture[str], tmp_path: Path, *extra: str) -> int:
+    import re
+
+    git = str(REPO / "snapshots" / "git.json")
+    git_tasks = str(REPO / "snapshots" / "git.tasks.yaml")
+    argv = ["--no-ui", "run", git, "--tasks", git_tasks, "--provider", "keyword", "--repeat", "1"]
+    out = tmp_path / f"r{len(extra)}.json"
+    code = main([*argv, *extra, "--format", "json", "--out", str(out), "--no-cache"])
+    assert code in (0, 1)
+    err = capsys.readouterr().err
+    match = re.search(r"cold-cache prompt floor ~(\d+) tokens", err)
+    assert match, err
+    return int(match.group(1))
+
+
+def test_a_deferred_run_prints_its_own_token_floor(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # git: 12 tools (an offline provider's tool limit is the absolute maximum: no --max-tools).
+    upfront = _floor(capsys, tmp_path)
+    deferred = ["--discovery", "deferred", "--retriever", "codex"]
+    alone = _floor(capsys, tmp_path, *deferred, "--no-compare-upfront")
+    both = _floor(capsys, tmp_path, *deferred, "--compare-upfront")
+    assert 0 < alone < upfront  # a search tool and 5 of 12 tools cost less than all 12
+    assert both == alone + upfront  # with the upfront arm beside it, both floors count

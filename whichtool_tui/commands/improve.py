@@ -65,6 +65,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="largest accepted growth of a tool's token estimate (default 0.25)",
     )
     add(
+        "--retriever",
+        metavar="NAME",
+        help="the host search that must not get worse for a rewrite to be accepted: bm25 "
+        "(default), regex, or a search profile (anthropic-bm25, anthropic-regex, claude-code, "
+        "codex, pi, fastmcp)",
+    )
+    add(
         "--dry-run",
         action="store_true",
         help="print the split and the trials the loop can send, and the caps that apply; "

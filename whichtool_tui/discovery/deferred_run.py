@@ -24,7 +24,13 @@ from whichtool_tui.discovery.run_model import (
 from whichtool_tui.discovery.semantic import DEFAULT_MIN_SIMILARITY
 from whichtool_tui.evaluation.cache import TrialCache
 from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions, run_evaluation
-from whichtool_tui.evaluation.events import EventSink, RunEvent, RunFinished, discard_event
+from whichtool_tui.evaluation.events import (
+    EventSink,
+    RunEvent,
+    RunFinished,
+    RunPlanned,
+    discard_event,
+)
 from whichtool_tui.evaluation.outcome import TrialOutcome
 from whichtool_tui.evaluation.plan import PlannedTrial
 from whichtool_tui.evaluation.report_model import RunReport, ScoredTrial, TrialUsage
@@ -171,6 +177,25 @@ class DeferredSender:
         )
 
 
+def deferred_floor(inputs: RunInputs, options: DiscoveryOptions, task_tokens: int) -> int:
+    """Prompt tokens one deferred trial sends at least: the search step (its one tool and the
+    prompt), then the loaded step (``top_k`` tools of the surface's mean size and the prompt)."""
+    import json
+
+    from whichtool_tui.surface.tokens import count_tokens
+
+    spec = search_tool(options.retriever, options.top_k, options.variant, inputs.tool_names)
+    search = count_tokens(
+        json.dumps(
+            {"name": spec.name, "description": spec.description, "inputSchema": spec.input_schema}
+        )
+    )
+    by_tool = inputs.context_cost.by_tool
+    mean = sum(tool.total for tool in by_tool.values()) / len(by_tool) if by_tool else 0.0
+    loaded = round(mean * min(options.top_k, len(by_tool)))
+    return search + task_tokens + loaded + task_tokens
+
+
 def discovery_block(
     options: DiscoveryOptions,
     trials: list[ScoredTrial],
@@ -231,6 +256,14 @@ async def run_deferred_evaluation(
     def forward(event: RunEvent) -> None:
         if isinstance(event, RunFinished):
             finished.append(event.report)
+        elif isinstance(event, RunPlanned):
+            # The deferred arm's own floor (search step + loaded tools), plus the upfront
+            # arm's when it runs beside: what the whole command sends at least.
+            upfront_floor = event.prompt_tokens_per_trial
+            task_tokens = prepared.estimate.task_text_tokens if prepared is not None else 0
+            own = deferred_floor(inputs, discovery, task_tokens)
+            per_trial = own + (upfront_floor if discovery.compare_upfront else 0)
+            sink(replace(event, prompt_tokens_per_trial=per_trial))
         else:
             sink(event)
 

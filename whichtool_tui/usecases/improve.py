@@ -51,6 +51,7 @@ class ImproveRequest:
     holdout_share: float
     max_token_growth: float
     tools: tuple[str, ...] = ()
+    veto_retriever: str = "bm25"  # the search profile of the second, independent router
 
 
 def _bad(message: str, hint: str = USAGE) -> WhichtoolError:
@@ -68,6 +69,7 @@ def request_with_defaults(
     holdout_share: float | None = None,
     max_token_growth: float | None = None,
     tools: tuple[str, ...] = (),
+    veto_retriever: str | None = None,
 ) -> ImproveRequest:
     """A request whose held-out share and token-growth bound default when not given, with the
     run options both sides of every measurement share (every face builds it here)."""
@@ -86,7 +88,18 @@ def request_with_defaults(
             DEFAULT_MAX_TOKEN_GROWTH if max_token_growth is None else max_token_growth
         ),
         tools=tools,
+        veto_retriever=_one_search(veto_retriever or "bm25"),
     )
+
+
+def _one_search(name: str) -> str:
+    """A known search (generic or host profile) for the veto router; one, not ``hosts``."""
+    from whichtool_tui.discovery.review import check_retriever_names
+
+    chosen = check_retriever_names([name])
+    if len(chosen) != 1:
+        raise _bad("--retriever names one search here, not `hosts`", "Pass e.g. --retriever codex.")
+    return chosen[0]
 
 
 def build_request(args: argparse.Namespace, settings: Settings) -> ImproveRequest:
@@ -114,6 +127,7 @@ def build_request(args: argparse.Namespace, settings: Settings) -> ImproveReques
         holdout_share=args.holdout_share,
         max_token_growth=args.max_token_growth,
         tools=tuple(args.tool or ()),
+        veto_retriever=getattr(args, "retriever", None),
     )
 
 
@@ -404,6 +418,7 @@ async def run_improve_async(
         approximates=budget.provider,
         focus=frozenset(request.tools),
         ledger=TrialLedger(budget.max_trials),
+        veto_retriever=request.veto_retriever,
     )
     provider = open_provider(improve_route(request), env)
 
