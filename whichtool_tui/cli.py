@@ -233,6 +233,9 @@ def _dispatch(args: argparse.Namespace, parser: ArgumentParser) -> int:
             )
         parser.print_help()
         return ExitCode.OK
+    from whichtool_tui.commands._outputs import check_command_outputs
+
+    check_command_outputs(args)  # the output rule, before the command reads or sends anything
     return load_command(args.command).execute(args)
 
 

@@ -2,18 +2,23 @@
 
 Regular files are written beside their target and renamed over it, so readers see either the
 old file or the whole new one. A symlink is followed: the file it points to is replaced in its
-own folder and the link stays. Character devices, FIFOs and the process's own streams
-(``/dev/stdout``, ``/dev/fd/N``) are written through, never replaced; directories, block devices
-and sockets are refused.
+own folder and the link stays. Terminals, ``/dev/null``, FIFOs and the process's own streams
+(``/dev/stdout``, ``/dev/fd/N``) are written through, never replaced.
+
+The output rule (``check_output_path``), run before anything is sent anywhere, refuses:
+an output that is one of the command's inputs (the same file: a symlink or a hard link to it
+counts), a directory, block devices and sockets, anything else under ``/proc``, ``/sys`` or
+``/dev``, and, for a path a config file chose, a path outside the working folder.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -33,6 +38,12 @@ _UMASK = _read_umask()
 # Paths naming an open stream of this process: their symlinks lead to pipes and terminals,
 # which must be written to, not resolved and replaced.
 _STREAM_PREFIXES = ("/dev/", "/proc/")
+# Kernel and device trees: nothing we write belongs there but the few names below.
+_SYSTEM_TREES = ("/proc/", "/sys/", "/dev/")
+# The process's own standard streams, however they are spelt.
+_OWN_STREAMS = re.compile(r"/dev/(stdout|stderr|fd/[12])|/proc/(self|\d+)/fd/[12]")
+# Linux character-device majors of terminals: tty/console (4, 5) and pseudo-terminals (136-143).
+_TERMINAL_MAJORS = frozenset({4, 5, *range(136, 144)})
 
 
 @dataclass(frozen=True)
@@ -79,10 +90,19 @@ def plan_output(path: str | os.PathLike[str]) -> OutputPlan:
     return OutputPlan(resolved, "replace", existing)
 
 
-def check_output_path(path: str | os.PathLike[str], *, create_folders: bool = True) -> OutputPlan:
-    """Fail now, before any paid work, if ``path`` could not be written later."""
-    plan = plan_output(path)
+def check_output_path(
+    path: str | os.PathLike[str],
+    *,
+    create_folders: bool = True,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+    from_config: bool = False,
+) -> OutputPlan:
+    """Fail now, before any paid work, if ``path`` breaks the output rule (module docstring)
+    or could not be written later. ``inputs`` are the files the command reads; ``from_config``
+    says a config file, not the person, chose ``path``."""
+    refuse_unsafe_output(path, inputs=inputs, from_config=from_config)
     shown = redact_paths(str(path))
+    plan = plan_output(path)
     if plan.mode == "through":
         if not os.access(plan.path, os.W_OK):
             raise _unwritable(shown, "permission denied")
@@ -103,6 +123,82 @@ def check_output_path(path: str | os.PathLike[str], *, create_folders: bool = Tr
         raise _unwritable(shown, f"the folder {redact_paths(str(probe))} is not writable")
     _probe_new_entry(probe, shown, make_folder=probe != folder)
     return plan
+
+
+def refuse_unsafe_output(
+    path: str | os.PathLike[str],
+    *,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+    from_config: bool = False,
+) -> None:
+    """The output rule alone (no writability probe): for an output folder, and as the first
+    step of ``check_output_path``."""
+    shown = redact_paths(str(path))
+    _refuse_system_path(path, shown)
+    _refuse_an_input(path, shown, inputs)
+    if from_config:
+        _refuse_outside_working_folder(path, shown)
+
+
+def _refuse_system_path(path: str | os.PathLike[str], shown: str) -> None:
+    """Under /proc, /sys or /dev only a terminal, /dev/null and our own streams are outputs."""
+    given = os.path.abspath(os.fspath(path))
+    if not given.startswith(_SYSTEM_TREES) and not os.path.realpath(given).startswith(
+        _SYSTEM_TREES
+    ):
+        return
+    if given == os.devnull or _OWN_STREAMS.fullmatch(given):
+        return
+    with contextlib.suppress(OSError):
+        info = os.stat(given)
+        if stat.S_ISCHR(info.st_mode) and os.major(info.st_rdev) in _TERMINAL_MAJORS:
+            return
+    raise WhichtoolError(
+        "output/system-path",
+        f"Cannot write {shown}: it is under /proc, /sys or /dev and is not a terminal or /dev/null",
+        "Name a regular file in a folder of yours.",
+    )
+
+
+def _same_file(first: os.stat_result, second: os.stat_result) -> bool:
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
+
+
+def _refuse_an_input(
+    path: str | os.PathLike[str], shown: str, inputs: Iterable[str | os.PathLike[str]]
+) -> None:
+    """The output must not be one of the inputs: same device and inode, so a symlink or a hard
+    link to an input is the input."""
+    try:
+        target = os.stat(path)
+    except OSError:
+        return  # nothing there yet: it cannot be an input
+    if not stat.S_ISREG(target.st_mode):
+        return
+    for source in inputs:
+        try:
+            if _same_file(target, os.stat(source)):
+                raise WhichtoolError(
+                    "output/is-input",
+                    f"Cannot write {shown}: it is the input {redact_paths(os.fspath(source))}"
+                    " (the same file), which the output would overwrite",
+                    "Write the output to another path.",
+                )
+        except OSError:
+            continue
+
+
+def _refuse_outside_working_folder(path: str | os.PathLike[str], shown: str) -> None:
+    """A config file may only choose outputs inside the folder the command runs in."""
+    folder = os.path.realpath(os.getcwd())
+    resolved = os.path.realpath(os.path.abspath(os.fspath(path)))
+    if os.path.commonpath([folder, resolved]) != folder:
+        raise WhichtoolError(
+            "output/outside-working-folder",
+            f"Cannot write {shown}: the config chose a path outside the working folder",
+            "Give that path on the command line (--out) if you mean it, or choose one inside "
+            "this folder in the config.",
+        )
 
 
 def _probe_new_entry(folder: Path, shown: str, *, make_folder: bool) -> None:

@@ -93,11 +93,12 @@ def test_a_directory_is_refused_in_one_line(tmp_path: Path) -> None:
 @pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs a Linux /proc")
 @pytest.mark.parametrize("target", ["/proc/whichtool-report.json", "/proc/new/folder/r.json"])
 def test_a_folder_that_takes_no_new_files_is_refused_before_any_work(target: str) -> None:
-    # As root the permission bits of /proc say "writable"; only trying tells.
+    # As root the permission bits of /proc say "writable"; the output rule refuses the whole
+    # tree by name before any probe (and the probe would refuse it too).
     with pytest.raises(WhichtoolError) as caught:
         check_output_path(target)
-    assert caught.value.code == "output/unwritable"
-    assert "takes no new files" in caught.value.message and "\n" not in caught.value.message
+    assert caught.value.code == "output/system-path"
+    assert "under /proc, /sys or /dev" in caught.value.message and "\n" not in caught.value.message
 
 
 def test_the_check_leaves_nothing_behind(tmp_path: Path) -> None:

@@ -321,8 +321,11 @@ def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:
     if args.out:
         check_output_path(args.out)
     if settings.report.out:
+        inputs = [path for path in (args.config, settings.tasks, args.target) if path]
         for extra in settings.report.formats or []:
-            check_output_path(f"{settings.report.out}.{FORMAT_EXTENSIONS[extra]}")
+            check_output_path(
+                f"{settings.report.out}.{FORMAT_EXTENSIONS[extra]}", inputs=inputs, from_config=True
+            )
 
 
 def opens_tui(args: argparse.Namespace) -> bool:
