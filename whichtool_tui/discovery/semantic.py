@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from whichtool_tui.discovery.documents import ToolDocument
-from whichtool_tui.discovery.embedding import cosine, load_embedding_model
+from whichtool_tui.discovery.embedding import CACHE_KEY, cosine, load_embedding_model
 from whichtool_tui.discovery.ranking import Hit, Ranking
+from whichtool_tui.discovery.vector_cache import VectorCache
 from whichtool_tui.limits import DEFAULT_MIN_SIMILARITY as DEFAULT_MIN_SIMILARITY
+from whichtool_tui.places import cache_home
 
 # Below this similarity the best tool is not a confident match: the embedding baseline abstains
 # and a distractor does not count as retrieving. Measured over the five bundled task sets (demo
@@ -28,12 +31,19 @@ class SemanticRetriever:
         self.documents = tuple(documents)
         self.min_similarity = min_similarity
         self._model = load_embedding_model()
-        self._vectors = [self._model.encode(doc.search_text) for doc in self.documents]
+        import numpy as np
+
+        texts = [doc.search_text for doc in self.documents]
+        vectors = self._model.encode_many(texts, shared_cache())
+        self._matrix = np.array(vectors, dtype=np.float64).reshape(len(texts), -1)
 
     def similarities(self, query: str) -> list[float]:
         """The similarity of every document to a query, in document order."""
-        query_vector = self._model.encode(query)
-        return [cosine(query_vector, vector) for vector in self._vectors]
+        import numpy as np
+
+        [query_vector] = self._model.encode_many([query], shared_cache())
+        similarity: list[float] = (self._matrix @ np.array(query_vector)).tolist()
+        return similarity
 
     def search(self, query: str) -> Ranking:
         """All tools, most similar first; confident when the best reaches the minimum."""
@@ -49,4 +59,16 @@ class SemanticRetriever:
 def semantic_similarity(left: str, right: str) -> float:
     """Cosine similarity of two texts under the embedding model (for overlap pairs)."""
     model = load_embedding_model()
-    return round(cosine(model.encode(left), model.encode(right)), 6)
+    return round(cosine(*model.encode_many([left, right], shared_cache())), 6)
+
+
+_caches: dict[Path, VectorCache] = {}
+
+
+def shared_cache() -> VectorCache:
+    """The vector cache in the platform cache folder (one per folder, opened on first use)."""
+    folder = cache_home()
+    cache = _caches.get(folder)
+    if cache is None:
+        cache = _caches[folder] = VectorCache(CACHE_KEY, folder)
+    return cache

@@ -1,0 +1,94 @@
+"""Document vectors for the semantic search: batched encoding gives the vectors single encoding
+gives, and the vectors are kept between runs in the cache folder (hashes and vectors, no text)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from whichtool_tui.discovery.documents import build_document
+from whichtool_tui.discovery.embedding import CACHE_KEY, embedding_available
+from whichtool_tui.discovery.vector_cache import FILE_NAME, VectorCache, text_digest
+
+needs_model = pytest.mark.skipif(
+    not embedding_available(), reason="the embedding extra is not installed (.ci/run installs it)"
+)
+
+TEXTS = [
+    "Weather forecast for a city.",
+    "Read a file from disk, with its metadata and permissions, at most 10 MB.",
+    "Email an invoice to a customer.",
+    "x",
+    "Ünïcödé tëxt and an emoji 😀 in a description that runs on for a while longer.",
+    "Email an invoice to a customer.",  # a repeat
+]
+
+
+def test_the_cache_keeps_vectors_by_model_and_digest(tmp_path: Path) -> None:
+    cache = VectorCache("model-a", tmp_path)
+    vector = (0.25, -0.5, 1.0 / 3.0)
+    cache.put_many({text_digest("hello"): vector})
+    cache.close()
+    again = VectorCache("model-a", tmp_path)
+    assert again.get_many([text_digest("hello"), text_digest("other")]) == {
+        text_digest("hello"): vector
+    }
+    assert VectorCache("model-b", tmp_path).get_many([text_digest("hello")]) == {}
+    assert b"hello" not in (tmp_path / FILE_NAME).read_bytes()
+
+
+def test_a_cache_that_cannot_be_opened_is_a_miss_not_an_error(tmp_path: Path) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    cache = VectorCache("model-a", blocked)
+    cache.put_many({"d": (1.0,)})
+    assert cache.get_many(["d"]) == {}
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    (damaged / FILE_NAME).write_bytes(b"this is not sqlite" * 100)
+    assert VectorCache("model-a", damaged).get_many(["d"]) == {}
+
+
+@needs_model
+def test_batched_vectors_are_the_single_texts_vectors_to_the_bit() -> None:
+    from whichtool_tui.discovery.embedding import load_embedding_model
+
+    model = load_embedding_model()
+    assert model.encode_many(TEXTS) == [model._encode(text) for text in TEXTS]
+
+
+@needs_model
+def test_a_second_run_reads_every_document_vector_from_the_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from whichtool_tui.discovery import semantic
+    from whichtool_tui.discovery.embedding import EmbeddingModel
+    from whichtool_tui.discovery.semantic import SemanticRetriever
+
+    schema: dict[str, Any] = {"type": "object", "properties": {}}
+    documents = [build_document(f"tool_{n}", text, schema, n) for n, text in enumerate(TEXTS)]
+    encoded: list[str] = []
+    real = EmbeddingModel._encode_batches
+
+    def counting(self: EmbeddingModel, texts: list[str]) -> list[tuple[float, ...]]:
+        encoded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(EmbeddingModel, "_encode_batches", counting)
+    first = SemanticRetriever(documents).search("Will it rain in Oslo tomorrow?")
+    assert len(encoded) == len({doc.search_text for doc in documents}) + 1  # and the prompt
+    encoded.clear()
+    semantic.shared_cache().close()  # as a new process would open it
+    semantic._caches.clear()
+    second = SemanticRetriever(documents).search("Will it rain in Oslo tomorrow?")
+    assert encoded == []
+    assert second == first and first.hits[0].name == "tool_0"
+    path = semantic.shared_cache().path
+    with sqlite3.connect(path) as db:
+        models = {row[0] for row in db.execute("SELECT DISTINCT model FROM vectors")}
+    assert models == {CACHE_KEY}
+    for stored in path.parent.glob(FILE_NAME + "*"):  # the file and its write-ahead log
+        assert b"Weather forecast" not in stored.read_bytes()
