@@ -192,3 +192,19 @@ def test_readiness_reports_the_hosts_tool_search_after_tasks(cli_env: dict) -> N
         "missed": summary["missed"],
     }
     assert "toolSearch" not in openai["readiness"]  # no profile models an OpenAI tool search
+
+
+def test_the_patch_never_overwrites_the_snapshot_or_the_report(
+    tmp_path: Path, cli_env: dict
+) -> None:
+    snapshot = _broken(tmp_path)
+    before = snapshot.read_text(encoding="utf-8")
+    for clash in (
+        ("--host-fix-out", str(snapshot)),
+        ("--out", "r.json", "--host-fix-out", "r.json"),
+    ):
+        done = run_headless(
+            "inspect", str(snapshot), "--host", "openai", *clash, env=cli_env, cwd=tmp_path
+        )
+        assert done.returncode == 2 and "--host-fix-out names a file" in done.stderr
+    assert snapshot.read_text(encoding="utf-8") == before

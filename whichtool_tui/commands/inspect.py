@@ -263,10 +263,29 @@ def execute(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     if opens_tui(args):
         return _open_in_ui(args, settings, target)
+    if args.host_fix_out:
+        _check_fix_path(args.host_fix_out, (args.out, args.save_snapshot, target))
     result = build_report(args, settings, target)
     write_outputs(result.report, args, settings, report_format)
     _done_until_exit()
     return int(ExitCode.OK if result.ok else ExitCode.THRESHOLD_FAILED)
+
+
+def _check_fix_path(path: str, others: tuple[str | None, ...]) -> None:
+    """The patch never overwrites the report, the saved snapshot or the snapshot inspected."""
+    from pathlib import Path
+
+    from whichtool_tui.files import check_output_path
+
+    wanted = Path(path).expanduser().resolve()
+    for other in others:
+        if other and Path(other).expanduser().resolve() == wanted:
+            raise WhichtoolError(
+                "cli/bad-arguments",
+                "--host-fix-out names a file inspect also reads or writes",
+                "Write the patch to a file of its own, e.g. --host-fix-out hosts.patch.json.",
+            )
+    check_output_path(path)
 
 
 def _done_until_exit() -> None:
