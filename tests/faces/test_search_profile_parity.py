@@ -17,10 +17,12 @@ from whichtool_tui.discovery.profiles import PROFILE_ORDER
 SURFACE = str(REPO / "tests" / "fixtures" / "search_profiles" / "surface.json")
 TASKS = str(REPO / "tests" / "fixtures" / "search_profiles" / "surface.tasks.yaml")
 NAMES = [n for n in PROFILE_ORDER if n != "semantic" or embedding_available()]
+INSPECT_JSON: list[Path] = []
 
 
 def _inspect_ranks(tmp_path: Path) -> dict[str, dict[str, int | None]]:
     out = tmp_path / "inspect.json"
+    INSPECT_JSON.append(out)
     argv = ["--no-ui", "inspect", SURFACE, "--tasks", TASKS, "--format", "json"]
     for name in NAMES:
         argv += ["--retriever", name]
@@ -84,3 +86,16 @@ def test_a_deferred_run_prints_its_own_token_floor(
     both = _floor(capsys, tmp_path, *deferred, "--compare-upfront")
     assert 0 < alone < upfront  # a search tool and 5 of 12 tools cost less than all 12
     assert both == alone + upfront  # with the upfront arm beside it, both floors count
+
+
+def test_the_findability_json_validates_against_the_inspect_schema(
+    inspect_ranks: dict[str, dict[str, int | None]],
+) -> None:
+    from jsonschema import Draft202012Validator
+
+    from whichtool_tui.schemas import DEFAULT_FOLDER
+
+    schema = json.loads((DEFAULT_FOLDER / "inspect.schema.json").read_text(encoding="utf-8"))
+    report = json.loads(INSPECT_JSON[-1].read_text())
+    assert [item["retriever"] for item in report["findability"]["summary"]] == NAMES
+    assert list(Draft202012Validator(schema).iter_errors(report)) == []

@@ -28,7 +28,7 @@ from whichtool_tui.surface.normalize import normalize_surface
 from whichtool_tui.tasks.load import load_task_set
 
 FIXTURES = ROOT / "tests" / "fixtures" / "search_profiles"
-GOLDEN = ROOT / "tests" / "golden" / "search_profiles" / "rankings.json"
+GOLDEN = FIXTURES / "rankings.golden.json"  # not under tests/golden: that holds schema files
 LEXICAL = [name for name in PROFILE_ORDER if name != "semantic"]
 
 

@@ -29,7 +29,7 @@ class DeferralRule(BaseModel):
     id: str
     hosts: str
     rule: str
-    threshold: int | None
+    threshold: int | None = None  # None: the rule has no size threshold (always defers)
     actual: int
     defers: bool
 

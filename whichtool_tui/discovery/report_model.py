@@ -56,7 +56,7 @@ class SearchSummary(_Model):
     curve: list[float]
     missed: list[str]
     exact_name_tasks: int = Field(alias="exactNameTasks")
-    exact_name_at1: float | None = Field(alias="exactNameAt1")
+    exact_name_at1: float | None = Field(default=None, alias="exactNameAt1")
     exact_name_missed: list[str] = Field(alias="exactNameMissed")
 
 
