@@ -25,6 +25,7 @@ from whichtool_tui.evaluation.events import (
 from whichtool_tui.evaluation.findings import run_findings
 from whichtool_tui.evaluation.metrics import compute_metrics
 from whichtool_tui.evaluation.outcome import TrialOutcome
+from whichtool_tui.evaluation.pacing import Pacer
 from whichtool_tui.evaluation.plan import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_TOOLS,
@@ -45,6 +46,7 @@ from whichtool_tui.evaluation.plan import (
 from whichtool_tui.evaluation.report_model import (
     Capabilities,
     ContextCost,
+    PacingBlock,
     ReportDiagnostic,
     Reproducibility,
     RunReport,
@@ -323,6 +325,7 @@ async def run_evaluation(
             )
         )
 
+    pacer = Pacer(options.concurrency) if send is None else None
     started = time.perf_counter()
     with gc_settling() as kept:
         outcomes = await run_plan(
@@ -342,9 +345,18 @@ async def run_evaluation(
             cache,
             finished,
             send,
+            pacer,
         )
         duration_ms = (time.perf_counter() - started) * 1000
         with gc_paused():  # the scored trials become the report: nothing here is garbage
             report = build_report(inputs, options, plan, identity, outcomes, duration_ms, scored)
+    if pacer is not None and pacer.waits:
+        pacing = PacingBlock(
+            max_concurrency=pacer.limit,
+            lowest_concurrency=pacer.lowest,
+            settled_concurrency=pacer.current,
+            rate_limit_waits=pacer.waits,
+        )
+        report = report.model_copy(update={"pacing": pacing})
     sink(RunFinished(report=report))
     return report

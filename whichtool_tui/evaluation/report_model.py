@@ -418,6 +418,16 @@ class BatchBlock(ClosedModel):
     verified_on: str
 
 
+class PacingBlock(ClosedModel):
+    """What rate limits did to a direct run: its concurrency cut and regrown (AIMD), and how
+    many times a trial waited before it was sent again. Present only when one waited."""
+
+    max_concurrency: int  # --concurrency: never exceeded
+    lowest_concurrency: int
+    settled_concurrency: int  # where the limit stood when the run ended
+    rate_limit_waits: int
+
+
 class ShardBlock(ClosedModel):
     """Which part of a planned run this report holds (``run --shard i/N``)."""
 
@@ -454,6 +464,8 @@ class RunReport(ClosedModel):
     statistics: RunStatistics | None = Field(default=None, exclude_if=_absent)
     # Present only in `run --batch` (additive to whichtool.run/2).
     batch: BatchBlock | None = Field(default=None, exclude_if=_absent)
+    # Present only when rate limits made a direct run wait (additive).
+    pacing: PacingBlock | None = Field(default=None, exclude_if=_absent)
     # Present only in one shard of `run --shard i/N`; `report merge` drops it (additive).
     shard: ShardBlock | None = Field(default=None, exclude_if=_absent)
 

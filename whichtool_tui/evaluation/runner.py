@@ -10,12 +10,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from whichtool_tui.errors import TOOL_LIMIT, TRIAL_LIMIT, WhichtoolError
 from whichtool_tui.evaluation.cache import TrialCache
 from whichtool_tui.evaluation.outcome import TrialOutcome
+from whichtool_tui.evaluation.pacing import (
+    RATE_LIMIT_RETRIES,
+    Pacer,
+    is_rate_limit,
+    wait_seconds,
+)
 from whichtool_tui.evaluation.plan import (
     ABSOLUTE_MAX_TOOLS,
     ABSOLUTE_MAX_TRIALS,
@@ -132,27 +138,54 @@ def reply_outcome(reply: RouteReply, elapsed_ms: float) -> TrialOutcome:
 
 
 async def run_one(
-    provider: Provider, request: RouteRequest, cache: TrialCache | None
+    provider: Provider,
+    request: RouteRequest,
+    cache: TrialCache | None,
+    pacer: Pacer | None = None,
 ) -> TrialOutcome:
-    """One trial: a cache hit, or a provider call whose failure becomes the trial's error."""
+    """One trial: a cache hit, or a provider call whose failure becomes the trial's error.
+
+    With a ``pacer`` the call holds one of its slots, and a rate limit waits and tries again
+    (see ``pacing``) instead of failing the trial.
+    """
     key = cache.key_for(provider.identity, request) if cache is not None else None
     if cache is not None and key is not None:
         cached = cache.get(key)
         if cached is not None:
             return cached
-    started = time.perf_counter()
-    try:
-        reply = await provider.route(request)
-        outcome = reply_outcome(reply, (time.perf_counter() - started) * 1000)
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:  # every provider failure is recorded on the trial, never raised
-        return error_outcome(exc)
+    attempt = 0
+    while True:
+        async with pacer.slot() if pacer is not None else _no_slot() as generation:
+            started = time.perf_counter()
+            try:
+                reply = await provider.route(request)
+                outcome = reply_outcome(reply, (time.perf_counter() - started) * 1000)
+            except asyncio.CancelledError:
+                raise
+            except ProviderError as exc:
+                if pacer is None or not is_rate_limit(exc) or attempt >= RATE_LIMIT_RETRIES:
+                    return error_outcome(exc)
+                pacer.rate_limited(generation)
+                attempt += 1
+                delay = wait_seconds(exc, attempt)
+            except Exception as exc:  # every provider failure is recorded on the trial
+                return error_outcome(exc)
+            else:
+                if pacer is not None:
+                    pacer.succeeded()
+                break
+        if pacer is not None:
+            await pacer.wait(delay)
     if cache is not None and key is not None:
         # An unwritable cache costs only future hits, never this run.
         with contextlib.suppress(WhichtoolError):
             cache.put(key, outcome)
     return outcome
+
+
+@contextlib.asynccontextmanager
+async def _no_slot() -> AsyncIterator[int]:
+    yield 0
 
 
 _NOT_SENT = TrialOutcome.failed(
@@ -172,10 +205,12 @@ async def run_plan(
     cache: TrialCache | None = None,
     on_outcome: OutcomeCallback | None = None,
     send: TrialSender | None = None,
+    pacer: Pacer | None = None,
 ) -> list[TrialOutcome]:
     """Run every planned trial with at most ``concurrency`` in flight; results in plan order.
 
-    ``send`` replaces the single request of a trial (default: ``run_one`` with the cache).
+    ``send`` replaces the single request of a trial (default: ``run_one`` with the cache, paced
+    by ``pacer`` when given).
     """
     _check_limits(plan, settings)
     outcomes: list[TrialOutcome | None] = [None] * len(plan.trials)
@@ -194,7 +229,7 @@ async def run_plan(
             else:
                 request = build_request(trial, tools, settings)
                 if send is None:
-                    outcome = await run_one(provider, request, cache)
+                    outcome = await run_one(provider, request, cache, pacer)
                 else:
                     outcome = await send(trial, request)
                 errors += outcome.error is not None

@@ -120,10 +120,12 @@ class ProviderError(WhichtoolError):
         retryable: bool = False,
         *,
         status: int | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(code, message, hint)
         self.retryable = retryable
         self.status = status  # the HTTP status when the failure was an HTTP answer
+        self.retry_after = retry_after  # seconds the answer's Retry-After asked to wait
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,13 @@ Retries are off unless asked for, and then only for 429, 5xx and network failure
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import json
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -39,6 +41,28 @@ ERROR_BODY_CHARS = 300
 BACKOFF_BASE_SECONDS = 0.5
 
 HintFor = Callable[[int, str], str | None]
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """A ``Retry-After`` header as seconds to wait (delta-seconds or an HTTP date), else None."""
+    if value is None or not value.strip():
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = None
+    if seconds is not None:
+        return seconds if seconds >= 0 and seconds == seconds else None
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def backoff_seconds(retry_number: int) -> float:
@@ -148,7 +172,7 @@ class JsonPoster:
             ) from None
         try:
             async with asyncio.timeout(self.timeout):
-                status, raw = await self._exchange(url, payload, headers, endpoint)
+                status, raw, retry_after = await self._exchange(url, payload, headers, endpoint)
         except (TimeoutError, httpx.TimeoutException):
             raise ProviderError(
                 "provider/timeout",
@@ -167,7 +191,7 @@ class JsonPoster:
             ) from None
         text = raw.decode("utf-8", errors="replace")
         if not 200 <= status < 300:
-            raise self._http_error(endpoint, status, text, hint_for)
+            raise self._http_error(endpoint, status, text, hint_for, retry_after)
         try:
             parsed = json.loads(text)
         except (ValueError, RecursionError):
@@ -187,7 +211,7 @@ class JsonPoster:
 
     async def _exchange(
         self, url: str, payload: bytes, headers: dict[str, str], endpoint: str
-    ) -> tuple[int, bytes]:
+    ) -> tuple[int, bytes, float | None]:
         client = self._get_client()
         async with client.stream("POST", url, content=payload, headers=headers) as response:
             declared = response.headers.get("content-length")
@@ -200,7 +224,8 @@ class JsonPoster:
                 if size > MAX_RESPONSE_BYTES:
                     raise self._too_large(endpoint)
                 chunks.append(chunk)
-            return response.status_code, b"".join(chunks)
+            retry_after = parse_retry_after(response.headers.get("retry-after"))
+            return response.status_code, b"".join(chunks), retry_after
 
     @staticmethod
     def _too_large(endpoint: str) -> ProviderError:
@@ -211,7 +236,12 @@ class JsonPoster:
         )
 
     def _http_error(
-        self, endpoint: str, status: int, text: str, hint_for: HintFor | None
+        self,
+        endpoint: str,
+        status: int,
+        text: str,
+        hint_for: HintFor | None,
+        retry_after: float | None = None,
     ) -> ProviderError:
         excerpt = self.scrub(text)[:ERROR_BODY_CHARS]
         hint: str | None = None
@@ -230,6 +260,7 @@ class JsonPoster:
             self.scrub(hint) if hint else None,
             retryable=status == 429 or status >= 500,
             status=status,
+            retry_after=retry_after,
         )
 
     async def aclose(self) -> None:

@@ -199,6 +199,10 @@ def render_run_markdown(report: RunReport) -> str:
         from whichtool_tui.reports.batch_price import batch_markdown_lines
 
         lines += batch_markdown_lines(report, report.batch)
+    if report.pacing is not None:
+        from whichtool_tui.reports.run_terminal import pacing_text
+
+        lines += ["", "### Pacing", "", f"- {pacing_text(report.pacing)}"]
     lines += _details("Per tool", _per_tool(report))
     consistency = _consistency(report)
     if consistency:

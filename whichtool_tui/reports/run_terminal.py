@@ -9,7 +9,7 @@ from whichtool_tui.evaluation.confusion import DISTRACTOR_ROW, GRID_LEGEND, OUTC
 from whichtool_tui.evaluation.engine import PreparedRun
 from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TRIALS
 from whichtool_tui.evaluation.power import PowerPlan, power_lines
-from whichtool_tui.evaluation.report_model import ReportDiagnostic, RunReport
+from whichtool_tui.evaluation.report_model import PacingBlock, ReportDiagnostic, RunReport
 from whichtool_tui.providers.presets import BASELINE_PROVIDERS
 from whichtool_tui.reports.plain_text import Styler
 from whichtool_tui.reports.rates import format_clustered, format_proportion, percent
@@ -197,6 +197,15 @@ def _thresholds(report: RunReport, style: Styler) -> list[str]:
     return lines
 
 
+def pacing_text(pacing: PacingBlock) -> str:
+    """One line: what rate limits did to the run's concurrency."""
+    return (
+        f"rate limits: {pacing.rate_limit_waits} wait(s); concurrency cut to "
+        f"{pacing.lowest_concurrency} of {pacing.max_concurrency}, settled at "
+        f"{pacing.settled_concurrency}"
+    )
+
+
 def render_run_terminal(report: RunReport, color: bool = False) -> str:
     """Every section of the run report as ASCII text, ending with a newline."""
     style = Styler(color)
@@ -223,6 +232,8 @@ def render_run_terminal(report: RunReport, color: bool = False) -> str:
         from whichtool_tui.reports.batch_price import batch_terminal_lines
 
         sections.append(batch_terminal_lines(report, report.batch))
+    if report.pacing is not None:
+        sections.append(["Pacing", f"  {pacing_text(report.pacing)}"])
     findings = ["Findings"]
     findings += [_diagnostic_line(d, style) for d in report.diagnostics] or ["  None."]
     sections += [findings, _thresholds(report, style)]
@@ -297,7 +308,7 @@ def render_dry_run(
     lines = ["whichtool-tui run --dry-run"]
     lines += [f"  {label:<14}{value}" for label, value in rows]
     lines.append(
-        "Prompt tokens are a lower bound: output and reasoning tokens are extra, and there are "
-        "no automatic retries. No model was called."
+        "Prompt tokens are a lower bound: output and reasoning tokens are extra; only a "
+        "rate-limited request (429) is sent again. No model was called."
     )
     return "\n".join(lines) + "\n"
