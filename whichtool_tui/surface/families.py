@@ -81,7 +81,10 @@ class Components:
 
             if self.labels_array is None:
                 self.labels_array = np.array(label, dtype=np.int64)
-            labels = set(np.unique(self.labels_array[row.partners]).tolist())
+            found = self.labels_array[row.partners]
+            own = label[first]
+            # Mostly every partner is in the row's own family already: one comparison says so.
+            labels = {own} if bool((found == own).all()) else set(np.unique(found).tolist())
         else:
             labels = {label[j] for j in row.partners}
         labels.add(label[first])
