@@ -64,7 +64,7 @@ def test_batched_vectors_are_the_single_texts_vectors_to_the_bit() -> None:
 def test_a_second_run_reads_every_document_vector_from_the_cache(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from whichtool_tui.discovery import semantic
+    from whichtool_tui.discovery import embedding, semantic
     from whichtool_tui.discovery.embedding import EmbeddingModel
     from whichtool_tui.discovery.semantic import SemanticRetriever
 
@@ -83,8 +83,10 @@ def test_a_second_run_reads_every_document_vector_from_the_cache(
     encoded.clear()
     semantic.shared_cache().close()  # as a new process would open it
     semantic._caches.clear()
+    monkeypatch.setattr(embedding, "_model", None)  # as in a new process: no model loaded
     second = SemanticRetriever(documents).search("Will it rain in Oslo tomorrow?")
     assert encoded == []
+    assert embedding._model is None  # every vector was cached: the model was never loaded
     assert second == first and first.hits[0].name == "tool_0"
     path = semantic.shared_cache().path
     with sqlite3.connect(path) as db:

@@ -82,20 +82,9 @@ class EmbeddingModel:
         """The unit-length sentence vector of one text (memoised per text)."""
         return _encode_cached(self, text)
 
-    def encode_many(
-        self, texts: Sequence[str], cache: VectorCache | None = None
-    ) -> list[tuple[float, ...]]:
-        """Each text's vector, as ``encode`` makes it: from ``cache`` where it holds one, the
-        rest through the model in batches (and then kept in ``cache``)."""
-        from whichtool_tui.discovery.vector_cache import text_digest
-
-        digests = {text: text_digest(text) for text in texts}
-        known = cache.get_many(digests.values()) if cache is not None else {}
-        missing = [text for text, digest in digests.items() if digest not in known]
-        made = dict(zip(missing, self._encode_batches(missing), strict=True))
-        if cache is not None:
-            cache.put_many({digests[text]: vector for text, vector in made.items()})
-        return [made[text] if text in made else known[digests[text]] for text in texts]
+    def encode_many(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        """Each text's vector, as ``encode`` makes it, the model reading several at a time."""
+        return self._encode_batches(texts)
 
     def _encode_batches(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
         import numpy as np
@@ -148,6 +137,21 @@ def _pooled(hidden: Any, mask: Any) -> tuple[float, ...]:
 @lru_cache(maxsize=16384)
 def _encode_cached(model: EmbeddingModel, text: str) -> tuple[float, ...]:
     return model._encode(text)
+
+
+def cached_vectors(texts: Sequence[str], cache: VectorCache) -> list[tuple[float, ...]]:
+    """Each text's vector: from ``cache`` where it holds one, the rest from the model (loaded
+    only then) and kept in ``cache``, so a run whose vectors are all cached loads no model."""
+    from whichtool_tui.discovery.vector_cache import text_digest
+
+    digests = {text: text_digest(text) for text in texts}
+    known = cache.get_many(digests.values())
+    missing = [text for text, digest in digests.items() if digest not in known]
+    made: dict[str, tuple[float, ...]] = {}
+    if missing:
+        made = dict(zip(missing, load_embedding_model().encode_many(missing), strict=True))
+        cache.put_many({digests[text]: vector for text, vector in made.items()})
+    return [made[text] if text in made else known[digests[text]] for text in texts]
 
 
 def cosine(left: tuple[float, ...], right: tuple[float, ...]) -> float:

@@ -6,7 +6,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from whichtool_tui.discovery.documents import ToolDocument
-from whichtool_tui.discovery.embedding import CACHE_KEY, cosine, load_embedding_model
+from whichtool_tui.discovery.embedding import (
+    CACHE_KEY,
+    cached_vectors,
+    cosine,
+    require_embedding,
+)
 from whichtool_tui.discovery.ranking import Hit, Ranking
 from whichtool_tui.discovery.vector_cache import VectorCache
 from whichtool_tui.limits import DEFAULT_MIN_SIMILARITY as DEFAULT_MIN_SIMILARITY
@@ -30,18 +35,18 @@ class SemanticRetriever:
     ) -> None:
         self.documents = tuple(documents)
         self.min_similarity = min_similarity
-        self._model = load_embedding_model()
+        require_embedding()
         import numpy as np
 
         texts = [doc.search_text for doc in self.documents]
-        vectors = self._model.encode_many(texts, shared_cache())
+        vectors = cached_vectors(texts, shared_cache())
         self._matrix = np.array(vectors, dtype=np.float64).reshape(len(texts), -1)
 
     def similarities(self, query: str) -> list[float]:
         """The similarity of every document to a query, in document order."""
         import numpy as np
 
-        [query_vector] = self._model.encode_many([query], shared_cache())
+        [query_vector] = cached_vectors([query], shared_cache())
         similarity: list[float] = (self._matrix @ np.array(query_vector)).tolist()
         return similarity
 
@@ -58,8 +63,7 @@ class SemanticRetriever:
 
 def semantic_similarity(left: str, right: str) -> float:
     """Cosine similarity of two texts under the embedding model (for overlap pairs)."""
-    model = load_embedding_model()
-    return round(cosine(*model.encode_many([left, right], shared_cache())), 6)
+    return round(cosine(*cached_vectors([left, right], shared_cache())), 6)
 
 
 _caches: dict[Path, VectorCache] = {}
