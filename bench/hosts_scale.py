@@ -73,6 +73,8 @@ def in_process(raw: list[dict[str, Any]], runs: int) -> None:
         "JSON report": lambda: render_inspect(report, "json"),
         "terminal report": lambda: render_inspect(report, "terminal"),
         "markdown report": lambda: render_inspect(report, "markdown"),
+        "JUnit report": lambda: render_inspect(report, "junit"),
+        "SARIF report": lambda: render_inspect(report, "sarif"),
         "fix patch": lambda: host_fix_operations(raw, report.hosts or [], "/tools", None),
     }
     for name, step in steps.items():

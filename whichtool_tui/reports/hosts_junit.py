@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from whichtool_tui.hosts.matrix import host_matrix
+from whichtool_tui.hosts.matrix import SURFACE_ROW, host_matrix
 from whichtool_tui.hosts.profile_model import BLOCKING_EFFECTS
-from whichtool_tui.hosts.report_model import HostVerdict
+from whichtool_tui.hosts.report_model import HostFinding, HostVerdict
 from whichtool_tui.reports.junit_xml import JunitCase, JunitSuite, junit_name
 from whichtool_tui.text_safety import sanitize_text
 
@@ -17,13 +17,13 @@ def host_suites(verdicts: Sequence[HostVerdict], tool_names: Sequence[str]) -> l
     matrix = host_matrix(verdicts, tool_names)
     suites = []
     for verdict in verdicts:
+        by_row: dict[str, list[HostFinding]] = {}
+        for finding in verdict.findings:
+            row_of = finding.tool if finding.tool is not None else SURFACE_ROW
+            by_row.setdefault(row_of, []).append(finding)
         cases = []
         for row in matrix.rows:
-            findings = [
-                f
-                for f in verdict.findings
-                if (f.tool if f.tool is not None else "(surface)") == row
-            ]
+            findings = by_row.get(row, [])
             worst = matrix.cell(row, verdict.host)
             text = "\n".join(
                 sanitize_text(f"{f.effect}: {f.message} (sources: {f.source})") for f in findings

@@ -87,14 +87,31 @@ def add_host_results(
     verdicts: Sequence[HostVerdict],
     tool_names: Sequence[str],
     result: Callable[[Diagnostic, int], dict[str, Any]],
+    summary: Callable[[list[Diagnostic], int], dict[str, Any]],
+    limit: int,
 ) -> None:
-    """Append the host rules, results and matrix to a SARIF run built for the inspect report."""
+    """Append the host rules, results and matrix to a SARIF run built for the inspect report;
+    the run stays within ``limit`` results (past it, one ``summary`` result per host rule)."""
     rules = run["tool"]["driver"]["rules"]
     start = len(rules)
     descriptors = host_rule_descriptors(verdicts)
     index = {descriptor["id"]: start + offset for offset, descriptor in enumerate(descriptors)}
     rules.extend(descriptors)
-    run["results"].extend(
-        result(diagnostic, index[diagnostic.code]) for diagnostic in host_diagnostics(verdicts)
-    )
+    diagnostics = host_diagnostics(verdicts)
+    room = limit - len(run["results"])
+    if len(diagnostics) <= room:
+        run["results"].extend(result(d, index[d.code]) for d in diagnostics)
+    else:
+        listed = max(0, room - len({d.code for d in diagnostics}))
+        rest: dict[str, list[Diagnostic]] = {}
+        for diagnostic in diagnostics[listed:]:
+            rest.setdefault(diagnostic.code, []).append(diagnostic)
+        groups = list(rest.values())
+        slots = max(0, room - listed)
+        if len(groups) > slots:  # fewer slots than rules: the last slot stands for the rest
+            groups = [*groups[: slots - 1], [d for g in groups[slots - 1 :] for d in g]]
+            groups = groups if slots else []
+        run["results"].extend(result(d, index[d.code]) for d in diagnostics[:listed])
+        run["results"].extend(summary(items, index[items[0].code]) for items in groups)
+        run["properties"]["hostResultsSummarized"] = len(diagnostics) - listed
     run["properties"]["hosts"] = host_matrix_property(verdicts, tool_names)

@@ -308,7 +308,14 @@ def build_sarif(report: InspectReport, artifact: SarifArtifact | None = None) ->
         from whichtool_tui.reports.hosts_sarif import add_host_results
 
         names = [tool.name for tool in report.surface.tools]
-        add_host_results(run, report.hosts, names, lambda d, i: _result(d, i, where))
+        add_host_results(
+            run,
+            report.hosts,
+            names,
+            lambda d, i: _result(d, i, where),
+            lambda items, i: _summary_result(items, i, where),
+            MAX_RESULTS_PER_RUN,
+        )
     described = {"location": {"uri": where.uri}, "roles": ["analysisTarget"]}
     if not where.in_tree:
         described["description"] = {

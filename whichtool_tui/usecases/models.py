@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from whichtool_tui.evaluation.report_model import js_numbers as js_numbers
     from whichtool_tui.evaluation.report_model import wire_dict as wire_dict
     from whichtool_tui.hosts.matrix import SHORT_EFFECT as SHORT_EFFECT
+    from whichtool_tui.hosts.matrix import SURFACE_ROW as SURFACE_ROW
     from whichtool_tui.hosts.matrix import host_matrix as host_matrix
     from whichtool_tui.hosts.report_model import HostVerdict as HostVerdict
     from whichtool_tui.improve.budget import ImproveBudget as ImproveBudget
@@ -99,7 +100,7 @@ EXPORTS: dict[str, str] = {
     "DiscoveryOptions": "whichtool_tui.discovery.deferred_run",
     "InspectReport": "whichtool_tui.surface.report_model",
     "HostVerdict": "whichtool_tui.hosts.report_model",
-    **dict.fromkeys(("SHORT_EFFECT", "host_matrix"), "whichtool_tui.hosts.matrix"),
+    **dict.fromkeys(("SHORT_EFFECT", "SURFACE_ROW", "host_matrix"), "whichtool_tui.hosts.matrix"),
     "ServedListing": "whichtool_tui.surface.listing",
     "NormalizedSurface": "whichtool_tui.surface.model",
     "TargetSpec": "whichtool_tui.targets",

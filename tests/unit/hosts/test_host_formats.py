@@ -97,3 +97,16 @@ def test_a_thousand_tools_that_fail_alike_read_as_a_few_lines() -> None:
     markdown = render_inspect(report, "markdown")
     assert "| `t0.get` and 998 like it | request-rejected |" in markdown
     assert "| (surface) | request-rejected |" in markdown
+
+
+def test_sarif_with_hosts_stays_within_githubs_result_limit(monkeypatch: Any) -> None:
+    from whichtool_tui.reports import inspect_sarif
+
+    report = _report(["all"])
+    everything = _sarif(report)["runs"][0]
+    monkeypatch.setattr(inspect_sarif, "MAX_RESULTS_PER_RUN", len(everything["results"]) - 4)
+    capped = json.loads(render_inspect(report, "sarif"))["runs"][0]
+    assert len(capped["results"]) <= len(everything["results"]) - 4
+    assert capped["properties"]["hostResultsSummarized"] > 0
+    summarized = [r for r in capped["results"] if "summarized" in r.get("properties", {})]
+    assert summarized and all(r["ruleId"].startswith("hosts/") for r in summarized)

@@ -13,9 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.models import SHORT_EFFECT, HostVerdict, host_matrix
+from whichtool_tui.usecases.models import SHORT_EFFECT, SURFACE_ROW, HostVerdict, host_matrix
 
-SURFACE_ROW = "(surface)"
 _CELL_STYLE = {"truncated": "yellow", "renamed": "yellow"}
 
 
