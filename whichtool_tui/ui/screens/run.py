@@ -24,14 +24,14 @@ from whichtool_tui.ui.run_control import (
 )
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
-from whichtool_tui.ui.widgets.task_statistics import power_text
+from whichtool_tui.ui.widgets.run_plan import hanging, plan_lines, plan_summary
 from whichtool_tui.usecases.models import PROVIDER_NAMES, confusion_axes
-from whichtool_tui.usecases.run import power_plan
 
 if TYPE_CHECKING:
     from whichtool_tui.usecases.options import ProviderChoice
 
 REDRAW_SECONDS = 0.25  # progress redraws are throttled to this period, whatever the trial rate
+SHORT_LATEST = 3  # latest trials shown on a 24-row terminal
 VERDICT_MARKS = {"correct": "✓", "correct-abstention": "✓"}
 
 
@@ -44,6 +44,8 @@ class RunScreen(SectionScreen):
     """Plan (p), run (r), cancel (c); the run itself is an App worker and survives leaving."""
 
     _url_edited = False  # the user changed the pre-filled base URL (see base_url_changed)
+    _plan_open = False  # p unfolded the full plan over a run's summary line
+    _run_setup: RunSetup | None = None  # what the last run started here planned (its limits)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "back", "Back"),
@@ -53,11 +55,11 @@ class RunScreen(SectionScreen):
     ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``c`` only while a run is going; ``r`` and ``p`` only when it is not."""
+        """``c`` only while a run is going, ``r`` only when none is (``p`` unfolds the plan)."""
         running = self._run_going()
         if action == "cancel":
             return running
-        if action in ("run", "plan"):
+        if action == "run":
             return not running
         return True
 
@@ -149,7 +151,7 @@ class RunScreen(SectionScreen):
         return int(text)
 
     def refresh_from_session(self) -> None:
-        self.action_plan(quiet=True)
+        self._draw_plan()
         if self._run_going():
             self._ticker.resume()  # a run started elsewhere (the demo): follow it
         self.draw_progress()
@@ -175,53 +177,25 @@ class RunScreen(SectionScreen):
             return None
 
     def action_plan(self, quiet: bool = False) -> None:
+        """``p``: the full plan; pressed again while a run is shown, back to its summary line."""
+        if not quiet:
+            self._plan_open = not self._plan_open if self._shows_run() else True
+        self._draw_plan(quiet)
+
+    def _shows_run(self) -> bool:
+        return self.wapp.session.progress is not None or self._run_going()
+
+    def _draw_plan(self, quiet: bool = True) -> None:
+        """The plan in full before a run (or on ``p``); one summary line during and after."""
         setup = self._setup(quiet)
         if setup is None:
             return
-        plan = setup.prepared.plan
-        estimate = setup.prepared.estimate
-        options = setup.options
-        text = Text()
-        text.append("Plan  ", style="bold")
-        text.append(
-            f"{len(plan.selected)} tasks × {plan.repeat} repeats = {plan.planned} trials · "
-            f"{len(setup.inputs.tools)} tools · {'permuted' if plan.permuted else 'fixed order'}"
-            f" · temperature {options.temperature:g} · seed {plan.seed}\n"
-        )
-        text.append(
-            f"      prompt floor ~{estimate.prompt_tokens_per_trial:,} tokens/trial, "
-            f"~{estimate.prompt_tokens_total:,} total (lower bound) · limits "
-        )
-        trial_ok = setup.prepared.within_trial_limit
-        tool_ok = setup.prepared.within_tool_limit
-        text.append(
-            f"{options.max_trials} trials {'✓' if trial_ok else '✖'} ",
-            style="green" if trial_ok else "bold red",
-        )
-        text.append(
-            f"{options.max_tools} tools {'✓' if tool_ok else '✖'}",
-            style="green" if tool_ok else "bold red",
-        )
-        text.append("\n      wall clock ")
-        if estimate.estimated_seconds is not None:
-            text.append(
-                f"~{estimate.estimated_seconds:,} s at {estimate.seconds_per_trial:g} s/trial, "
-                f"concurrency {options.concurrency}"
-            )
-        else:
-            text.append("unknown: type seconds per trial (s/trial) for an estimate", style="dim")
-        try:
-            text.append_text(power_text(power_plan(setup.prepared, options)))
-        except WhichtoolError as error:
-            text.append(f"\n      power plan: {error.message}", style="yellow")
-        if setup.needs_raise:
-            text.append("\n      the run will ask before raising the limits", style="yellow")
-        for finding in setup.blocking:
-            text.append(f"\n      ✖ {finding.code}: {sanitize_text(finding.message)}", style="red")
-        provider = self.query_one("#run-provider", Select).value
-        if provider == "keyword":
-            text.append("\n      keyword is an offline lexical baseline, not a model", style="dim")
-        self.query_one("#run-plan", Static).update(text)
+        plan = self.query_one("#run-plan", Static)
+        if self._shows_run() and not self._plan_open:
+            plan.update(hanging("Plan", [plan_summary(self._run_setup or setup)]))
+            return
+        provider = str(self.query_one("#run-provider", Select).value)
+        plan.update(hanging("Plan", plan_lines(setup, provider)))
 
     @on(Input.Changed, "#run-base-url")
     def base_url_changed(self, event: Input.Changed) -> None:
@@ -233,7 +207,9 @@ class RunScreen(SectionScreen):
     @on(Input.Changed, "#run-repeat, #run-seconds")
     @on(Select.Changed, "#run-provider")
     def plan_inputs_changed(self) -> None:
-        self.action_plan(quiet=True)
+        """A changed form is a new plan: shown in full (unless a run is going)."""
+        self._plan_open = not self._run_going()
+        self._draw_plan()
 
     @on(Button.Pressed, "#run-start")
     def action_run(self) -> None:
@@ -293,8 +269,11 @@ class RunScreen(SectionScreen):
     def _start(self, setup: RunSetup, provider: ProviderChoice) -> None:
         progress = self.wapp.session.progress
         self._stopped_progress = id(progress) if progress is not None else None
+        self._run_setup = setup
+        self._plan_open = False  # the run takes the screen: the plan folds to one line
         self.wapp.start_run(setup, provider)
         self._ticker.resume()
+        self._draw_plan()
         self.refresh_bindings()
 
     def action_cancel(self) -> None:
@@ -326,8 +305,9 @@ class RunScreen(SectionScreen):
             latest.update("")
             return
         bar.update(total=progress.planned, progress=progress.done)
-        stats.update(stats_text(progress))
-        latest.update(latest_text(progress))
+        short = self.has_class("-short")  # 24 rows: the footer says c cancels; 3 latest trials
+        stats.update(stats_text(progress, hint=not short))
+        latest.update(latest_text(progress, SHORT_LATEST if short else None))
         self._draw_live(progress)
 
     def _draw_live(self, progress: RunProgress) -> None:
@@ -361,7 +341,7 @@ def duration(seconds: float) -> str:
     return f"{whole} s" if whole < 60 else f"{whole // 60} min {whole % 60:02d} s"
 
 
-def stats_text(progress: RunProgress) -> Text:
+def stats_text(progress: RunProgress, hint: bool = True) -> Text:
     """Counts, rate, ETA (frozen rate once ended), the running rates and the state line."""
     text = Text()
     text.append(f"{progress.done}/{progress.planned}  {progress.rate:.1f} trials/s  ")
@@ -386,15 +366,16 @@ def stats_text(progress: RunProgress) -> Text:
         text.append("\ncancelled: no report was kept", style="yellow")
     elif progress.state == "failed":
         text.append("\nfailed: see the message above; no report was kept", style="red")
-    elif progress.state == "running":
+    elif progress.state == "running" and hint:
         text.append("\nc cancels (no partial report)", style="dim")
     return text
 
 
-def latest_text(progress: RunProgress) -> Text:
-    """The last few trials, newest first; an errored trial shows its error."""
+def latest_text(progress: RunProgress, shown: int | None = None) -> Text:
+    """The last few trials (``shown`` of them, else all kept), newest first; an errored trial
+    shows its error."""
     rows = Text()
-    for index, trial in enumerate(progress.latest):
+    for index, trial in enumerate(list(progress.latest)[:shown]):
         rows.append("latest  " if index == 0 else "        ", style="bold")
         rows.append(f"{sanitize_text(trial.task_id)} #{trial.trial_index}".ljust(28))
         if trial.error is not None:
@@ -404,4 +385,5 @@ def latest_text(progress: RunProgress) -> Text:
         mark = VERDICT_MARKS.get(trial.verdict, "✖ " + trial.verdict)
         rows.append(f"→ {sanitize_text(pick)}".ljust(22))
         rows.append(mark + "\n", style="green" if mark == "✓" else "red")
+    rows.rstrip()  # no blank line under the last trial
     return rows

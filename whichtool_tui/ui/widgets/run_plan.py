@@ -1,0 +1,99 @@
+"""The Run screen's plan: every line in full before a run, one summary line during and after it.
+
+Lines sit in a two-column grid, so a line that wraps keeps its indent under the label instead
+of starting at the screen's edge.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.text_safety import sanitize_text
+from whichtool_tui.usecases.models import power_lines
+from whichtool_tui.usecases.run import power_plan
+
+if TYPE_CHECKING:
+    from whichtool_tui.ui.run_control import RunSetup
+
+LABEL_WIDTH = 5  # "Plan" and a space: continuation lines start under the plan's text
+
+
+def hanging(label: str, lines: list[Text]) -> Table:
+    """``label`` on the first line, every line (and each wrap of it) indented past it."""
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(width=LABEL_WIDTH, no_wrap=True, style="bold")
+    grid.add_column(ratio=1)
+    for index, line in enumerate(lines):
+        grid.add_row(label if index == 0 else "", line)
+    return grid
+
+
+def _limits(setup: RunSetup) -> Text:
+    trial_ok = setup.prepared.within_trial_limit
+    tool_ok = setup.prepared.within_tool_limit
+    text = Text()
+    text.append(
+        f"{setup.options.max_trials} trials {'✓' if trial_ok else '✖'} ",
+        style="green" if trial_ok else "bold red",
+    )
+    text.append(
+        f"{setup.options.max_tools} tools {'✓' if tool_ok else '✖'}",
+        style="green" if tool_ok else "bold red",
+    )
+    return text
+
+
+def plan_lines(setup: RunSetup, provider: str) -> list[Text]:
+    """The whole dry-run plan: shape, prompt floor and limits, wall clock, power, warnings."""
+    plan = setup.prepared.plan
+    estimate = setup.prepared.estimate
+    options = setup.options
+    lines = [
+        Text(
+            f"{len(plan.selected)} tasks × {plan.repeat} repeats = {plan.planned} trials · "
+            f"{len(setup.inputs.tools)} tools · {'permuted' if plan.permuted else 'fixed order'}"
+            f" · temperature {options.temperature:g} · seed {plan.seed}"
+        )
+    ]
+    floor = Text(
+        f"prompt floor ~{estimate.prompt_tokens_per_trial:,} tokens/trial, "
+        f"~{estimate.prompt_tokens_total:,} total (lower bound) · limits "
+    )
+    lines.append(floor.append_text(_limits(setup)))
+    clock = Text("wall clock ")
+    if estimate.estimated_seconds is not None:
+        clock.append(
+            f"~{estimate.estimated_seconds:,} s at {estimate.seconds_per_trial:g} s/trial, "
+            f"concurrency {options.concurrency}"
+        )
+    else:
+        clock.append("unknown: type seconds per trial (s/trial) for an estimate", style="dim")
+    lines.append(clock)
+    try:
+        lines.extend(
+            Text(line, style="dim") for line in power_lines(power_plan(setup.prepared, options))
+        )
+    except WhichtoolError as error:
+        lines.append(Text(f"power plan: {error.message}", style="yellow"))
+    if setup.needs_raise:
+        lines.append(Text("the run will ask before raising the limits", style="yellow"))
+    for finding in setup.blocking:
+        lines.append(Text(f"✖ {finding.code}: {sanitize_text(finding.message)}", style="red"))
+    if provider == "keyword":
+        lines.append(Text("keyword is an offline lexical baseline, not a model", style="dim"))
+    return lines
+
+
+def plan_summary(setup: RunSetup) -> Text:
+    """One line for a screen busy with a run: its shape and limits (``p`` shows the rest)."""
+    plan = setup.prepared.plan
+    text = Text(
+        f"{len(plan.selected)} tasks × {plan.repeat} = {plan.planned} trials · "
+        f"{len(setup.inputs.tools)} tools · limits "
+    )
+    text.append_text(_limits(setup))  # the footer's p unfolds the rest
+    return text
