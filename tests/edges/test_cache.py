@@ -126,6 +126,7 @@ def test_cli_run_uses_cache_then_info_and_clear(
     stats = cache_info(tmp_path / "cc")
     assert capsys.readouterr().out == (
         f"location  cc\nentries   8\nsize      {format_size(stats.size_bytes)}\n"
+        "batches   0 pending (run --resume-batch STATE)\n"
     )
     assert main(["--no-ui", "cache", "clear", "--dir", "cc"]) == 0
     assert capsys.readouterr().out == "Removed 8 cached trials from cc.\n"

@@ -252,7 +252,7 @@ def test_a_detached_run_resumes_to_the_attached_report(
 ) -> None:
     with fake_batch_server() as server:
         assert batch(server, provider, "attached.json", "--no-cache") == 0
-        assert batch(server, provider, "later.json", "--no-cache", "--batch-detach") == 0
+        assert batch(server, provider, "later.json", "--cache-dir", "cache", "--batch-detach") == 0
         err = capsys.readouterr().err
         assert "--resume-batch later.batch.json" in err
         assert not Path("later.json").exists()
@@ -262,12 +262,16 @@ def test_a_detached_run_resumes_to_the_attached_report(
         text = Path("later.batch.json").read_text(encoding="utf-8")
         assert all(value not in text for value in KEYS.values())
         submitted = len(server.submitted())
+        assert main(["--no-ui", "cache", "info", "--dir", "cache"]) == 0
+        info = capsys.readouterr().out
+        assert "batches   1 pending" in info and "later.batch.json" in info
         assert (
             run(
                 server,
                 provider,
                 "later.json",
-                "--no-cache",
+                "--cache-dir",
+                "cache",
                 "--resume-batch",
                 "later.batch.json",
                 "--batch-poll",
@@ -276,6 +280,9 @@ def test_a_detached_run_resumes_to_the_attached_report(
             == 0
         )
         assert len(server.submitted()) == submitted  # resuming submits nothing
+        capsys.readouterr()
+        assert main(["--no-ui", "cache", "info", "--dir", "cache"]) == 0
+        assert "batches   0 pending" in capsys.readouterr().out
     assert scored_parts(load("later.json")) == scored_parts(load("attached.json"))
     assert load("later.json")["batch"]["batchIds"] == [b["id"] for b in state["batches"]]
     assert not Path("later.batch.json").exists()

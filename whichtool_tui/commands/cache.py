@@ -45,6 +45,11 @@ def execute(args: argparse.Namespace) -> int:
             f"location  {shown}\nentries   {stats.entries:,}\n"
             f"size      {cache_size_text(stats.size_bytes)}\n"
         )
+        from whichtool_tui.usecases.batch import pending_batch_lines
+
+        pending = pending_batch_lines(directory)
+        sys.stdout.write(f"batches   {len(pending)} pending (run --resume-batch STATE)\n")
+        sys.stdout.write("".join(line + "\n" for line in pending))
         return 0
     if args.action == "clear":
         removed = clear_trial_cache(directory)

@@ -211,5 +211,5 @@ def execute(
     )
     write_outputs(finish(report), args, settings, report_format)
     if batch.state_path is not None:
-        remove_batch_state(batch.state_path)
+        remove_batch_state(batch.state_path, cache)
     return run_exit_code(report)

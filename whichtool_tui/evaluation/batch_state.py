@@ -7,6 +7,8 @@ the key re-plans the same run, checks it is the same, and collects the answers.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 from pathlib import Path
 from typing import Final, Literal
 
@@ -94,3 +96,50 @@ def read_state(path: str | Path) -> BatchRunState:
             f"{shown} is not a batch state file: {first}",
             "Pass the NAME.batch.json that `run --batch-detach` wrote.",
         ) from None
+
+
+class PendingBatchRun(_CamelModel):
+    """One submitted, unfinished batch run, as the trial cache lists it (``cache info``)."""
+
+    state_file: str  # absolute path of its NAME.batch.json
+    api: str
+    model: str
+    batch_ids: list[str]
+    requests: int
+
+
+def _pending_path(cache_dir: Path, state_path: Path) -> Path:
+    digest = hashlib.sha256(str(state_path.resolve()).encode("utf-8", "surrogatepass"))
+    return cache_dir / "batches" / f"{digest.hexdigest()[:32]}.json"
+
+
+def register_pending(cache_dir: Path, state_path: Path, state: BatchRunState) -> None:
+    """Note the run in the cache folder, so ``cache info`` can list it until it is finished."""
+    entry = PendingBatchRun(
+        state_file=str(state_path.resolve()),
+        api=state.api,
+        model=state.model,
+        batch_ids=state.ids(),
+        requests=len(state.request_fingerprints),
+    )
+    write_atomic(_pending_path(cache_dir, state_path), entry.model_dump_json(by_alias=True) + "\n")
+
+
+def unregister_pending(cache_dir: Path, state_path: Path) -> None:
+    """Forget a finished run."""
+    with contextlib.suppress(OSError):
+        _pending_path(cache_dir, state_path).unlink()
+
+
+def pending_batch_runs(cache_dir: Path) -> list[PendingBatchRun]:
+    """Every pending run noted in the cache folder whose state file still exists."""
+    found: list[PendingBatchRun] = []
+    folder = cache_dir / "batches"
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            entry = PendingBatchRun.model_validate_json(path.read_bytes()[:MAX_INPUT_BYTES])
+        except (OSError, ValueError, ValidationError):
+            continue
+        if Path(entry.state_file).is_file():
+            found.append(entry)
+    return found

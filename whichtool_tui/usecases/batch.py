@@ -51,12 +51,29 @@ def read_batch_state(path: str) -> BatchRunState:
     return read_state(path)
 
 
-def remove_batch_state(path: Path) -> None:
-    """Drop a finished run's state file (its answers are in the report and the cache)."""
+def remove_batch_state(path: Path, cache: TrialCache | None) -> None:
+    """Drop a finished run's state file and its note in the cache (its answers are in the
+    report and the cache)."""
     import contextlib
 
+    from whichtool_tui.evaluation.batch_state import unregister_pending
+
+    if cache is not None:
+        unregister_pending(cache.directory, path)
     with contextlib.suppress(OSError):
         path.unlink()
+
+
+def pending_batch_lines(cache_dir: str) -> list[str]:
+    """``cache info``'s lines for the batch runs submitted and not yet finished."""
+    from whichtool_tui.evaluation.batch_state import pending_batch_runs
+    from whichtool_tui.redact import redact_paths
+
+    return [
+        f"  {redact_paths(run.state_file)}: {run.api}, {run.model}, {run.requests:,} requests "
+        f"in {', '.join(run.batch_ids) or 'no batch'}"
+        for run in pending_batch_runs(Path(cache_dir))
+    ]
 
 
 def progress_text(tally: BatchTally) -> str:
@@ -104,7 +121,7 @@ async def submit_batch_run(
     """Submit every request the cache cannot answer; the state file is written after each
     accepted batch. The provider stays open for ``wait_batch_run``; closed on failure."""
     from whichtool_tui.evaluation.batch_run import submit_batches
-    from whichtool_tui.evaluation.batch_state import write_state
+    from whichtool_tui.evaluation.batch_state import register_pending, write_state
     from whichtool_tui.providers.batch_factory import open_batch_api
 
     http = _http(provider)
@@ -113,6 +130,8 @@ async def submit_batch_run(
     def written(state: BatchRunState) -> None:
         if batch.state_path is not None:
             write_state(batch.state_path, state)
+            if cache is not None:
+                register_pending(cache.directory, batch.state_path, state)
         if on_state is not None:
             on_state(state)
 
