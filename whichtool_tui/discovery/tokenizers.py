@@ -48,7 +48,16 @@ def pi_tokens(text: str) -> list[str]:
 
 @cache
 def _snowball() -> Callable[[str], str]:
-    import snowballstemmer  # loaded only when a codex profile is asked for
+    try:
+        import snowballstemmer  # loaded only when a codex profile is asked for
+    except ImportError as missing:  # a dependency; missing only from a stale environment
+        from whichtool_tui.errors import WhichtoolError
+
+        raise WhichtoolError(
+            "discovery/missing-stemmer",
+            "The codex search profile needs the snowballstemmer package",
+            "Reinstall whichtool-tui (pip install -e .) so its dependencies are installed.",
+        ) from missing
 
     stemmer = snowballstemmer.stemmer("english")
     return stemmer.stemWord  # type: ignore[no-any-return]
