@@ -95,3 +95,16 @@ def test_the_findability_json_validates_against_the_inspect_schema(
     report = json.loads(INSPECT_JSON[-1].read_text())
     assert [item["retriever"] for item in report["findability"]["summary"]] == NAMES
     assert list(Draft202012Validator(schema).iter_errors(report)) == []
+
+
+def test_offline_runs_default_to_the_absolute_tool_limit_paid_ones_keep_six(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    base = ["--no-ui", "run", SURFACE, "--tasks", TASKS, "--repeat", "1", "--no-cache"]
+    out = tmp_path / "keyword.json"
+    assert main([*base, "--provider", "keyword", "--format", "json", "--out", str(out)]) in (0, 1)
+    assert json.loads(out.read_text())["trials"]  # 7 tools, no --max-tools needed
+    paid = [*base, "--provider", "openai-compatible", "--model", "m"]
+    code = main([*paid, "--base-url", "http://127.0.0.1:9/v1"])  # refused before any request
+    assert code == 2
+    assert "The surface has 7 tools, above the tool limit of 6" in capsys.readouterr().err

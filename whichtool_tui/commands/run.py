@@ -185,9 +185,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_scale_out_flags(parser)
 
 
-def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
+def build_options(
+    args: argparse.Namespace, settings: Settings, *, offline_default: bool = True
+) -> RunOptions:
     """The run's options: its flags over config ``trials``/``thresholds`` over the defaults
-    (an offline provider's tool limit defaults to the absolute maximum)."""
+    (an offline provider's tool limit defaults to the absolute maximum, unless
+    ``offline_default`` is off: the TUI's form, where the provider can still change)."""
     from whichtool_tui.usecases.options import (
         ProviderOverrides,
         RunOverrides,
@@ -197,7 +200,8 @@ def build_options(args: argparse.Namespace, settings: Settings) -> RunOptions:
     )
 
     provider = merge_provider(from_namespace(ProviderOverrides, args), settings, "flag").name
-    return merge_run_options(from_namespace(RunOverrides, args), settings, provider)
+    chosen = provider if offline_default else None
+    return merge_run_options(from_namespace(RunOverrides, args), settings, chosen)
 
 
 def load_inputs(args: argparse.Namespace, settings: Settings, max_tools: int) -> RunInputs:
@@ -395,9 +399,9 @@ def execute(args: argparse.Namespace) -> int:
     run_batch.check_flags(args)
     report_format = args.format or "terminal"
     settings = load_settings(args.config)
+    if opens_tui(args):  # the form's provider can change: keep the paid tool limit there
+        return _open_in_ui(args, settings, build_options(args, settings, offline_default=False))
     options = build_options(args, settings)
-    if opens_tui(args):
-        return _open_in_ui(args, settings, options)
     discovery_options(args, settings)  # stray deferred-only flags are refused before anything loads
     inputs = load_inputs(args, settings, options.max_tools)
     from whichtool_tui.usecases.shards import attach_shard, shard_prepared
