@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-ROW_BLOCK_CELLS = 4_000_000
-"""At most this many scores (32 MB of float64) made at once, a block of rows at a time."""
+ROW_BLOCK_CELLS = 2_000_000
+"""At most this many scores (16 MB of float64) made at once, a block of rows at a time."""
 
 
 @dataclass(frozen=True)
@@ -99,30 +99,39 @@ def _notable_rows(
     groups: NDArray[np.int64],
     thresholds: tuple[float, float],
 ) -> Iterator[PairRow]:
-    """Rows ``low``.. of a block with a pair at the notable threshold or more: those pairs."""
+    """Rows ``low``.. of a block with a pair at the notable threshold or more: those pairs
+    (found for the whole block at once, then cut into rows)."""
     import numpy as np
 
     notable, high = thresholds
     count = low + scores.shape[1]
-    for offset in np.flatnonzero(scores.max(axis=1) >= notable).tolist():
+    width = scores.shape[1]
+    flat = scores.ravel()
+    at = np.flatnonzero(flat >= notable)  # row by row, partners ascending
+    offsets, partners = np.divmod(at, width)
+    partners += low  # the block's columns start at its first row
+    own = groups[offsets + low]
+    if bool((own >= 0).any()):  # identical descriptions are their own finding, not a pair
+        keep = (own < 0) | (groups[partners] != own)
+        at, offsets, partners = at[keep], offsets[keep], partners[keep]
+    values = flat[at]
+    strong = values >= high
+    starts = np.searchsorted(offsets, np.arange(scores.shape[0] + 1)).tolist()
+    for offset in np.flatnonzero(np.diff(starts)).tolist():
         first = low + offset
-        row = scores[offset]
-        at = np.flatnonzero(row >= notable)
-        partners = at + low  # the block's columns start at its first row
-        group = int(groups[first])
-        if group >= 0:
-            keep = groups[partners] != group
-            at, partners = at[keep], partners[keep]
-        values = row[at]
-        strong = values >= high
-        if len(partners) == count - first - 1 and bool(strong.all()):
+        begin, end = starts[offset], starts[offset + 1]
+        row_strong = strong[begin:end]
+        row_values = values[begin:end]
+        if end - begin == count - first - 1 and bool(row_strong.all()):
             # A templated row: every later tool is close; a range, not an array of them.
-            yield PairRow(first, _summed(range(first + 1, count), values), None)
+            yield PairRow(first, _summed(range(first + 1, count), row_values), None)
             continue
+        row_partners = partners[begin:end]
+        row_weak = ~row_strong
         yield PairRow(
             first,
-            _summed(partners[strong], values[strong]),
-            _summed(partners[~strong], values[~strong]),
+            _summed(row_partners[row_strong], row_values[row_strong]),
+            _summed(row_partners[row_weak], row_values[row_weak]),
         )
 
 
