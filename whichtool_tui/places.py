@@ -56,3 +56,40 @@ def tag_as_cache(folder: Path, purpose: str) -> None:
     )
     with contextlib.suppress(OSError, WhichtoolError):
         write_atomic(tag, text)
+
+
+# A state file of ours holds a theme or a few dozen recent paths; anything larger is not one.
+MAX_STATE_FILE_BYTES = 1 << 20
+
+
+def read_state_json(path: Path) -> object | None:
+    """A small JSON state file of ours (preferences, the recent list) through the one bounded
+    reader: ``None`` when it is missing, damaged, too large, nested too deeply, or not a regular
+    file (a FIFO or ``/dev/zero`` put in its place is refused, never read)."""
+    from whichtool_tui.bounded_read import InputFileError, parse_json_text, read_input_bytes
+
+    try:
+        data = read_input_bytes(
+            path, prefix="state", what="state file", max_bytes=MAX_STATE_FILE_BYTES
+        )
+        value: object = parse_json_text(data, str(path), prefix="state", strict=False)
+    except InputFileError:
+        return None
+    return value
+
+
+def write_state_file(path: Path, text: str) -> None:
+    """Save a state file of ours; a FIFO, device or folder put in its place is left alone (a
+    write would block on the FIFO or go to the device), and a read-only home only loses the
+    convenience."""
+    import os
+    import stat
+
+    from whichtool_tui.errors import WhichtoolError
+    from whichtool_tui.files import write_atomic
+
+    with contextlib.suppress(FileNotFoundError):
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return
+    with contextlib.suppress(OSError, WhichtoolError):
+        write_atomic(path, text)

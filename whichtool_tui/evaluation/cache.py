@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from whichtool_tui.bounded_read import InputFileError, read_input_bytes
 from whichtool_tui.evaluation.outcome import TrialOutcome
 from whichtool_tui.evaluation.report_model import (
     Call,
@@ -136,10 +137,11 @@ class TrialCache:
         """The cached outcome at latency 0, or None on a miss (absent, corrupt or oversized)."""
         path = self._path(key)
         try:
-            if path.stat().st_size > MAX_ENTRY_BYTES:
-                return None
-            entry = CacheEntry.model_validate_json(path.read_bytes(), by_alias=True)
-        except (OSError, ValueError, ValidationError):
+            raw = read_input_bytes(
+                path, prefix="cache", what="cache entry", max_bytes=MAX_ENTRY_BYTES
+            )
+            entry = CacheEntry.model_validate_json(raw, by_alias=True)
+        except (InputFileError, ValueError, ValidationError):
             return None
         if entry.call_count != len(entry.calls) or entry.integrity != entry_integrity(key, entry):
             return None  # edited by hand, or copied from another key: never replayed

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -430,14 +431,28 @@ def load_run_report(path: str | Path) -> RunReport:
 
 def read_run_bytes(path: str | Path) -> bytes:
     """A saved run's bytes, read within the report size cap (unread, missing: one-line error)."""
-    return read_input_bytes(
+    shown = redact_paths(str(path))
+    data = read_input_bytes(
         path,
         prefix="run",
         what="run report",
         hint="Only files written by `run --format json` can be read.",
         max_bytes=MAX_REPORT_BYTES,
-        shown=redact_paths(str(path)),
+        shown=shown,
     )
+    if len(data) > limits.MAX_INPUT_BYTES and _RUN_SCHEMA_MARK.search(data) is None:
+        # Parsing a big JSON file that is no run report costs minutes and gigabytes before its
+        # missing schemaVersion is seen: a run report names its schema, so look for it first.
+        raise WhichtoolError(
+            "run/not-a-run-report",
+            f"{shown} is not a run report: its {len(data):,} bytes name no whichtool.run schema",
+            "Only files written by `run --format json` can be read.",
+        )
+    return data
+
+
+# How every run report (run/1 and run/2) names its schema, whatever its key order.
+_RUN_SCHEMA_MARK = re.compile(rb'"schemaVersion"\s*:\s*"whichtool\.run/')
 
 
 def run_report_proven(raw: bytes, source: str) -> bool:

@@ -116,10 +116,28 @@ def error_outcome(exc: Exception) -> TrialOutcome:
     )
 
 
+# What a report keeps of a model's free text and of unparsable call arguments: enough to read
+# why a trial went wrong, not a megabyte answer copied into every report and cache entry.
+MAX_STORED_TEXT_CHARS = 4000
+
+
+def capped_text(text: str | None) -> str | None:
+    """``text`` cut to ``MAX_STORED_TEXT_CHARS``, saying how much was left out."""
+    if text is None or len(text) <= MAX_STORED_TEXT_CHARS:
+        return text
+    left_out = len(text) - MAX_STORED_TEXT_CHARS
+    return f"{text[:MAX_STORED_TEXT_CHARS]}… [{left_out:,} more characters not kept]"
+
+
 def reply_outcome(reply: RouteReply, elapsed_ms: float) -> TrialOutcome:
-    """A model's answer as a trial outcome (calls normalised); raises on calls it cannot read."""
+    """A model's answer as a trial outcome (calls normalised, free text capped); raises on
+    calls it cannot read."""
     calls = tuple(
-        Call(name=call.name, arguments=call.arguments, raw_arguments=call.raw_arguments)
+        Call(
+            name=call.name,
+            arguments=call.arguments,
+            raw_arguments=capped_text(call.raw_arguments),
+        )
         for call in normalize_calls(reply)
     )
     usage = None
@@ -130,7 +148,7 @@ def reply_outcome(reply: RouteReply, elapsed_ms: float) -> TrialOutcome:
         )
     return TrialOutcome(
         calls=calls,
-        text=reply.text or "",
+        text=capped_text(reply.text) or "",
         usage=usage,
         reasoning_chars=reply.reasoning_chars,
         latency_ms=round(elapsed_ms, 3),

@@ -88,9 +88,11 @@ def relative_uri(path: str) -> str | None:
 
 
 def _read_lines(path: Path) -> list[str]:
+    from whichtool_tui.bounded_read import InputFileError, read_input_text
+
     try:
-        return path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        return read_input_text(path, prefix="snapshot", what="snapshot").splitlines()
+    except InputFileError:
         return []
 
 

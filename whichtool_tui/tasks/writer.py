@@ -109,9 +109,11 @@ def write_task_set(
     """
     text = serialize_task_set(task_set, path)
     if comments_from is not None and not str(path).lower().endswith(".json"):
+        from whichtool_tui.bounded_read import InputFileError, read_input_text
+
         try:
-            source = Path(comments_from).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            source = read_input_text(comments_from, prefix="tasks", what="task file")
+        except InputFileError:
             source = ""
         comments = leading_comments(source)
         if comments:

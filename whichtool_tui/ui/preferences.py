@@ -1,17 +1,17 @@
 """The user's lasting TUI choices (the theme), kept as a small JSON file beside the recent list.
 
-Read with the standard library (no pydantic): the app picks its theme before its first frame.
+Read through the bounded reader (no pydantic): the app picks its theme before its first frame.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.files import write_atomic
+from whichtool_tui.places import read_state_json, write_state_file
 from whichtool_tui.ui.recent import state_dir
 
 THEME_ENV = "WHICHTOOL_TUI_THEME"  # set by ``--theme``; wins over the saved choice
@@ -25,9 +25,8 @@ class Preferences:
     theme: str | None = None
 
 
-def parse_preferences(text: str) -> Preferences:
+def parse_preferences(data: object) -> Preferences:
     """The saved preferences; ``ValueError`` when the file is not a preferences object."""
-    data = json.loads(text)
     if not isinstance(data, dict):
         raise ValueError("not a preferences object")
     version = data.get("version", 1)
@@ -45,9 +44,8 @@ def preferences_path() -> str:
 def load_preferences() -> Preferences:
     """The saved preferences; a missing or damaged file gives the defaults, never an error."""
     try:
-        with open(preferences_path(), encoding="utf-8") as handle:
-            return parse_preferences(handle.read())
-    except (OSError, ValueError):  # a UnicodeDecodeError and a JSONDecodeError are ValueErrors
+        return parse_preferences(read_state_json(Path(preferences_path())))
+    except ValueError:
         return Preferences()
 
 
@@ -76,6 +74,5 @@ def remember_theme(theme: str) -> None:
     if preferences.theme == theme:
         return
     preferences.theme = theme
-    with contextlib.suppress(WhichtoolError):
-        text = json.dumps(asdict(preferences), indent=2, ensure_ascii=False) + "\n"
-        write_atomic(preferences_path(), text)
+    text = json.dumps(asdict(preferences), indent=2, ensure_ascii=False) + "\n"
+    write_state_file(Path(preferences_path()), text)

@@ -6,7 +6,6 @@ first frame, and a file opened at launch is remembered before its first frame to
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from dataclasses import asdict, dataclass, fields
@@ -14,8 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.files import write_atomic
+from whichtool_tui.places import read_state_json, write_state_file
 
 STATE_DIR_ENV = "WHICHTOOL_TUI_STATE_DIR"
 MAX_RECENT = 20
@@ -48,9 +46,8 @@ def _entry(value: Any) -> RecentEntry:
     return RecentEntry(**value)
 
 
-def parse_recent(text: str) -> list[RecentEntry]:
+def parse_recent(data: object) -> list[RecentEntry]:
     """The entries of a saved list; ``ValueError`` when it is not one (unknown keys too)."""
-    data = json.loads(text)
     if not isinstance(data, dict) or not _FILE_KEYS.issuperset(data):
         raise ValueError("not a recent list")
     version = data.get("version", FORMAT_VERSION)
@@ -84,8 +81,8 @@ def recent_path() -> Path:
 def load_recent() -> list[RecentEntry]:
     """The saved list; a missing or damaged file is an empty list, never an error."""
     try:
-        return parse_recent(recent_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):  # a UnicodeDecodeError and a JSONDecodeError are ValueErrors
+        return parse_recent(read_state_json(recent_path()))
+    except ValueError:
         return []
 
 
@@ -140,7 +137,5 @@ def remember(path: str, kind: str, summary: str = "") -> list[RecentEntry]:
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
     entries.insert(0, RecentEntry(path=absolute, kind=kind, opened_at=stamp, summary=summary))
     entries = entries[:MAX_RECENT]
-    # A read-only home must not stop the app: the list is a convenience.
-    with contextlib.suppress(WhichtoolError):
-        write_atomic(recent_path(), recent_json(entries))
+    write_state_file(recent_path(), recent_json(entries))  # a convenience: never stops the app
     return entries
