@@ -113,6 +113,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "mechanical fix exists",
     )
     add("--color", action=argparse.BooleanOptionalAction, default=None, help="colour output")
+    from whichtool_tui.commands.inspect_targets import add_target_flags
+
+    add_target_flags(parser)
 
 
 def _one_target(args: argparse.Namespace) -> str | None:
@@ -258,6 +261,14 @@ def execute(args: argparse.Namespace) -> int:
     """Run `inspect`: exit 0 when ok, 1 on an error finding or failed threshold, 2 on errors."""
     from whichtool_tui.config import load_settings
 
+    if args.targets or args.shard:
+        from whichtool_tui.commands import inspect_targets
+
+        if not args.targets:
+            raise WhichtoolError(
+                "cli/bad-arguments", "--shard applies to --targets", "Add --targets FILE."
+            )
+        return inspect_targets.execute(args, load_settings(args.config))
     target = _one_target(args)
     report_format = _format(args)
     settings = load_settings(args.config)

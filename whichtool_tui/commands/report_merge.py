@@ -14,8 +14,11 @@ def execute(args: argparse.Namespace) -> int:
     from whichtool_tui.gc_phases import keep_until_exit
     from whichtool_tui.headless.output import deliver
     from whichtool_tui.usecases.saved_runs import render_report, report_exit_code
+    from whichtool_tui.usecases.scan import is_scan
     from whichtool_tui.usecases.shards import merge_reports
 
+    if len(args.run) > 1 and is_scan(args.run[1]):
+        return _merge_scans(args)
     report = merge_reports(args.run[1:])
     report_format = args.format or "json"
     deliver(
@@ -26,3 +29,21 @@ def execute(args: argparse.Namespace) -> int:
     )
     keep_until_exit(report)
     return report_exit_code(report)
+
+
+def _merge_scans(args: argparse.Namespace) -> int:
+    """The shards of one `inspect --targets` scan as one scan (json only)."""
+    import json
+
+    from whichtool_tui.errors import WhichtoolError
+    from whichtool_tui.headless.output import deliver
+    from whichtool_tui.usecases.scan import merge_scans
+
+    if args.format not in (None, "json"):
+        raise WhichtoolError(
+            "cli/unknown-format", "A merged scan is written as json only", "Drop --format."
+        )
+    merged = merge_scans(args.run[1:])
+    text = json.dumps(merged, ensure_ascii=False, indent=2) + "\n"
+    deliver(lambda _colour: text, args.out, "merged scan", None)
+    return 0 if merged["ok"] else 1

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from whichtool_tui.usecases.models import PreparedRun, RunInputs, RunOptions, RunReport
 
 
-def _shard_text(text: str) -> str:
+def shard_text(text: str) -> str:
     """``--shard``'s argparse type: ``i/N``, checked by the shard use case's own rule."""
     from whichtool_tui.usecases.shards import shard_spec
 
@@ -39,7 +39,7 @@ def add_scale_out_flags(parser: argparse.ArgumentParser) -> None:
     add(
         "--shard",
         metavar="SHARD",
-        type=_shard_text,
+        type=shard_text,
         help="I/N: run shard I of N, every N-th task in task-id order (a CI matrix job); "
         "`report merge` combines the shards' JSON reports",
     )
