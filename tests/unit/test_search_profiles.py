@@ -249,3 +249,27 @@ def test_summary_reports_exact_name_recall_and_the_found_at_k_curve() -> None:
         assert item.curve == sorted(item.curve) and len(item.curve) == 8
         assert item.found_at_k == item.curve[item.k - 1]
         assert len(item.missed) == round((1 - item.found_at_k) * 10)
+
+
+def test_each_host_search_is_judged_at_its_own_k() -> None:
+    from whichtool_tui.discovery.deferral import predict_deferral
+    from whichtool_tui.discovery.findability import assess_findability
+    from whichtool_tui.evaluation.plan import TaskSpec
+
+    schema = {"type": "object", "properties": {}}
+    documents = [
+        build_document(f"queue_{i}", "Open a support ticket.", schema, i) for i in range(9)
+    ]  # nine equal texts: ties keep served order, so queue_6 ranks 7th everywhere
+    task = TaskSpec(id="t", prompt="open a support ticket", expected="queue_6")
+    names = ["bm25", "codex"]
+    section = assess_findability(
+        documents,
+        [task],
+        [build_retriever(documents, name, 0.3) for name in names],
+        predict_deferral(100, 9),
+        task_source="t",
+    )
+    assert section.tasks[0].ranks == {"bm25": 7, "codex": 7}
+    assert section.never_found == {"bm25": ["queue_6"], "codex": []}  # Codex loads 8
+    (missed,) = [f for f in section.findings if f.code == "findability/missed"]
+    assert "bm25 (rank 7)" in missed.message and "codex" not in missed.message

@@ -53,6 +53,14 @@ def method_of(name: str) -> str:
     return profile_named(name).method()
 
 
+def search_k(name: str, top_k: int) -> int:
+    """The k a search is judged at: a host profile's own (Codex and pi load 8), else top_k."""
+    from whichtool_tui.discovery.profiles import profile_named
+    from whichtool_tui.discovery.ranking import HOST_RETRIEVERS
+
+    return profile_named(name).top_k if name in HOST_RETRIEVERS else top_k
+
+
 def _words(vocabulary: Mapping[str, str], stems: set[str]) -> list[str]:
     return [vocabulary[stem] for stem in sorted(stems, key=list(vocabulary).index)]
 
@@ -71,7 +79,7 @@ def _missed_finding(
     missed = {
         name: ranking.rank_of(document.name)
         for name, ranking in rankings.items()
-        if (ranking.rank_of(document.name) or top_k + 1) > top_k
+        if (ranking.rank_of(document.name) or 10**9) > search_k(name, top_k)
     }
     if not missed:
         return None
@@ -81,7 +89,8 @@ def _missed_finding(
     suggestion = split_missing(task.prompt, [stems[word] for word in absent], frequency)
     helps = {word: searches_helped(word, task.prompt, missed) for word in suggestion.safe}
     where = ", ".join(
-        f"{name} (rank {rank})" if rank is not None else f"{name} (not returned)"
+        f"{name} ({'not returned' if rank is None else f'rank {rank}'}"
+        + (f", k {search_k(name, top_k)})" if search_k(name, top_k) != top_k else ")")
         for name, rank in missed.items()
     )
     leaders = sorted({ranking.hits[0].name for ranking in rankings.values() if ranking.hits})
@@ -117,7 +126,11 @@ def _missed_finding(
     return Diagnostic(
         code="findability/missed",
         severity="warning",
-        message=f"Task {task.id}: `{document.name}` is not in the top {top_k} of {where}",
+        message=(
+            f"Task {task.id}: `{document.name}` is not in the top {top_k} of {where}"
+            if all(search_k(name, top_k) == top_k for name in missed)
+            else f"Task {task.id}: `{document.name}` is not within each search's k: {where}"
+        ),
         tool=document.name,
         detail={
             "task": task.id,
@@ -191,7 +204,11 @@ def _never_found_finding(name: str, retrievers: Sequence[str], top_k: int) -> Di
         code="findability/never-found",
         severity="warning",
         message=f"`{name}` is never in the top {top_k} for its own prompts under "
-        f"{', '.join(retrievers)}: a deferring host would not load it",
+        + ", ".join(
+            f"{r} (k {search_k(r, top_k)})" if search_k(r, top_k) != top_k else r
+            for r in retrievers
+        )
+        + ": a deferring host would not load it",
         tool=name,
         hint="See the findability/missed findings for the words its text lacks.",
     )
@@ -307,7 +324,7 @@ def assess_findability(
         missing = [
             name
             for name, ranks in per_tool.items()
-            if all(rank is None or rank > top_k for rank in ranks)
+            if all(rank is None or rank > search_k(name, top_k) for rank in ranks)
         ]
         for name in missing:
             never_found[name].append(document.name)
