@@ -385,3 +385,20 @@ def test_batch_shards_merge_to_the_unsharded_batch_run(project: Path) -> None:
     assert scored_parts(merged) == scored_parts(full)
     assert merged["diagnostics"] == full["diagnostics"]
     assert merged["batch"]["linesSent"] == 12 and len(merged["batch"]["batchIds"]) == 2
+
+
+def test_the_report_shows_the_batch_and_its_price(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with fake_batch_server() as server:
+        assert batch(server, "anthropic", "batch.json", "--no-cache") == 0
+        batch_id = server.submitted()[0].id
+    assert f"batch ids: {batch_id}" in capsys.readouterr().err
+    for fmt, heading in (
+        ("terminal", "Batch\n  api          Anthropic"),
+        ("markdown", "### Batch"),
+    ):
+        assert main(["--no-ui", "report", "batch.json", "--format", fmt, "--out", f"r.{fmt}"]) == 0
+        text = Path(f"r.{fmt}").read_text(encoding="utf-8")
+        assert heading in text
+        assert "billed at 50% in a batch = the price of" in text and "verified 2026-12-03" in text

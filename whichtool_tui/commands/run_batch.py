@@ -195,7 +195,8 @@ def execute(
         sys.stderr.write(
             f"whichtool-tui: submitted {len(state.request_fingerprints):,} requests in "
             f"{len(state.batches)} batch(es) to the {state.api} "
-            f"({state.cached:,} trials answered by the cache); state: {shown}\n"
+            f"({state.cached:,} trials answered by the cache); batch ids: "
+            f"{', '.join(state.ids()) or 'none'}; state: {shown}\n"
         )
     if args.batch_detach:
         sys.stderr.write(
