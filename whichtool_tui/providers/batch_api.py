@@ -128,7 +128,14 @@ def split_lines(
     chunk: list[BatchLine] = []
     size = 0
     for line in lines:
-        weight = api.line_bytes(line)
+        try:
+            weight = api.line_bytes(line)
+        except (TypeError, ValueError) as exc:
+            raise ProviderError(
+                "provider/invalid-request",
+                f"A request cannot be sent as JSON: {exc}",
+                "A tool schema holds a value JSON cannot carry (NaN, Infinity or a non-JSON type).",
+            ) from None
         if weight > api.facts.max_bytes:
             raise ProviderError(
                 "batch/line-too-large",

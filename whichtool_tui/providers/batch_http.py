@@ -16,6 +16,7 @@ import httpx
 
 from whichtool_tui.limits import MAX_INPUT_BYTES, byte_size
 from whichtool_tui.providers.base import ProviderError
+from whichtool_tui.providers.batch_api import compact_json
 from whichtool_tui.providers.http import ERROR_BODY_CHARS, HttpProvider
 from whichtool_tui.redact import redact_url
 
@@ -119,7 +120,8 @@ class BatchTransport:
 
     async def post_json(self, url: str, body: dict[str, Any]) -> dict[str, Any]:
         """POST a JSON body and read a JSON object."""
-        payload = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        # Compact, as ``line_bytes`` counts it: the byte limit holds for the body actually sent.
+        payload = compact_json(body).encode("utf-8")
         return self._object(
             url, await self._read("POST", url, content=payload, headers=self.headers())
         )
