@@ -53,33 +53,35 @@ class ProfileBm25Retriever:
         self.profile = profile
         self.documents = tuple(documents)
         self._tokens = TOKENIZERS[profile.tokenizer]
-        self._counts = [Counter(self._tokens(profile_text(profile, d))) for d in self.documents]
-        self._lengths = [sum(counts.values()) for counts in self._counts]
-        total = sum(self._lengths)
-        self._average = total / len(self.documents) if total else 1.0
-        self._frequency: Counter[str] = Counter()
-        for counts in self._counts:
-            self._frequency.update(counts.keys())
+        k1, b = profile.bm25.k1, profile.bm25.b
+        counts = [Counter(self._tokens(profile_text(profile, d))) for d in self.documents]
+        lengths = [sum(count.values()) for count in counts]
+        total = sum(lengths)
+        average = total / len(self.documents) if total else 1.0
+        # Per document, k1 * (1 - b + b * |d| / avgdl); per term, its documents and counts.
+        self._norms = [k1 * (1 - b + b * length / average) for length in lengths]
+        self._postings: dict[str, list[tuple[int, int]]] = {}
+        for index, count in enumerate(counts):
+            for term, tf in count.items():
+                self._postings.setdefault(term, []).append((index, tf))
 
     def scores(self, query: str) -> list[float]:
         """Every document's score for a query, in document order."""
         assert self.profile.bm25 is not None
-        k1, b = self.profile.bm25.k1, self.profile.bm25.b
+        k1 = self.profile.bm25.k1
         terms = self._tokens(query)
         if self.profile.bm25.query_terms == "distinct":
             terms = list(dict.fromkeys(terms))
         count = len(self.documents)
         scores = [0.0] * count
         for term in terms:
-            frequency = self._frequency.get(term, 0)
-            if not frequency:
+            postings = self._postings.get(term)
+            if not postings:
                 continue
+            frequency = len(postings)
             idf = math.log(1 + (count - frequency + 0.5) / (frequency + 0.5))
-            for index, counts in enumerate(self._counts):
-                tf = counts.get(term, 0)
-                if tf:
-                    norm = k1 * (1 - b + b * self._lengths[index] / self._average)
-                    scores[index] += idf * tf * (k1 + 1) / (tf + norm)
+            for index, tf in postings:
+                scores[index] += idf * tf * (k1 + 1) / (tf + self._norms[index])
         return scores
 
     def search(self, query: str) -> Ranking:

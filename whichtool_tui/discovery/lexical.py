@@ -90,9 +90,10 @@ class RegexRetriever:
     def search(self, query: str) -> Ranking:
         """Rank by how many distinct prompt stems (as word-start prefixes) each tool matches.
 
-        ``search_pattern(keyword_pattern(query))`` runs the same pattern but counts distinct
-        matched strings, so a tool holding two words of one stem (``page``, ``pages``) scores
-        one more there; this index answer counts each stem once.
+        ``search_pattern(keyword_pattern(query))`` runs the same stems as one alternation,
+        where a stem that starts another (``pag`` and ``page``) matches once (the regex takes
+        the first alternative that fits); this index answer counts each stem a word starts
+        with, so such a tool scores one more here.
         """
         matched: dict[int, int] = {}
         for stem in prompt_vocabulary(query):

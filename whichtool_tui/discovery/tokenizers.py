@@ -60,7 +60,7 @@ def _snowball() -> Callable[[str], str]:
         ) from missing
 
     stemmer = snowballstemmer.stemmer("english")
-    return stemmer.stemWord  # type: ignore[no-any-return]
+    return cache(stemmer.stemWord)  # a surface repeats its words: stem each once
 
 
 def codex_tokens(text: str) -> list[str]:
