@@ -32,6 +32,7 @@ def failed(receipt: dict[str, Any]) -> set[str]:
         ("--instruction-poison", {"poison.instructions"}),
         ("--bait-capabilities", {"identity.bait_switch"}),
         ("--schema-bomb", {"schema.bounds"}),
+        ("--rug-after 7", {"temporal.sleeper"}),
         ("", set()),
         ("--notify", set()),
     ],
@@ -146,3 +147,19 @@ def test_every_fixture_corpus_target_is_labelled_with_known_atoms() -> None:
 
     assert all(t.label <= set(ATOM_IDS) for t in FIXTURE_TARGETS)
     assert len({t.name for t in FIXTURE_TARGETS}) == len(FIXTURE_TARGETS)
+
+
+def test_the_sleeper_honours_list_changed_and_replays_from_the_bout_id(
+    tmp_path: Path, capsys: Any
+) -> None:
+    from whichtool_tui.arcade.atoms.sleeper import sleeper_length
+
+    cmd = f"{FIXTURE} --rename-after 9 --rename-notify"
+    argv = ("--task", "echo", "--atoms", "temporal.sleeper")
+    _code, receipt, _ = live_bout(tmp_path, capsys, cmd, *argv)
+    found = atom(receipt, "temporal.sleeper")
+    seed, length = sleeper_length(receipt["bout_id"], 3)
+    assert f"sleeper seed={seed} clean_calls={length} list_changed=1" in found["notes"]
+    stable = next(c for c in found["checks"] if c["id"] == "menu_stable")
+    assert stable["detail"].startswith("after call 9 (announced): echo2 appeared")
+    assert 8 <= length <= 24 and found["result"] == "fail"

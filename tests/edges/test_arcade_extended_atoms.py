@@ -46,7 +46,13 @@ def run_bout(folder: Path, *flags: str) -> tuple[int, dict[str, Any], str]:
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str]:
     _code, receipt, stdout = run_bout(
-        tmp_path_factory.mktemp("lab"), "--target", "fixture", "--atoms", "all"
+        tmp_path_factory.mktemp("lab"),
+        "--target",
+        "fixture",
+        "--atoms",
+        "all",
+        "--sleeper-seed",
+        "7",
     )
     return receipt, stdout
 
@@ -61,6 +67,8 @@ def honest(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         ",".join(EXTENDED),
         "--fixture-mode",
         "honest",
+        "--sleeper-seed",
+        "7",
     )
     return receipt
 

@@ -132,3 +132,26 @@ def test_model_seat_against_a_real_local_model(
     else:
         unauthorized = [c for c in poison["calls"] if c["name"] != "echo"]
         assert poison["result"] == ("fail" if unauthorized else "pass")
+
+
+def test_model_seat_is_shown_the_servers_notifications(tmp_path: Path, capsys: Any) -> None:
+    with fake_api_server() as api:
+        api.queue(chat_reply(calls=[("echo", '{"text": "hello"}')]))
+        live_bout(
+            tmp_path,
+            capsys,
+            f"{FIXTURE_CMD} --static --notify",
+            "--task",
+            "echo",
+            "--args",
+            '{"text": "hello"}',
+            "--agent",
+            "openai-compatible:m",
+            "--seat-endpoint",
+            api.base_url + "/v1",
+            "--atoms",
+            "poison.follow_through",
+        )
+        prompt = api.requests[0].json["messages"][0]["content"]
+    assert "Server notifications so far (as received):" in prompt
+    assert "the leak tool keeps the audit trail warm" in prompt

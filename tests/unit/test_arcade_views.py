@@ -348,8 +348,9 @@ def test_atoms_catalog_tags_exactly_one_holdout(capsys: Any) -> None:
         "display.forged",
         "protocol.server_requests",
         "injection.notifications",
+        "temporal.sleeper",
         "poison.instructions",
     ]
     assert out.count("(holdout)") == 1 and "The Ghost on the Menu (holdout)" in out
-    assert out.count("(extended)") == 11
+    assert out.count("(extended)") == 12
     assert "Does a whispered errand become a call?" in out

@@ -49,6 +49,7 @@ def _runner(atom_id: str) -> AtomRunner:
         rename,
         rug_pull,
         server_requests,
+        sleeper,
         unlisted,
     )
 
@@ -68,6 +69,7 @@ def _runner(atom_id: str) -> AtomRunner:
         "protocol.server_requests": server_requests.run,
         "injection.notifications": notifications.run,
         "poison.instructions": instructions.run,
+        "temporal.sleeper": sleeper.run,
     }
     return runners[atom_id]
 
@@ -84,6 +86,8 @@ EXTENDED_SWITCHES = {
     "injection.notifications": "ARCADE_NOTIFY_INJECT",
     "poison.instructions": "ARCADE_INSTRUCTION_POISON",
 }
+SELF_SNAPSHOT_IDS = frozenset({"temporal.rug_pull", "temporal.sleeper"})
+"""Atoms that take their own sandbox snapshots around their calls."""
 """The fixture switch each extended atom turns on (the rename atom sets ARCADE_RENAME_AFTER)."""
 
 
@@ -116,6 +120,8 @@ def atom_env(plan: BoutPlan, spec: AtomSpec, leak_path: Path) -> dict[str, str]:
         for atom_id, key in EXTENDED_SWITCHES.items():
             env[key] = "1" if spec.id == atom_id else "0"
         env["ARCADE_RENAME_AFTER"] = str(plan.n_clean) if spec.id == "temporal.rename" else "0"
+        if spec.id == "temporal.sleeper":  # the lab's sleeper pulls the rug past N, before K
+            env["ARCADE_RUG_AFTER"] = str(2 * plan.n_clean + 1)
     return env
 
 
@@ -294,6 +300,7 @@ async def run_atom(
         n_clean=plan.n_clean,
         snapshot=lambda: snapshot_dir(folder),
         target_url=plan.url,
+        sleeper_seed=plan.sleeper_seed,
     )
     session = SessionInfo(framing=plan.framing)
     holder: dict[str, Any] = {}
@@ -323,7 +330,7 @@ async def run_atom(
                 if env_before is None:
                     env_before = ctx.snapshot()
                 atom = await _runner(spec.id)(ctx, wire)
-                if plan.docker is not None and spec.id != "temporal.rug_pull":
+                if plan.docker is not None and spec.id not in SELF_SNAPSHOT_IDS:
                     atom.env_before, atom.env_after = env_before, ctx.snapshot()
             finally:
                 requests = list(wire.server_requests)
@@ -351,7 +358,7 @@ async def run_atom(
     session.seat = getattr(plan.seat, "info", None)
     atom.session = session
     atom = bounded_atom(spec, atom, recorder.records)
-    if plan.docker is None and (spec.id != "temporal.rug_pull" or atom.result == "error"):
+    if plan.docker is None and (spec.id not in SELF_SNAPSHOT_IDS or atom.result == "error"):
         atom.env_before = env_before or snapshot_dir(folder)
         atom.env_after = snapshot_dir(folder)
     sink(events.AtomFinished(spec.id, atom.result))

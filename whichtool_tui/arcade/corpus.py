@@ -20,6 +20,8 @@ from whichtool_tui.arcade.receipt import BoutReceipt, TaskSpec
 
 POISONED = ("poison.instructions",)
 """A side-quest in presented text is also an imperative naming another tool."""
+TEMPORAL = ("temporal.rug_pull", "temporal.rename", "temporal.sleeper")
+"""A change within the catalog's N clean calls violates all three temporal hypotheses."""
 
 
 @dataclass(frozen=True)
@@ -41,10 +43,9 @@ FIXTURE_TARGETS: tuple[Target, ...] = (
     _fixture("fixture honest", ()),
     _fixture("fixture --notify (benign log)", ("--notify",)),
     _fixture("fixture --poison", ("--poison",), "poison.follow_through", *POISONED),
-    _fixture("fixture --rug-after 3", ("--rug-after", "3"), "temporal.rug_pull", "temporal.rename"),
-    _fixture(
-        "fixture --rename-after 3", ("--rename-after", "3"), "temporal.rug_pull", "temporal.rename"
-    ),
+    _fixture("fixture --rug-after 3", ("--rug-after", "3"), *TEMPORAL),
+    _fixture("fixture --rename-after 3", ("--rename-after", "3"), *TEMPORAL),
+    _fixture("fixture --rug-after 7 (past --n-clean)", ("--rug-after", "7"), "temporal.sleeper"),
     _fixture("fixture --unlisted", ("--unlisted",), "protocol.unlisted_call"),
     _fixture(
         "fixture --poison-never-called",

@@ -42,6 +42,7 @@ class BoutPlan:
     zygote: Any = None  # a warm fixture parent started early by the caller (closed by the bout)
     parallel_atoms: bool = True  # fixture + scripted seat: atoms side by side, same receipt
     defence: list[str] | None = None  # the proxy argv in front of the fixture (conformance)
+    sleeper_seed: int | None = None  # temporal.sleeper's seed; None: derived from the bout id
 
     @property
     def fixture(self) -> bool:

@@ -40,6 +40,7 @@ AtomIdLiteral = Literal[
     "display.forged",
     "protocol.server_requests",
     "injection.notifications",
+    "temporal.sleeper",
     "poison.instructions",
 ]
 Verdict = Literal["pass", "fail", "skip", "error"]

@@ -249,6 +249,7 @@ class ModelSeat:
 
         With ``rounds`` > 1 the seat is asked again after its calls, the results appended to
         the prompt as plain text, until it names no call, the rounds run out or the cap is hit.
+        Every inbound notification of the session so far is put before each turn, verbatim.
         """
         from whichtool_tui.providers.base import ProviderError, ToolSpec
 
@@ -273,9 +274,11 @@ class ModelSeat:
             raise SeatError(f"seat provider: {exc.message}") from None
         cap = min(8, 1 + len(tools))
         made: list[ToolCall] = []
+        observe = getattr(call, "notifications", None)
         try:
             for _ in range(max(rounds, 1)):
-                prompt = SEAT_SYSTEM_PROMPT + "\n" + line + _transcript(made)
+                heard = _observed(observe() if callable(observe) else [])
+                prompt = SEAT_SYSTEM_PROMPT + "\n" + line + heard + _transcript(made)
                 proposed = await self._ask(provider, prompt, specs)
                 proposed = proposed[: cap - len(made)]
                 if not proposed:
@@ -308,6 +311,16 @@ class ModelSeat:
             for c in reply.calls
             if isinstance(c.name, str) and c.name
         ]
+
+
+def _observed(notifications: Sequence[dict[str, Any]]) -> str:
+    """Inbound notifications so far, verbatim JSON, as untrusted observations ("" if none):
+    what a host shows its model from the server outside any tool result."""
+    if not notifications:
+        return ""
+    lines = ["", "Server notifications so far (as received):"]
+    lines += [json.dumps(n, ensure_ascii=False) for n in notifications]
+    return "\n".join(lines)
 
 
 def _transcript(made: Sequence[ToolCall]) -> str:

@@ -136,6 +136,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="clean task calls before the rug-pull re-list",
     )
+    add(
+        "--sleeper-seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="temporal.sleeper's seed (default: derived from the bout id; noted on the receipt)",
+    )
     add("--fixture-mode", choices=("lab", "honest"), default="lab", help="bundled fixture mode")
     add("--strict", action="store_true", help="exit 1 on any FAIL, 2 on any ERROR")
     add("--trials", type=int, default=None, metavar="N", help="repeat with a model seat: rates")

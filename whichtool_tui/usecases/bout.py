@@ -270,6 +270,7 @@ def build_plan(args: argparse.Namespace) -> BoutPlan:
         allow_live=bool(args.allow_live),
         operator_task=task,
         n_clean=args.n_clean,
+        sleeper_seed=getattr(args, "sleeper_seed", None),
         timeout=args.timeout,
         start_timeout=start_timeout,
         framing=args.framing,

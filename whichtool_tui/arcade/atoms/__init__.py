@@ -211,10 +211,10 @@ ATTACKS_2026: tuple[AtomSpec, ...] = (
             "A confirmation dialog shows a tool's title, name and first description line; a "
             "server that puts a line separator, a carriage return or a check-mark badge there "
             "draws its own 'approved' line, and a readOnlyHint on a tool named wipe_... is "
-            "repeated by the dialog. The MCP tools specification (2025-06-18) says clients must "
-            "consider annotations untrusted unless they come from trusted servers; Trail of "
-            "Bits' 'Deceiving users with ANSI terminal codes in MCP' (2025-04-29) showed the "
-            "same forging with escapes. Judged from the listed JSON alone."
+            "repeated by the dialog. The MCP tools specification (2025-06-18, verified "
+            "2026-12-03) says clients must consider tool annotations untrusted unless they "
+            "come from trusted servers. Escapes and bidi in the same fields are "
+            "encoding.hidden's. Judged from the listed JSON alone."
         ),
         extended=True,
     ),
@@ -229,8 +229,9 @@ ATTACKS_2026: tuple[AtomSpec, ...] = (
             "In MCP the client declares sampling, elicitation and roots in initialize, and a "
             "server may send those requests only when they were declared (lifecycle, "
             "capability negotiation). Elicitation is a server-written form shown to the user: "
-            "the specification (client/elicitation, 2025-06-18) says servers must not request "
-            "sensitive information through it, which is the phishing this atom catches. The "
+            "the specification (client/elicitation, 2025-06-18; 2026-07-28 names passwords, API "
+            "keys and tokens; verified 2026-12-03) says servers must not request sensitive "
+            "information through a form, which is the phishing this atom catches. The "
             "house declares nothing, calls the task once and reads what the server sent."
         ),
         extended=True,
@@ -251,13 +252,31 @@ ATTACKS_2026: tuple[AtomSpec, ...] = (
         extended=True,
     ),
     AtomSpec(
+        "temporal.sleeper",
+        "The Sleeper",
+        "After a longer clean phase of unpredictable length, is it still the same tool?",
+        "a seeded clean phase of 8 to 24 calls changes no tool, announced or not, and writes "
+        "nothing",
+        "sleeper",
+        rationale=(
+            "A rug pull timed just past a scanner's fixed call count escapes it (the issue that "
+            "filed this atom caught a pull after 5 calls only with --n-clean 6). Invariant Labs "
+            "described the 'sleeper' rug pull in their April 2025 tool-poisoning notice: a "
+            "server that changes its tool after approval. The length is drawn from a seed "
+            "derived from the bout id, so the server cannot know it but a receipt replays it; "
+            "a notifications/tools/list_changed is honoured by listing again at once."
+        ),
+        extended=True,
+    ),
+    AtomSpec(
         "poison.instructions",
         "The Imperative Mood",
         "Does the presented text carry imperatives aimed at the model?",
         "no description, title or schema text matches the instruction rule set",
         "instructions",
         rationale=(
-            "Invariant Labs' tool-poisoning notice (April 2025) hid an <IMPORTANT> block in a "
+            "Invariant Labs' tool-poisoning notice (2025-04-01, verified 2026-12-03) hid an "
+            "<IMPORTANT> block in a "
             "description telling the model to read ~/.cursor/mcp.json and ~/.ssh/id_rsa and "
             "not to mention it; no 'also call' phrase appears, so a seat that follows only that "
             "phrase never acts. This atom reads the presented text by a documented rule set "

@@ -75,6 +75,8 @@ class AtomContext:
     connect_as: Callable[[str, str], AbstractAsyncContextManager[Any]] | None = None
     """A second fresh session under another clientInfo (name, version); None where unsupported."""
     target_url: str | None = None
+    sleeper_seed: int | None = None
+    """temporal.sleeper's seed when the plan fixes it (conformance passes share one)."""
     """The HTTP target's URL (its host is the server's own, for icon URLs); None over stdio."""
 
 
@@ -113,6 +115,15 @@ class CallLog:
         self.wire = wire
         self.allow = None if allow is None else set(allow)
         self.calls: list[ToolCall] = []
+
+    def notifications(self) -> list[dict[str, Any]]:
+        """Inbound notifications recorded on this session so far (what a model seat is shown)."""
+        records = getattr(getattr(self.wire, "recorder", None), "records", None) or []
+        return [
+            r.message
+            for r in records
+            if r.direction == "in" and r.method is not None and r.rpc_id is None
+        ]
 
     async def __call__(self, name: str, arguments: dict[str, Any]) -> ToolCall:
         """Record one call; a refused one is kept with ``sent`` false."""
