@@ -37,7 +37,8 @@ def finding_cells(finding: Finding) -> tuple[str, str, str]:
         about = f"{finding.tools[0]} +{finding.member_count - 1:,} more"
         code = f"{finding.code} [family {finding.member_count:,}]"
     else:
-        about = " ~ ".join(finding.tools)
+        more = len(finding.tools) - 3  # an aggregated finding names thousands
+        about = " ~ ".join(finding.tools[:3]) + (f" +{more:,} more" if more > 0 else "")
         code = finding.code + (" [view]" if finding.is_pair else "")
     return label, code, sanitize_text(about)[:48]
 
