@@ -402,3 +402,33 @@ def test_the_report_shows_the_batch_and_its_price(
         text = Path(f"r.{fmt}").read_text(encoding="utf-8")
         assert heading in text
         assert "billed at 50% in a batch = the price of" in text and "verified 2026-12-03" in text
+
+
+def test_a_config_base_url_gets_no_vendor_key_for_a_batch_either(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with fake_batch_server() as server:
+        Path("whichtool.config.json").write_text(
+            json.dumps({"provider": {"name": "openai", "baseUrl": server.api.base_url + "/v1"}}),
+            encoding="utf-8",
+        )
+        code = main(
+            [
+                "--no-ui",
+                "run",
+                "surface.json",
+                "--model",
+                "m",
+                "--batch",
+                "--config",
+                "whichtool.config.json",
+                "--format",
+                "json",
+                "--out",
+                "x.json",
+            ]
+        )
+        assert server.api.requests == []  # the key rule refused before anything was sent
+    err = capsys.readouterr().err
+    assert code == 2 and "Refusing to send OPENAI_API_KEY" in err and "Traceback" not in err
+    assert KEYS["OPENAI_API_KEY"] not in err
