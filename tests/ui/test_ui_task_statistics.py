@@ -35,8 +35,9 @@ async def test_run_plan_shows_the_power_of_the_task_level_gate(tmp_path: Path) -
         await open_lab_run(app, pilot, tmp_path, "3")
         await pilot.press("p")
         plan = static_text(app.screen.query_one("#run-plan", Static))
-        assert "to detect a 5-point drop" in plan and "assumed 0.25" in plan
-        assert "80% power:" in plan
+        assert "to detect a 5-point drop" in plan and "no pilot run given" in plan
+        assert "can never gate: fewer than 6 changed tasks" in plan
+        assert "80% power (spread):" in plan
     options = dataclasses.replace(RunOptions(), detect=0.2, baseline=str(UI_DATA / "lab-run.json"))
     app = WhichtoolApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -44,4 +45,4 @@ async def test_run_plan_shows_the_power_of_the_task_level_gate(tmp_path: Path) -
         await open_lab_run(app, pilot, tmp_path, "3", form)
         await pilot.press("p")
         plan = static_text(app.screen.query_one("#run-plan", Static))
-        assert "to detect a 20-point drop" in plan and "measured on the pilot run" in plan
+        assert "to detect a 20-point drop" in plan and "per-task rates of the pilot run" in plan

@@ -132,7 +132,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add(
         "--baseline",
         metavar="F",
-        help="a pilot run whose per-task variance the --dry-run power plan uses",
+        help="a pilot run whose per-task rates the --dry-run power plan simulates from",
+    )
+    add(
+        "--max-accuracy-drop",
+        type=number_between(0, 1),
+        metavar="X",
+        help="the diff gate the --dry-run power plan is sized for: it fires only when the "
+        "mean drop also exceeds X",
     )
     add(
         "--discovery",

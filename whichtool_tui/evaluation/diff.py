@@ -397,12 +397,7 @@ def _diff_runs(
             )
         )
     drop = _accuracy_drop(unit, accuracy)
-    drop_breached = (
-        max_accuracy_drop is not None
-        and drop is not None
-        and drop > max_accuracy_drop
-        and gate.distinguishable
-    )
+    drop_breached = drop_breaches(drop, max_accuracy_drop, gate.distinguishable)
     if drop_breached:
         per_task = "" if unit == "trial" else " (mean per-task drop, task-level test)"
         diagnostics.append(
@@ -454,6 +449,19 @@ def _over(verdict: GateVerdict) -> str:
     if verdict.p_value is None:
         return ""
     return f" over {units(verdict.count, verdict.noun)}"
+
+
+def drop_breaches(
+    drop: float | None, max_accuracy_drop: float | None, distinguishable: bool
+) -> bool:
+    """--max-accuracy-drop fails the diff: the drop is above the limit and the gate's test
+    finds the change (the power planner asks the very same question of simulated runs)."""
+    return (
+        max_accuracy_drop is not None
+        and drop is not None
+        and drop > max_accuracy_drop
+        and distinguishable
+    )
 
 
 def _accuracy_drop(unit: PairedUnit, accuracy: MetricDelta) -> float | None:

@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from whichtool_tui.evaluation.diff_model import TaskPairedComparison
-from whichtool_tui.evaluation.permutation import holm_adjust, mean_interval, sign_flip_test
+from whichtool_tui.evaluation.permutation import (
+    SignFlipResult,
+    holm_adjust,
+    integer_changes,
+    mean_interval,
+    sign_flip_scaled,
+)
 from whichtool_tui.evaluation.report_model import ScoredTrial
 from whichtool_tui.evaluation.signtest import PAIRED_SIGNIFICANCE_LEVEL
 
@@ -80,8 +86,11 @@ def tally_pairs(pairs: Iterable[Paired], passes: Passes) -> PairTally:
     return tally
 
 
-def _significant(changes: Sequence[Fraction], p_value: float) -> bool:
-    return any(changes) and p_value <= PAIRED_SIGNIFICANCE_LEVEL
+def significant_change(scaled: Sequence[int]) -> tuple[SignFlipResult, bool]:
+    """The task-level test of per-task changes on one integer scale, and its verdict: some
+    task changed and p <= 0.05 (diff's rule, which the power planner asks of simulated runs)."""
+    test = sign_flip_scaled(scaled)
+    return test, any(scaled) and test.p_value <= PAIRED_SIGNIFICANCE_LEVEL
 
 
 def task_paired(pairs: Iterable[Paired], passes: Passes) -> TaskPairedComparison:
@@ -93,7 +102,7 @@ def tallied_task_paired(tally: PairTally) -> TaskPairedComparison:
     """``task_paired`` from pairs already counted."""
     changes = list(tally.changes().values())
     values = [float(change) for change in changes]
-    test = sign_flip_test(changes)
+    test, distinguishable = significant_change(integer_changes(changes))
     return TaskPairedComparison(
         tasks=len(changes),
         improved=sum(1 for change in changes if change > 0),
@@ -103,7 +112,7 @@ def tallied_task_paired(tally: PairTally) -> TaskPairedComparison:
         ci95=mean_interval(values),
         p_value=test.p_value,
         test=test.method,
-        distinguishable=_significant(changes, test.p_value),
+        distinguishable=distinguishable,
     )
 
 

@@ -112,6 +112,7 @@ class RunOptions:
     # Power planning of a dry run: the drop to detect, and a pilot run to measure variance on.
     detect: float = limits.DEFAULT_DETECT
     baseline: str | None = None
+    max_accuracy_drop: float | None = None  # the diff gate the power plan is sized for
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,8 @@ class SignFlipResult:
     exact: bool
 
 
-def _integer_changes(changes: Sequence[Fraction]) -> list[int]:
+def integer_changes(changes: Sequence[Fraction]) -> list[int]:
+    """The changes on one integer scale (their denominators' least common multiple)."""
     scale = math.lcm(*(change.denominator for change in changes)) if changes else 1
     return [int(change * scale) for change in changes]
 
@@ -62,7 +63,40 @@ def _exact_tail(magnitudes: Counter[int], observed: int) -> float:
     return tail
 
 
-def _exact_work(magnitudes: Counter[int]) -> int:
+_INT64_FLIPS = 62
+"""Up to this many flips every count of sign assignments fits a signed 64-bit integer."""
+_ARRAY_REACH = 1_000_000
+
+
+def _exact_tail_int64(magnitudes: Counter[int], observed: int) -> float | None:
+    """``_exact_tail`` over numpy arrays indexed by the sum: the same integer counts, so the
+    same p-value. int64 up to 62 flips, beyond that arrays of Python integers (exact, and
+    still several times faster than a dictionary); None when the sums pass a million."""
+    flips = sum(magnitudes.values())
+    reach = sum(magnitude * count for magnitude, count in magnitudes.items())
+    if reach > _ARRAY_REACH:
+        return None
+    import numpy as np
+
+    kind = np.int64 if flips <= _INT64_FLIPS else object
+    distribution = np.zeros(2 * reach + 1, dtype=kind)
+    distribution[reach] = 1
+    low = high = reach  # the indices the support spans so far
+    for magnitude, count in sorted(magnitudes.items()):
+        grown = np.zeros_like(distribution)
+        support = distribution[low : high + 1]
+        for j in range(count + 1):
+            shift = magnitude * (2 * j - count)
+            grown[low + shift : high + 1 + shift] += math.comb(count, j) * support
+        distribution = grown
+        low, high = low - magnitude * count, high + magnitude * count
+    sums = np.abs(np.arange(-reach, reach + 1))
+    extreme = int(distribution[sums >= abs(observed)].sum())
+    tail: float = extreme / 2**flips
+    return tail
+
+
+def exact_work(magnitudes: Counter[int]) -> int:
     work, support = 0, 1
     for magnitude, count in magnitudes.items():
         support = min(support + 2 * magnitude * count, 2**62)
@@ -150,13 +184,23 @@ def sign_flip_test(
     changes: Sequence[Fraction], draws: int = MONTE_CARLO_DRAWS, seed: int = MONTE_CARLO_SEED
 ) -> SignFlipResult:
     """Two-sided p-value of the summed per-task change under random sign flips (1 when none)."""
-    scaled = [value for value in _integer_changes(changes) if value != 0]
+    return sign_flip_scaled(integer_changes(changes), draws, seed)
+
+
+def sign_flip_scaled(
+    changes: Sequence[int], draws: int = MONTE_CARLO_DRAWS, seed: int = MONTE_CARLO_SEED
+) -> SignFlipResult:
+    """``sign_flip_test`` of changes already on one integer scale."""
+    scaled = [value for value in changes if value != 0]
     if not scaled:
         return SignFlipResult(1.0, EXACT_METHOD, True)
     observed = sum(scaled)
     magnitudes = Counter(abs(value) for value in scaled)
-    if len(scaled) <= ALWAYS_EXACT_TASKS or _exact_work(magnitudes) <= EXACT_WORK_LIMIT:
-        return SignFlipResult(min(1.0, _exact_tail(magnitudes, observed)), EXACT_METHOD, True)
+    if len(scaled) <= ALWAYS_EXACT_TASKS or exact_work(magnitudes) <= EXACT_WORK_LIMIT:
+        tail = _exact_tail_int64(magnitudes, observed)
+        if tail is None:
+            tail = _exact_tail(magnitudes, observed)
+        return SignFlipResult(min(1.0, tail), EXACT_METHOD, True)
     p_value = _sampled_tail(magnitudes, observed, draws, seed)
     method = f"sign-flip over tasks, monte carlo ({draws} draws, seed {seed})"
     return SignFlipResult(min(1.0, p_value), method, False)

@@ -1,86 +1,50 @@
-"""Power and budget planning for the task-level gate: how many tasks x repeats detect a drop.
+"""Power and budget planning for diff's accuracy gate, by simulating the gate itself.
 
-A normal approximation to the sign-flip test over tasks. Each task's change in success rate is
-modelled as a true drop concentrated in a share ``detect`` of the tasks (each of which flips
-wholesale, as a temperature-0 model does: variance detect x (1 - detect)) plus fresh sampling
-noise in both runs (2 x within-task variance / repeats). The within-task variance comes from a
-pilot run when one is given, otherwise it is assumed to be 0.25, its largest possible value.
+The plan is what ``power_sim`` measures: diff's own task-level test run on 2,000 seeded
+simulated pairs of runs, from a pilot run's per-task rates when one is given (else a stated
+prior), under two drop models. It also states what no amount of repeats can change: the exact
+sign-flip test over tasks cannot reach p <= 0.05 unless at least 6 tasks change, and under Holm
+over m tools a tool needs more (9 tasks at 8 tools).
 """
 
 from __future__ import annotations
 
 import math
 import os
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from statistics import NormalDist
 from typing import TYPE_CHECKING
 
+from whichtool_tui.evaluation.power_sim import (
+    DROP_MODELS,
+    SIMULATION_DRAWS,
+    DropModel,
+    PowerEstimate,
+    min_changed_tasks,
+    simulate_power,
+)
 from whichtool_tui.evaluation.report_model import RunReport
 
 if TYPE_CHECKING:
     from whichtool_tui.evaluation.engine import PreparedRun, RunOptions
 
 POWER_TARGET = 0.80
-ASSUMED_WITHIN_VARIANCE = 0.25
 PLANNING_REPEATS = (1, 3, 5, 10, 20)
-_LEVEL = 0.05
+MAX_PLANNED_TASKS = 400
+MAX_PLANNED_REPEATS = 50
+PRIOR = "prior: task base rates spread evenly over 50-100% (no pilot run given)"
+_SEARCH_DRAWS = 1_000
 
 
-@dataclass(frozen=True)
-class PlanOption:
-    """One tasks x repeats plan that reaches the target power, with its price."""
-
-    repeat: int
-    tasks: int
-    trials: int
-    prompt_tokens: int
-    seconds: int | None
+def prior_rates(tasks: int) -> list[float]:
+    """The stated prior: base rates at the quantiles of a uniform 0.5-1.0."""
+    return [0.5 + 0.5 * (index + 0.5) / tasks for index in range(tasks)]
 
 
-@dataclass(frozen=True)
-class PowerPlan:
-    """The power of the planned run and the cheapest plans that reach the target."""
-
-    detect: float
-    tasks: int
-    repeat: int
-    within_variance: float
-    variance_source: str
-    power: float
-    options: tuple[PlanOption, ...]
-
-    @property
-    def cheapest(self) -> PlanOption:
-        """The plan with the fewest trials (then the fewest repeats)."""
-        return min(self.options, key=lambda option: (option.trials, option.repeat))
-
-
-def change_variance(detect: float, within_variance: float, repeat: int) -> float:
-    """Variance of one task's change in success rate under the planning model."""
-    return detect * (1 - detect) + 2 * within_variance / repeat
-
-
-def gate_power(tasks: int, repeat: int, detect: float, within_variance: float) -> float:
-    """Approximate chance that the two-sided task-level gate (p <= 0.05) sees the drop."""
-    if tasks < 1:
-        return 0.0
-    spread = math.sqrt(change_variance(detect, within_variance, repeat))
-    normal = NormalDist()
-    shift = math.sqrt(tasks) * detect / spread
-    critical = normal.inv_cdf(1 - _LEVEL / 2)
-    return normal.cdf(shift - critical) + normal.cdf(-shift - critical)
-
-
-def tasks_needed(repeat: int, detect: float, within_variance: float) -> int:
-    """Tasks for the target power at this repeat count (normal approximation)."""
-    normal = NormalDist()
-    z = normal.inv_cdf(1 - _LEVEL / 2) + normal.inv_cdf(POWER_TARGET)
-    return max(2, math.ceil(z * z * change_variance(detect, within_variance, repeat) / detect**2))
-
-
-def pilot_within_variance(report: RunReport) -> float | None:
-    """Mean unbiased within-task variance of success over targeted tasks with 2+ scored trials."""
+def pilot_rates(report: RunReport) -> list[float]:
+    """Each targeted task's success rate over its scored trials in the pilot run."""
     counts: dict[str, list[int]] = {}
     for trial in report.trials:
         if trial.expected is None or trial.verdict == "error":
@@ -88,12 +52,165 @@ def pilot_within_variance(report: RunReport) -> float | None:
         row = counts.setdefault(trial.task_id, [0, 0])
         row[0] += trial.verdict == "correct"
         row[1] += 1
-    variances = [
-        correct * (scored - correct) / (scored * (scored - 1))
-        for correct, scored in counts.values()
-        if scored >= 2
-    ]
-    return sum(variances) / len(variances) if variances else None
+    return sorted(correct / scored for correct, scored in counts.values())
+
+
+def design_rates(source: Sequence[float] | None, tasks: int) -> tuple[float, ...]:
+    """``tasks`` base rates: the source's quantiles (a pilot of any size), else the prior."""
+    if not source:
+        return tuple(prior_rates(tasks))
+    ordered = sorted(source)
+    return tuple(
+        ordered[min(len(ordered) - 1, int((i + 0.5) / tasks * len(ordered)))] for i in range(tasks)
+    )
+
+
+@dataclass(frozen=True)
+class PlanOption:
+    """The fewest tasks at one repeat count whose simulated power reaches the target."""
+
+    repeat: int
+    tasks: int | None  # None: not within MAX_PLANNED_TASKS
+    power: PowerEstimate | None
+    trials: int
+    prompt_tokens: int
+    seconds: int | None
+
+
+@dataclass(frozen=True)
+class ToolReach:
+    """Whether a tool's own task-level comparison can reach p <= 0.05 after Holm."""
+
+    tool: str
+    tasks: int
+    needed: int
+
+    @property
+    def reachable(self) -> bool:
+        """It has enough tasks for Holm's adjusted floor to reach the level."""
+        return self.tasks >= self.needed
+
+
+@dataclass(frozen=True)
+class PowerPlan:
+    """The planned run's simulated power, what can never gate, and the 80% plans."""
+
+    detect: float
+    tasks: int
+    repeat: int
+    max_accuracy_drop: float | None
+    rates_source: str
+    power: Mapping[DropModel, PowerEstimate]
+    min_tasks: int
+    tools: tuple[ToolReach, ...]
+    options: tuple[PlanOption, ...]
+    repeats_needed: int | None
+
+    @property
+    def headline(self) -> PowerEstimate:
+        """The spread model's power: the figure the plan leads with."""
+        return self.power["spread"]
+
+
+def _simulate(
+    source: tuple[float, ...] | None,
+    tasks: int,
+    repeat: int,
+    detect: float,
+    model: DropModel,
+    max_drop: float | None,
+    draws: int = SIMULATION_DRAWS,
+    decide: bool = False,
+) -> PowerEstimate:
+    rates = design_rates(source, tasks)
+    if detect > sum(rates) / len(rates):
+        return PowerEstimate(0.0, draws)  # the base accuracy is below the drop to detect
+    target = POWER_TARGET if decide else None
+    return simulate_power(rates, repeat, detect, model, max_drop, draws, decide_against=target)
+
+
+def _reaches(
+    source: tuple[float, ...] | None, tasks: int, repeat: int, detect: float, cap: float | None
+) -> bool:
+    """Whether the spread model's power reaches the target (a search step: stops early)."""
+    estimate = _simulate(source, tasks, repeat, detect, "spread", cap, _SEARCH_DRAWS, True)
+    return estimate.power >= POWER_TARGET
+
+
+def _fewest(reaches: Callable[[int], bool], low: int, cap: int) -> int | None:
+    """The smallest n in [low, cap] for which ``reaches(n)``: steps up by half again each time
+    (small plans stay cheap to find), then bisects the last step; None when even ``cap`` fails."""
+    below, step = low - 1, low
+    while not reaches(step):
+        if step >= cap:
+            return None
+        below, step = step, min(cap, max(step + 1, step * 3 // 2))
+    while step - below > 1:
+        middle = (below + step) // 2
+        if reaches(middle):
+            step = middle
+        else:
+            below = middle
+    return step
+
+
+def _fewest_tasks(
+    source: tuple[float, ...] | None, repeat: int, detect: float, cap: float | None
+) -> int | None:
+    """The fewest tasks reaching the target at this repeat count."""
+    return _fewest(
+        lambda tasks: _reaches(source, tasks, repeat, detect, cap),
+        min_changed_tasks(),
+        MAX_PLANNED_TASKS,
+    )
+
+
+def _fewest_repeats(
+    source: tuple[float, ...] | None, tasks: int, detect: float, cap: float | None
+) -> int | None:
+    """The fewest repeats reaching the target with these tasks; None when none can."""
+    if tasks < min_changed_tasks():
+        return None
+    return _fewest(
+        lambda repeat: _reaches(source, tasks, repeat, detect, cap), 1, MAX_PLANNED_REPEATS
+    )
+
+
+def tool_reach(tasks_by_tool: Mapping[str, int]) -> tuple[ToolReach, ...]:
+    """Per tool with a task: its task count and the fewest Holm lets reach p <= 0.05."""
+    compared = sum(1 for count in tasks_by_tool.values() if count > 0)
+    needed = min_changed_tasks(max(1, compared))
+    return tuple(
+        ToolReach(tool, count, needed) for tool, count in sorted(tasks_by_tool.items()) if count
+    )
+
+
+@lru_cache(maxsize=32)
+def _plan(
+    source: tuple[float, ...] | None,
+    tasks: int,
+    repeat: int,
+    detect: float,
+    cap: float | None,
+) -> tuple[
+    dict[DropModel, PowerEstimate],
+    tuple[tuple[int, int | None, PowerEstimate | None], ...],
+    int | None,
+]:
+    power = {
+        model: _simulate(source, tasks, repeat, detect, model, cap)
+        if tasks
+        else PowerEstimate(0.0, SIMULATION_DRAWS)
+        for model in DROP_MODELS
+    }
+    rows = []
+    for planned in sorted({*PLANNING_REPEATS, repeat}):
+        fewest = _fewest_tasks(source, planned, detect, cap)
+        confirmed = (
+            None if fewest is None else _simulate(source, fewest, planned, detect, "spread", cap)
+        )
+        rows.append((planned, fewest, confirmed))
+    return power, tuple(rows), _fewest_repeats(source, tasks, detect, cap)
 
 
 def plan_power(
@@ -104,21 +221,24 @@ def plan_power(
     concurrency: int,
     seconds_per_trial: float | None,
     pilot: RunReport | None = None,
+    max_accuracy_drop: float | None = None,
+    tasks_by_tool: Mapping[str, int] | None = None,
 ) -> PowerPlan:
-    """Power of the planned run, and for each planning repeat count the tasks it would need."""
+    """The planned run's simulated power under both drop models, and the 80% plans."""
     if not 0 < detect < 1:
         raise ValueError("the effect to detect must lie strictly between 0 and 1")
-    measured = pilot_within_variance(pilot) if pilot is not None else None
-    if measured is None:
-        within, source = ASSUMED_WITHIN_VARIANCE, "assumed 0.25 (the largest possible)"
-        if pilot is not None:
-            source += "; the pilot run has no task with two scored repeats"
+    measured = pilot_rates(pilot) if pilot is not None else []
+    if measured:
+        source: tuple[float, ...] | None = tuple(measured)
+        described = f"per-task rates of the pilot run ({len(measured)} tasks)"
     else:
-        within, source = measured, "measured on the pilot run"
+        source, described = None, PRIOR
+        if pilot is not None:
+            described += "; the pilot run has no scored targeted trial"
+    power, rows, repeats = _plan(source, tasks, repeat, detect, max_accuracy_drop)
     options = []
-    for planned_repeat in sorted({*PLANNING_REPEATS, repeat}):
-        needed = tasks_needed(planned_repeat, detect, within)
-        trials = needed * planned_repeat
+    for planned, fewest, confirmed in rows:
+        trials = (fewest or 0) * planned
         seconds = (
             None
             if seconds_per_trial is None
@@ -126,21 +246,20 @@ def plan_power(
         )
         options.append(
             PlanOption(
-                repeat=planned_repeat,
-                tasks=needed,
-                trials=trials,
-                prompt_tokens=trials * prompt_tokens_per_trial,
-                seconds=seconds,
+                planned, fewest, confirmed, trials, trials * prompt_tokens_per_trial, seconds
             )
         )
     return PowerPlan(
         detect=detect,
         tasks=tasks,
         repeat=repeat,
-        within_variance=within,
-        variance_source=source,
-        power=gate_power(tasks, repeat, detect, within),
+        max_accuracy_drop=max_accuracy_drop,
+        rates_source=described,
+        power=power,
+        min_tasks=min_changed_tasks(),
+        tools=tool_reach(tasks_by_tool or {}),
         options=tuple(options),
+        repeats_needed=repeats,
     )
 
 
@@ -164,52 +283,16 @@ def _load_pilot_version(path: str, version: tuple[int, int]) -> RunReport:
 def power_for_run(prepared: PreparedRun, options: RunOptions) -> PowerPlan:
     """The power plan of a prepared run, reading ``options.baseline`` as the pilot when set."""
     pilot = None if options.baseline is None else _load_pilot(options.baseline)
-    targeted = sum(1 for task in prepared.plan.selected if task.expected is not None)
+    targeted = [task for task in prepared.plan.selected if task.expected is not None]
     estimate = prepared.estimate
     return plan_power(
-        targeted,
+        len(targeted),
         prepared.plan.repeat,
         options.detect,
         estimate.prompt_tokens_per_trial,
         estimate.concurrency,
         estimate.seconds_per_trial,
         pilot,
+        options.max_accuracy_drop,
+        Counter(task.expected for task in targeted if task.expected is not None),
     )
-
-
-def repeats_needed(tasks: int, detect: float, within_variance: float) -> int | None:
-    """Fewest repeats that give the target power with this many tasks; None when none can."""
-    normal = NormalDist()
-    z = normal.inv_cdf(1 - _LEVEL / 2) + normal.inv_cdf(POWER_TARGET)
-    room = tasks * detect**2 / (z * z) - detect * (1 - detect)
-    if room <= 0:
-        return None
-    return max(1, math.ceil(2 * within_variance / room))
-
-
-def _price(option: PlanOption) -> str:
-    minutes = "" if option.seconds is None else f", ~{math.ceil(option.seconds / 60)} min"
-    return (
-        f"{option.tasks} tasks x {option.repeat} = {option.trials} trials, "
-        f"~{option.prompt_tokens:,} prompt tokens{minutes}"
-    )
-
-
-def power_lines(plan: PowerPlan) -> list[str]:
-    """The plan in a few plain lines, shared by the dry run and the Run screen."""
-    repeats = repeats_needed(plan.tasks, plan.detect, plan.within_variance)
-    floor = tasks_needed(10**9, plan.detect, plan.within_variance)
-    if repeats is None:
-        with_these = (
-            f"no repeat count reaches 80% with {plan.tasks} tasks: the drop must show in "
-            f"enough tasks (at least {floor})"
-        )
-    else:
-        with_these = f"{repeats} repeats reach 80% with these {plan.tasks} tasks"
-    return [
-        f"{plan.power:.0%} to detect a {plan.detect * 100:g}-point drop with {plan.tasks} "
-        f"tasks x {plan.repeat} repeats (task-level gate, p <= 0.05; within-task variance "
-        f"{plan.within_variance:.3g}, {plan.variance_source})",
-        f"80% power: {with_these}; cheapest plan {_price(plan.cheapest)}",
-        "80% plans: " + "; ".join(_price(option) for option in plan.options),
-    ]

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from whichtool_tui.evaluation.confusion import DISTRACTOR_ROW, GRID_LEGEND, OUTCOME_COLUMNS
 from whichtool_tui.evaluation.engine import PreparedRun
 from whichtool_tui.evaluation.plan import ABSOLUTE_MAX_TRIALS
-from whichtool_tui.evaluation.power import PowerPlan, power_lines
+from whichtool_tui.evaluation.power import PowerPlan
+from whichtool_tui.evaluation.power_text import power_lines
 from whichtool_tui.evaluation.report_model import PacingBlock, ReportDiagnostic, RunReport
 from whichtool_tui.providers.presets import BASELINE_PROVIDERS
 from whichtool_tui.reports.plain_text import Styler

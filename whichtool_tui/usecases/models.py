@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from whichtool_tui.evaluation.live_tally import LiveTally as LiveTally
     from whichtool_tui.evaluation.metrics import picked_column as picked_column
     from whichtool_tui.evaluation.power import PowerPlan as PowerPlan
-    from whichtool_tui.evaluation.power import power_lines as power_lines
+    from whichtool_tui.evaluation.power_text import power_lines as power_lines
     from whichtool_tui.evaluation.report_model import RunReport as RunReport
     from whichtool_tui.evaluation.report_model import ScoredTrial as ScoredTrial
     from whichtool_tui.evaluation.report_model import dump_report_json as dump_report_json
@@ -136,7 +136,8 @@ EXPORTS: dict[str, str] = {
         "whichtool_tui.evaluation.confusion",
     ),
     "picked_column": "whichtool_tui.evaluation.metrics",
-    **dict.fromkeys(("PowerPlan", "power_lines"), "whichtool_tui.evaluation.power"),
+    "PowerPlan": "whichtool_tui.evaluation.power",
+    "power_lines": "whichtool_tui.evaluation.power_text",
     # Plain-text renderers of bouts and series, as reports/ is for runs.
     "score_panel": "whichtool_tui.arcade.render",
     **dict.fromkeys(("render_conformance", "render_series"), "whichtool_tui.arcade.series_render"),

@@ -68,6 +68,7 @@ class RunOverrides:
     )
     detect: float | None = option(None, limits.DEFAULT_DETECT)
     baseline: str | None = option(None, None)
+    max_accuracy_drop: float | None = option(None, None)
     min_accuracy: float | None = option("thresholds.min_accuracy", None, into="thresholds")
     max_over_trigger: float | None = option("thresholds.max_over_trigger", None, "thresholds")
     max_context_tokens: int | None = option("thresholds.max_context_tokens", None, "thresholds")
