@@ -20,7 +20,7 @@ import pytest
 
 from tests.support.fake_apis import FakeApi, RecordedRequest, chat_reply, fake_api_server
 from tests.support.mcp_session import call, mcp_session
-from tests.support.paths import REPO
+from tests.support.paths import REPO, UI_DATA
 from whichtool_tui.cli import main
 
 pytestmark = pytest.mark.slow  # starts a loopback provider and runs every command
@@ -42,6 +42,7 @@ class Case:
     name: str
     argv: tuple[str, ...]
     kind: str  # text, markdown, html, xml, json, sarif, badge
+    exact: bool = True  # a JSON output that carries a hostile string (some name none)
 
     def __str__(self) -> str:
         return self.name
@@ -73,6 +74,23 @@ def _write_inputs(folder: Path) -> None:
         ],
     }
     (folder / "hostile.tasks.json").write_text(json.dumps(tasks), encoding="utf-8")
+    receipt = json.loads((UI_DATA / "lab-receipt.json").read_text(encoding="utf-8"))
+    (folder / "hostile-receipt.json").write_text(json.dumps(_poisoned(receipt)), encoding="utf-8")
+
+
+# Receipt fields a server or a model fills: what a hostile server would put there.
+SERVER_FIELDS = {"detail", "result_text", "hypothesis", "note", "notes", "foil", "wire", "text"}
+SERVER_FIELDS |= {"method", "message", "stderr"}
+
+
+def _poisoned(value: Any, key: str | None = None) -> Any:
+    if isinstance(value, dict):
+        return {name: _poisoned(item, name) for name, item in value.items()}
+    if isinstance(value, list):
+        return [_poisoned(item, key) for item in value]
+    if isinstance(value, str) and key in SERVER_FIELDS:
+        return value + HOSTILE
+    return value
 
 
 def _hostile_answer(request: RecordedRequest) -> Any:
@@ -136,10 +154,14 @@ def cases(api: FakeApi) -> Iterator[Case]:
     yield Case("surface-diff-provider-terminal", (*argv, "--repeat", "1"), "text")
     for fmt, kind in IMPROVE_FORMATS.items():
         yield Case(f"improve-{fmt}", ("improve", "hostile.json", *tasks, "--format", fmt), kind)
-    for fmt, kind in {"terminal": "text", "json": "json"}.items():
-        yield Case(
-            f"tasks-lint-{fmt}", ("tasks", "lint", "hostile.json", *tasks, "--format", fmt), kind
-        )
+    yield Case("receipt", ("receipt", "hostile-receipt.json"), "json")
+    yield Case("receipt-timeline", ("receipt", "hostile-receipt.json", "--timeline"), "text")
+    argv = ("receipt", "hostile-receipt.json", "--timeline", "--score")
+    yield Case("receipt-timeline-score", argv, "text")
+    yield Case("tape", ("tape", "hostile-receipt.json"), "json", exact=False)
+    lint = ("tasks", "lint", "hostile.json", *tasks, "--format")
+    yield Case("tasks-lint-terminal", (*lint, "terminal"), "text")
+    yield Case("tasks-lint-json", (*lint, "json"), "json", exact=False)  # names no prompt
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -159,7 +181,7 @@ def assert_safe(case: Case, out: str) -> None:
     if case.kind == "json":
         texts = list(_strings(json.loads(out)))
         assert not [text for text in texts if "\\x1b]52" in text], "JSON holds escaped text"
-        if case.name != "tasks-lint-json":  # lint's JSON names no hostile string
+        if case.exact:
             assert any(HOSTILE in text for text in texts), "JSON lost the exact string"
         return
     if case.kind == "sarif":  # JSON carrying text a code-scanning page shows to a person
