@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import importlib
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -26,7 +26,7 @@ from whichtool_tui.ui.jobs import JobsApp, load_tasks_state
 from whichtool_tui.ui.messages import ArtefactRead
 from whichtool_tui.ui.preferences import chosen_theme, remember_theme
 from whichtool_tui.ui.recent import key_metric, remember
-from whichtool_tui.ui.screens.help import HelpScreen
+from whichtool_tui.ui.screens.help import SECTION_SCREENS, HelpScreen, bindings_of
 from whichtool_tui.ui.session import (
     ReviewOptions,
     RunForm,
@@ -64,6 +64,7 @@ QUIT_GRACE_SECONDS = 5.0  # cancelled work gets this long to stop its servers be
 FIRST_ROWS = 2_000  # timeline rows built before the first frame; the rest load in a thread
 FIRST_SCREEN_KINDS = ("receipt", "tape")  # opened straight on their section, not over the home
 SECTION_NAMES = {section: label for _key, section, label in SECTIONS}
+PALETTE_SKIPS = {"back", "escape", "demo"}  # back is not an action by name; the demo has its own
 
 
 class WhichtoolApp(JobsApp):
@@ -268,7 +269,8 @@ class WhichtoolApp(JobsApp):
         self.push_screen(HelpScreen(self.screen.active_bindings, here))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        """Palette entries: every section and action, plus Textual's own."""
+        """Palette entries: every section, then every action of every screen by name (run on
+        its section, which is shown first), plus Textual's own."""
         yield SystemCommand("Home", "Pick a target, recent files, the demo", self._to("home"))
         for key, section, label in SECTIONS:
             yield SystemCommand(f"Go to {label}", f"Section {key}", self._to(section))
@@ -277,16 +279,30 @@ class WhichtoolApp(JobsApp):
             "Open a file…", "A report, receipt, tape, task set or snapshot", self.ask_open_file
         )
         yield SystemCommand("Help", "Every key binding on this screen", self.action_help)
-        for binding_key, active in screen.active_bindings.items():
-            binding = active.binding
-            if active.node is screen and binding.description and binding.show:
-                action = binding.action
+        for label, mode, screen_class in SECTION_SCREENS:
+            for binding in bindings_of(mode, screen_class):
+                if binding.action in PALETTE_SKIPS:
+                    continue
+                keys = ", ".join(
+                    self.get_key_display(Binding(key.strip(), binding.action))
+                    for key in binding.key.split(",")
+                )
                 yield SystemCommand(
-                    f"{SECTION_NAMES.get(self.current_mode, 'Home')}: {binding.description}",
-                    f"key {binding_key}",
-                    lambda action=action: self.run_action(action, screen),
+                    f"{label.lstrip('0123456789 ')}: {binding.description}",
+                    f"key {keys}" + ("" if mode == self.current_mode else f" on {label}"),
+                    self._in_section(mode, binding.action),
                 )
         yield from super().get_system_commands(screen)
+
+    def _in_section(self, mode: str, action: str) -> Callable[[], Awaitable[None]]:
+        """A palette entry's callback: show the action's section, then run it there."""
+
+        async def run() -> None:
+            if self.current_mode != mode:
+                await self.switch_mode(mode)
+            await self.run_action(action, self.screen)
+
+        return run
 
     def _to(self, section: str) -> Callable[[], None]:
         return lambda: self.action_switch_section(section)

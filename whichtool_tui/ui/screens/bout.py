@@ -38,19 +38,19 @@ KINDS = [
 class BoutScreen(SectionScreen):
     """Guess first, verdicts after: the timeline never carries a result."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [  # ranked by use: the footer keeps the first
         Binding("q", "back", "Back"),
         Binding("f", "guess('followed')", "Followed"),
         Binding("h", "guess('held')", "Held"),
         Binding("u", "guess('unclear')", "Unclear"),
         Binding("slash", "search", "Search"),
         Binding("n", "next_mark(1)", "Next call/error"),
-        Binding("N", "next_mark(-1)", "Previous call/error"),
-        Binding("y", "copy_message", "Copy message"),
-        Binding("x", "clear_filters", "Clear filters"),
-        Binding("w", "focus_timeline", "Wire"),
-        Binding("b", "run_fixture", "Fixture bout"),
         Binding("s", "save_receipt", "Save receipt"),
+        Binding("b", "run_fixture", "Fixture bout"),
+        Binding("y", "copy_message", "Copy message"),
+        Binding("w", "focus_timeline", "Wire"),
+        Binding("x", "clear_filters", "Clear filters"),
+        Binding("N", "next_mark(-1)", "Previous call/error"),
     ]
 
     def compose_body(self) -> ComposeResult:

@@ -34,7 +34,8 @@ GLOBAL_KEYS = (
 )
 
 
-def _bindings_of(module: str, name: str) -> list[Binding]:
+def bindings_of(module: str, name: str) -> list[Binding]:
+    """A section screen's described bindings, in its order (its module imported on demand)."""
     screen_class = getattr(importlib.import_module(f"whichtool_tui.ui.screens.{module}"), name)
     return [b for b in screen_class.BINDINGS if isinstance(b, Binding) and b.description]
 
@@ -82,7 +83,7 @@ class HelpScreen(ModalScreen[None]):
                 continue
             table.add_row("", "")
             table.add_row(Text(label, style="bold underline"), "")
-            for binding in _bindings_of(module, name):
+            for binding in bindings_of(module, name):
                 table.add_row(Text(self._key(binding), style="dim bold"), Text(binding.description))
         with VerticalScroll(id="help-body") as body:
             body.border_title = "Keys"

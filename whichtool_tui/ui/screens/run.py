@@ -55,12 +55,15 @@ class RunScreen(SectionScreen):
     ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``c`` only while a run is going, ``r`` only when none is (``p`` unfolds the plan)."""
+        """``c`` only while a run is going, ``r`` only when none is (``p`` unfolds the plan);
+        with no surface or task set there is nothing to plan or run."""
         running = self._run_going()
         if action == "cancel":
             return running
-        if action == "run":
-            return not running
+        if action in ("run", "plan"):
+            session = self.wapp.session
+            ready = session.surface is not None and session.tasks is not None
+            return ready and (action == "plan" or not running)
         return True
 
     def _run_going(self) -> bool:
@@ -151,6 +154,7 @@ class RunScreen(SectionScreen):
         return int(text)
 
     def refresh_from_session(self) -> None:
+        self.refresh_bindings()  # p and r follow whether a surface and a task set are loaded
         self._draw_plan()
         if self._run_going():
             self._ticker.resume()  # a run started elsewhere (the demo): follow it

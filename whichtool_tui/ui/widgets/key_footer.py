@@ -1,4 +1,5 @@
-"""KeyFooter: the footer of bindings, app keys first, so ``?`` and ``^q`` survive 80 columns."""
+"""KeyFooter: the footer of bindings, app keys first, so ``?`` and ``^q`` survive 80 columns;
+keys that do not fit are dropped whole, from the end, and a ``… more ?`` key says so."""
 
 from __future__ import annotations
 
@@ -10,6 +11,14 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 COMPACT_BELOW = 100  # columns under which keys are packed tighter
+PALETTE_CELLS = 12  # "^p palette" docked right: its text, padding and the border before it
+MORE_DISPLAY, MORE_LABEL = "…", "more ?"  # in place of the keys that did not fit (? lists all)
+
+
+def key_cells(display: str, description: str, compact: bool) -> int:
+    """Cells a FooterKey takes: key and description with Textual's padding (compact: a
+    one-cell gap and a one-cell margin; wide: a padded key and a trailing space)."""
+    return len(display) + len(description) + (2 if compact else 3)
 
 
 class KeyFooter(Footer):
@@ -46,23 +55,51 @@ class KeyFooter(Footer):
         self._bindings_ready = True
         if not screen.app.app_focus or not (self.is_attached and screen is self.screen):
             return
-        if self._signature() != self._composed:
+        if (*self._signature(), self._fitted(self._shown())) != self._composed:
             self.call_after_refresh(self.recompose)
 
-    def compose(self) -> ComposeResult:
-        if not self._bindings_ready:
-            return
-        self._composed = self._signature()
-        active = self.screen.active_bindings
+    def _width(self) -> int:
+        """The columns the keys may use: the footer's, else the terminal's before layout."""
+        return self.size.width or self.app.size.width
+
+    def _fitted(self, shown: list[tuple[Binding, bool, str]]) -> tuple[int, bool]:
+        """How many of ``shown`` fit whole, in order, and whether a ``…`` key is needed."""
+        compact = self._width() < COMPACT_BELOW
+        room = self._width() - PALETTE_CELLS
+        sizes = [
+            key_cells(self.app.get_key_display(b), b.description, compact) for b, _e, _t in shown
+        ]
+        if sum(sizes) <= room:
+            return len(sizes), False
+        room -= key_cells(MORE_DISPLAY, MORE_LABEL, compact)
+        used = count = 0
+        for size in sizes:
+            if used + size > room:
+                break
+            used += size
+            count += 1
+        return count, True
+
+    def _shown(self) -> list[tuple[Binding, bool, str]]:
+        """The keys to show, app keys first, one per action, the palette key apart."""
         shown: dict[str, tuple[Binding, bool, str]] = {}
-        ordered = sorted(active.values(), key=lambda item: item.node is not self.app)
+        ordered = sorted(self.screen.active_bindings.values(), key=lambda i: i.node is not self.app)
         for node, binding, enabled, tooltip in ordered:
             if binding.show and binding.action not in shown:
                 if node is self.app and binding.key == self.app.COMMAND_PALETTE_BINDING:
                     continue
                 shown[binding.action] = (binding, enabled, tooltip)
-        self.styles.grid_size_columns = len(shown)
-        for binding, enabled, tooltip in shown.values():
+        return list(shown.values())
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        shown = self._shown()
+        fitted = self._fitted(shown)
+        self._composed = (*self._signature(), fitted)
+        count, more = fitted
+        self.styles.grid_size_columns = count + more
+        for binding, enabled, tooltip in shown[:count]:
             yield self._sized(
                 FooterKey(
                     binding.key,
@@ -73,6 +110,12 @@ class KeyFooter(Footer):
                     tooltip=tooltip,
                 )
             )
+        if more:  # pressed or clicked it is ?, the help that lists every key
+            left = ", ".join(b.description for b, _e, _t in shown[count:])
+            yield self._sized(
+                FooterKey("question_mark", MORE_DISPLAY, MORE_LABEL, "app.help", tooltip=left)
+            )
+        active = self.screen.active_bindings
         palette = active.get(self.app.COMMAND_PALETTE_BINDING)
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None:
             # Not bound to the footer's size: Textual's palette key is always compact.
@@ -102,3 +145,5 @@ class KeyFooter(Footer):
         compact = event.size.width < COMPACT_BELOW
         if compact != self.compact:
             self.compact = compact
+        if self._composed is not None and self._fitted(self._shown()) != self._composed[-1]:
+            self.call_after_refresh(self.recompose)  # more (or fewer) keys fit now
