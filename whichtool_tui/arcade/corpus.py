@@ -67,6 +67,30 @@ FIXTURE_TARGETS: tuple[Target, ...] = (
 )
 
 
+HOSTILE_SDK_LABEL = frozenset(
+    {
+        "display.forged",
+        "encoding.hidden",
+        "identity.bait_switch",
+        "protocol.server_requests",
+        "injection.notifications",
+        "poison.instructions",
+        "schema.bounds",
+        "temporal.sleeper",
+    }
+)
+"""The six attacks of tests/support/hostile_sdk_server.py, by the atoms whose hypotheses they
+break (its rug pull after 5 calls is past temporal.rug_pull's N = 3, so that one holds)."""
+
+
+def hostile_targets() -> list[Target]:
+    """The hostile server written on the SDK, apart from the fixture (source checkout only)."""
+    script = Path(__file__).resolve().parents[2] / "tests" / "support" / "hostile_sdk_server.py"
+    if not script.exists():
+        return []
+    return [Target("hostile SDK server", (sys.executable, str(script)), HOSTILE_SDK_LABEL)]
+
+
 def reference_targets() -> list[Target]:
     """The honest public reference servers installed next to this interpreter (TESTBED.md)."""
     found: list[Target] = []

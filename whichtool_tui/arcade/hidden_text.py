@@ -92,15 +92,18 @@ def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
 
 
 def findings(raw_tools: list[dict[str, Any]]) -> list[HiddenFinding]:
-    """Hidden characters in every listed tool's name, description, schema and annotations."""
+    """Hidden characters in every listed tool's name, title, description, schemas and
+    annotations (a title is what an approval dialog shows first)."""
     found: list[HiddenFinding] = []
     for tool in raw_tools:
         name = tool.get("name")
         label = name if isinstance(name, str) else "?"
         fields = [
             ("name", tool.get("name")),
+            ("title", tool.get("title")),
             ("description", tool.get("description")),
             ("inputSchema", tool.get("inputSchema", tool.get("input_schema"))),
+            ("outputSchema", tool.get("outputSchema")),
             ("annotations", tool.get("annotations")),
         ]
         for field_name, value in fields:
