@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from tests.support.run_report_factory import Task, build_run
+from whichtool_tui.evaluation.permutation import sign_flip_test
 from whichtool_tui.evaluation.position_test import (
     PositionCounts,
     _sampled,
@@ -143,3 +144,28 @@ def test_a_file_with_the_sign_flip_position_block_is_checked_then_upgraded() -> 
     old["statistics"]["position"]["pValue"] = 0.5 if legacy.p_value != 0.5 else 0.25
     with pytest.raises(Exception, match="statistics"):
         parse_run_report(old, "tampered.json")
+
+
+def test_a_skewed_null_where_the_sign_flip_fires_too_often() -> None:
+    """30 tasks x 10 repeats over 10 tools, every task passing 90% of the time: a task is
+    first about once, so its change is +0.11 nine times in ten and -1 otherwise. No position
+    effect, yet a sign flip over tasks (which assumes a symmetric change) fires ~12% of the
+    time; the within-task permutation stays within the level."""
+    rng = np.random.default_rng(40)
+    fired = flipped = tested = 0
+    for _ in range(NULL_DATASETS):
+        first = rng.random((30, 10)) < 0.1
+        success = rng.random((30, 10)) < 0.9
+        counts = [
+            PositionCounts(
+                10, int(success[t].sum()), int(first[t].sum()), int(success[t][first[t]].sum())
+            )
+            for t in range(30)
+            if 0 < first[t].sum() < 10
+        ]
+        fired += position_permutation_test(counts, draws=400).p_value <= 0.05
+        changes = [row.change(row.first_successes) for row in counts]
+        flipped += sign_flip_test(changes, draws=400).p_value <= 0.05
+        tested += 1
+    assert fired / tested <= 0.06
+    assert flipped / tested > 0.08
