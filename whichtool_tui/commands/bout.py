@@ -149,9 +149,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--defence", default=None, metavar="CMD", help="proxy command with {target}: conformance")
     add(
         "--format",
-        choices=("terminal", "json", "markdown"),
+        choices=("terminal", "json", "markdown", "junit", "sarif"),
         default="terminal",
-        help="--trials / --defence output on stdout",
+        help="--trials / --defence output on stdout; for one bout, junit or sarif print the "
+        "verdicts for CI instead of the tape (one case or result per atom)",
     )
 
 

@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from whichtool_tui.errors import ExitCode
+from whichtool_tui.errors import ExitCode, WhichtoolError
 from whichtool_tui.usecases.bout import build_plan
 from whichtool_tui.usecases.models import BoutPlan, BoutReceipt, OperatorCall
 
@@ -56,7 +56,18 @@ def run_bout_command(args: argparse.Namespace, early: Any = None) -> int:
     (closed here if a flag is refused; it has run no server yet).
     """
     from whichtool_tui.usecases.bout import wants_series
+    from whichtool_tui.usecases.bout_ci import CI_FORMATS
 
+    fmt = getattr(args, "format", "terminal")
+    if wants_series(args) and fmt in CI_FORMATS:
+        if early is not None:
+            early.close()
+        raise WhichtoolError(
+            "bout/invalid-flag",
+            f"--format {fmt} is for a single bout; --trials and --defence print terminal, "
+            "json or markdown",
+            "Drop --trials/--defence, or use --format json.",
+        )
     if wants_series(args):
         from whichtool_tui.headless.series import run_series_command
 
@@ -76,6 +87,14 @@ def run_bout_command(args: argparse.Namespace, early: Any = None) -> int:
     with gc_paused():  # the SDK import and a short bout: long-lived objects, little garbage
         plan.zygote = early or _forked_fixture_parent(plan)
         receipt = run_coroutine(run_planned_bout(plan))
+    if fmt in CI_FORMATS:
+        from whichtool_tui.usecases.bout_ci import bout_ci_text
+
+        receipt.operator_call = ask_operator(True)
+        if args.output:
+            write_atomic(args.output, receipt_text(receipt))
+        sys.stdout.write(bout_ci_text(receipt, fmt))
+        return exit_code(receipt, bool(args.strict))
     # The tape first, from the receipt's JSON as saved: no scores until the operator's call.
     tape = ReceiptRead("", json.loads(receipt_text(receipt)), None)
     write_receipt_timeline(tape, sys.stdout)
