@@ -30,7 +30,13 @@ async def test_deferred_run_over_the_real_server(
     llama_base_url: str, provider_name: str, path: str, env: dict[str, str]
 ) -> None:
     provider = build_provider(
-        provider_name, "smollm2", llama_base_url + path, env=env, timeout=60, max_output_tokens=12
+        provider_name,
+        "smollm2",
+        llama_base_url + path,
+        env=env,
+        timeout=60,
+        max_output_tokens=12,
+        base_url_source="flag",  # typed: a vendor key may follow only a typed URL off its host
     )
     try:
         report = await run_deferred_evaluation(

@@ -94,6 +94,7 @@ async def test_anthropic_messages(llama_base_url: str) -> None:
         env={"ANTHROPIC_API_KEY": "local-server-ignores-this"},
         timeout=60,
         max_output_tokens=MAX_OUTPUT_TOKENS,
+        base_url_source="flag",  # typed: a vendor key may follow only a typed URL off its host
     )
     outcomes = await _route_all(provider)
     assert len(outcomes) == len(PROMPTS)

@@ -42,6 +42,7 @@ async def test_full_run_completes_with_every_trial_accounted_for(
         env=env,
         timeout=60,
         max_output_tokens=12,
+        base_url_source="flag",  # typed: a vendor key may follow only a typed URL off its host
     )
     try:
         report = await run_evaluation(
