@@ -138,14 +138,15 @@ def _reaches(
 
 
 def _fewest(reaches: Callable[[int], bool], low: int, cap: int) -> int | None:
-    """The smallest n in [low, cap] for which ``reaches(n)``: steps up by half again each time
-    (small plans stay cheap to find), then bisects the last step; None when even ``cap`` fails."""
+    """The smallest n in [low, cap] for which ``reaches(n)``, to within 5%: steps up by half
+    again each time (small plans stay cheap to find), then bisects the last step; None when
+    even ``cap`` fails."""
     below, step = low - 1, low
     while not reaches(step):
         if step >= cap:
             return None
         below, step = step, min(cap, max(step + 1, step * 3 // 2))
-    while step - below > 1:
+    while step - below > max(1, step // 20):
         middle = (below + step) // 2
         if reaches(middle):
             step = middle
@@ -155,13 +156,16 @@ def _fewest(reaches: Callable[[int], bool], low: int, cap: int) -> int | None:
 
 
 def _fewest_tasks(
-    source: tuple[float, ...] | None, repeat: int, detect: float, cap: float | None
+    source: tuple[float, ...] | None,
+    repeat: int,
+    detect: float,
+    cap: float | None,
+    start: int,
 ) -> int | None:
-    """The fewest tasks reaching the target at this repeat count."""
+    """The fewest tasks reaching the target at this repeat count, searched from ``start``
+    (what more repeats needed: fewer repeats need at least about as many tasks)."""
     return _fewest(
-        lambda tasks: _reaches(source, tasks, repeat, detect, cap),
-        min_changed_tasks(),
-        MAX_PLANNED_TASKS,
+        lambda tasks: _reaches(source, tasks, repeat, detect, cap), start, MAX_PLANNED_TASKS
     )
 
 
@@ -204,13 +208,15 @@ def _plan(
         for model in DROP_MODELS
     }
     rows = []
-    for planned in sorted({*PLANNING_REPEATS, repeat}):
-        fewest = _fewest_tasks(source, planned, detect, cap)
+    start: int | None = min_changed_tasks()
+    for planned in sorted({*PLANNING_REPEATS, repeat}, reverse=True):
+        fewest = None if start is None else _fewest_tasks(source, planned, detect, cap, start)
         confirmed = (
             None if fewest is None else _simulate(source, fewest, planned, detect, "spread", cap)
         )
         rows.append((planned, fewest, confirmed))
-    return power, tuple(rows), _fewest_repeats(source, tasks, detect, cap)
+        start = fewest
+    return power, tuple(reversed(rows)), _fewest_repeats(source, tasks, detect, cap)
 
 
 def plan_power(
