@@ -91,6 +91,7 @@ def load_builtin_checks() -> None:
         rules_annotations,
         rules_budget,
         rules_descriptions,
+        rules_display,
         rules_names,
         rules_parameters,
     )

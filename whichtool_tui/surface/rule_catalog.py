@@ -118,6 +118,21 @@ _RULES = [
         "Rename the tool to say what it reads, or drop readOnlyHint.",
     ),
     Rule(
+        "display/hidden-characters",
+        "error",
+        "A name, title, description, schema or annotation carries Unicode tag, bidi, "
+        "zero-width or ANSI/control characters a reviewer cannot see but a model reads.",
+        "Remove the invisible characters; write everything the model should read as plain "
+        "visible text.",
+    ),
+    Rule(
+        "display/forged-dialog-text",
+        "warning",
+        "A name, title or first description line carries a line break, control character or "
+        "badge glyph that can forge what an approval dialog shows.",
+        "Keep names, titles and the first description line to one plain line without badges.",
+    ),
+    Rule(
         "annotations/write-hint-with-read-name",
         "info",
         "readOnlyHint is false but the name says the tool only reads.",
