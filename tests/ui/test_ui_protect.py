@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Input, Select
+from textual.widgets import Button, DataTable, Input, Select
 
 from tests.support.processes import wait_for
 from tests.support.ui import UI_DATA, lab_report, lab_tools, live_children, wait_until
@@ -14,6 +14,7 @@ from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.tasks.load import load_task_set
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.modals.confirm import ConfirmModal
+from whichtool_tui.ui.modals.quit import QuitModal
 from whichtool_tui.ui.modals.task_editor import TaskEditor
 from whichtool_tui.ui.session import TargetChoice
 from whichtool_tui.ui.surface_model import build_surface_view
@@ -24,6 +25,14 @@ pytestmark = pytest.mark.usefixtures("isolated_state")
 
 def opening(path: Path) -> str:
     return path.read_text(encoding="utf-8")[:200]
+
+
+def text_of(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def bytes_of(path: Path) -> bytes:
+    return path.read_bytes()
 
 
 @pytest.fixture
@@ -69,14 +78,16 @@ async def test_quit_with_unsaved_edits_asks_and_no_keeps_the_app(task_file: Path
         await pilot.pause()
         await pilot.press("d")
         await pilot.press("ctrl+q")
-        assert isinstance(app.screen, ConfirmModal)
+        assert isinstance(app.screen, QuitModal)
         assert "unsaved edits" in str(app.screen.query_one("Static").content)
-        await pilot.press("n")
-        assert not isinstance(app.screen, ConfirmModal) and app.is_running
+        await pilot.press("enter")  # Cancel holds the focus: ^q Enter keeps the edits
+        assert not isinstance(app.screen, QuitModal) and app.is_running
+        await pilot.press("ctrl+q", "n")
+        assert not isinstance(app.screen, QuitModal) and app.is_running
         await pilot.press("q")  # a section's q goes home, never out of the app
         assert app.current_mode == "home" and app.is_running
         await pilot.press("q")  # q on home quits, but asks first: the edits are not saved
-        assert isinstance(app.screen, ConfirmModal)
+        assert isinstance(app.screen, QuitModal)
         await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
@@ -103,7 +114,7 @@ async def test_quit_while_inspecting_asks_and_says_what_was_cancelled(tmp_path: 
         app.inspect_target(TargetChoice("stdio", f"{sys.executable} {silent}"))
         await wait_until(pilot, lambda: bool(live_children()), "the server process started")
         await pilot.press("ctrl+q")
-        assert isinstance(app.screen, ConfirmModal)
+        assert isinstance(app.screen, QuitModal)
         assert "inspecting the target" in str(app.screen.query_one("Static").content)
         await pilot.press("ctrl+q")  # a second ctrl+q confirms
         await pilot.pause()
@@ -111,16 +122,35 @@ async def test_quit_while_inspecting_asks_and_says_what_was_cancelled(tmp_path: 
     assert wait_for(lambda: not live_children(), 10), "the server outlived the app"
 
 
+async def test_save_and_quit_writes_the_edits_then_exits(task_file: Path) -> None:
+    app = WhichtoolApp(load_artefact(task_file))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("d")
+        assert app.session.tasks is not None and app.session.tasks.dirty
+        left = [task.id for task in app.session.tasks.tasks]
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, QuitModal)
+        app.screen.query_one("#quit-save", Button).press()
+        await pilot.pause()
+        await pilot.pause()
+        assert not app.is_running
+    assert [task.id for task in load_task_set(task_file).task_set.tasks] == left
+
+
 async def test_save_keeps_the_files_opening_comments(task_file: Path, tmp_path: Path) -> None:
+    """The file is kept as written: the user's comments stay where they were, first."""
+    written = text_of(task_file)
     app = WhichtoolApp(load_artefact(task_file))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("d", "s")
         await pilot.press("enter")  # the default is the file it came from
         await pilot.pause()
+    header = written.split("\ntasks:")[0]
+    assert text_of(task_file).split("\ntasks:")[0] == header
     assert opening(task_file).startswith(
-        "# whichtool.tasks.yaml\n# Tasks for the lab surface.\n"
-        "# Keep distractor.joke: it is the over-trigger probe.\nversion: 1\n"
+        "# Tasks for the lab surface.\n# Keep distractor.joke: it is the over-trigger probe.\n"
     )
     assert len(load_task_set(task_file).task_set.tasks) == 3
 
@@ -151,3 +181,28 @@ async def test_an_empty_task_set_starts_without_a_model(tmp_path: Path) -> None:
         await pilot.pause()
         assert not state.dirty
     assert [t.id for t in load_task_set(out).task_set.tasks] == ["users.list"]
+
+
+async def test_save_never_offers_a_path_inside_the_installed_package() -> None:
+    from whichtool_tui.ui.app import load_tasks_state
+    from whichtool_tui.ui.engine import demo_folder
+
+    folder = demo_folder()
+    assert folder is not None
+    app = WhichtoolApp()
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.tasks = load_tasks_state(str(folder / "demo-lab.tasks.yaml"))
+        await pilot.press("2", "s")
+        await pilot.pause()
+        assert app.screen.query_one("#path", Input).value == "demo-lab.tasks.yaml"
+        await pilot.press("escape")
+
+
+async def test_an_unedited_save_from_the_tasks_screen_keeps_the_bytes(task_file: Path) -> None:
+    written = bytes_of(task_file)
+    app = WhichtoolApp(load_artefact(task_file))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("s", "enter")
+        await pilot.pause()
+    assert bytes_of(task_file) == written

@@ -104,17 +104,25 @@ def write_task_set(
 ) -> Path:
     """Serialise by extension and write atomically.
 
-    ``comments_from`` names the YAML file the set was read from: its opening comment block is
-    carried into the new YAML (a JSON file has no comments to keep).
+    ``comments_from`` names the file the set was read from: saved in the same format, it is
+    kept as written (the same bytes when unedited, only the changed tasks' blocks rewritten
+    otherwise, see ``round_trip``); else its opening comment block is carried into the new
+    YAML (a JSON file has no comments to keep).
     """
     text = serialize_task_set(task_set, path)
-    if comments_from is not None and not str(path).lower().endswith(".json"):
+    if comments_from is not None:
         from whichtool_tui.bounded_read import InputFileError, read_input_text
+        from whichtool_tui.tasks.round_trip import kept_as_written
 
         try:
             source = read_input_text(comments_from, prefix="tasks", what="task file")
         except InputFileError:
             source = ""
+        same_form = source.lstrip().startswith(("{", "[")) == str(path).lower().endswith(".json")
+        kept = kept_as_written(task_set, source) if source and same_form else None
+        if kept is not None:
+            return write_atomic(path, kept)
+    if comments_from is not None and not str(path).lower().endswith(".json"):
         comments = leading_comments(source)
         if comments:
             first, rest = text.split("\n", 1)

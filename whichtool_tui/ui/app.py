@@ -226,20 +226,39 @@ class WhichtoolApp(JobsApp):
         return at_risk
 
     async def action_quit(self) -> None:
-        """Quit at once when nothing would be lost; otherwise ask first (ctrl+q twice quits)."""
-        from whichtool_tui.ui.modals.confirm import ConfirmModal
+        """Quit at once when nothing would be lost; otherwise ask first, Cancel focused (ctrl+q
+        twice quits; unsaved task edits can be saved on the way out)."""
+        from whichtool_tui.ui.modals.quit import QuitChoice, QuitModal
 
         at_risk = self.work_at_risk()
-        if not at_risk or isinstance(self.screen, ConfirmModal):
+        if not at_risk or isinstance(self.screen, QuitModal):
             await self.quit_now(at_risk)
             return
 
-        async def decided(yes: bool | None) -> None:
-            if yes:
+        async def decided(choice: QuitChoice | None) -> None:
+            if choice == "save" and not self.save_task_edits():
+                return  # not saved (said in a toast): nothing is lost, the app stays
+            if choice is not None:
                 await self.quit_now(self.work_at_risk())
 
+        tasks = self.session.tasks
         question = "Quitting now loses:\n" + "\n".join(f"  • {item}" for item in at_risk)
-        self.push_screen(ConfirmModal("Quit whichtool-tui?", question, "Quit"), decided)
+        self.push_screen(QuitModal(question, tasks is not None and tasks.dirty), decided)
+
+    def save_task_edits(self) -> bool:
+        """Write the edited task set back to its file; False (and a toast) when it cannot be."""
+        from whichtool_tui.usecases.tasks import save_tasks
+
+        tasks = self.session.tasks
+        if tasks is None or not tasks.dirty:
+            return True
+        try:
+            save_tasks(tasks.as_task_set(), tasks.path, comments_from=tasks.path)
+        except WhichtoolError as error:
+            self.notify(error.message, title="Not saved", severity="error")
+            return False
+        tasks.dirty = False
+        return True
 
     async def quit_now(self, at_risk: list[str]) -> None:
         """Stop the work in progress (its servers with it), then exit; the terminal is told

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -34,6 +35,18 @@ NEEDS_TASKS = {"edit", "delete", "copy", "mutate", "save"}
 def shorten(text: str, width: int) -> str:
     """Clip to ``width`` characters with an ellipsis."""
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def save_default(path: str) -> str:
+    """Where ``s`` offers to save: the file the set came from, unless that is a bundled demo
+    file inside the installed package (then its name, in the working folder)."""
+    from whichtool_tui.ui.engine import demo_folder
+
+    folder = demo_folder()
+    source = Path(path).resolve()
+    if folder is not None and source.is_relative_to(folder.resolve()):
+        return source.name
+    return path
 
 
 LINT_MARKS = {"error": ("✖", "bold red"), "warning": ("▲", "yellow"), "info": ("ℹ", "dim")}
@@ -334,7 +347,8 @@ class TasksScreen(SectionScreen):
             self.notify(f"Saved {len(self.state.tasks)} tasks to {redact_paths(str(written))}")
             self.refresh_from_session()
 
-        prompt = PathPrompt("Save task set to", state.path, save=True, replaces=state.path)
+        offered = save_default(state.path)
+        prompt = PathPrompt("Save task set to", offered, save=True, replaces=state.path)
         self.app.push_screen(prompt, save)
 
     def action_generate(self) -> None:
