@@ -14,6 +14,7 @@ from whichtool_tui.evaluation.clustered import clustered_rate
 from whichtool_tui.evaluation.diff_model import TaskPairedComparison
 from whichtool_tui.evaluation.diff_tasks import is_correct, task_paired
 from whichtool_tui.evaluation.report_model import RunReport, ScoredTrial
+from whichtool_tui.evaluation.wording import points, signed_points
 from whichtool_tui.improve.model import HeldOutRate, Measurement, Target
 
 Passes = Callable[[ScoredTrial], bool]
@@ -118,13 +119,13 @@ def decide(measured: Measurement, target: Target, max_token_growth: float) -> tu
     accuracy = _change(measured.accuracy_paired)
     if accuracy < 0:
         failed.append(
-            f"held-out accuracy fell by {-accuracy:.1%} per task over "
+            f"held-out accuracy fell by {points(accuracy)} per task over "
             f"{measured.accuracy_paired.tasks} tasks"
         )
     abstention = _change(measured.abstention_paired)
     if abstention < 0:
         failed.append(
-            f"over-trigger rose by {-abstention:.1%} per distractor over "
+            f"over-trigger rose by {points(abstention)} per distractor over "
             f"{measured.abstention_paired.tasks} held-out distractors"
         )
     targeted = ""
@@ -140,10 +141,11 @@ def decide(measured: Measurement, target: Target, max_token_growth: float) -> tu
         elif _change(paired) <= 0:
             failed.append(f"no improvement on the {paired.tasks} {about}")
         else:
-            targeted = f"improved the {paired.tasks} {about} by {_change(paired):+.1%} per task; "
+            gain = signed_points(_change(paired))
+            targeted = f"improved the {paired.tasks} {about} by {gain} per task; "
     if failed:
         return False, "; ".join(failed)
     return True, (
-        f"{targeted}held-out accuracy {accuracy:+.1%} per task, over-trigger did not rise, "
-        f"token cost {measured.token_growth:+.1%}"
+        f"{targeted}held-out accuracy {signed_points(accuracy)} per task, over-trigger did not "
+        f"rise, token cost {measured.token_growth:+.1%}"
     )

@@ -226,6 +226,8 @@ async def _rerun(
 def evaluate_gate(report: SurfaceDiffReport, request: SurfaceDiffRequest) -> SurfaceDiffGate:
     """--fail-on-regression: a distinguishable task-level drop; --max-accuracy-drop X: the mean
     per-task drop in correctness above X, distinguishable or not (a deterministic baseline)."""
+    from whichtool_tui.evaluation.wording import p_text, points
+
     checked: list[str] = []
     failures: list[str] = []
     paired = report.rerun.paired if report.rerun else None
@@ -234,15 +236,15 @@ def evaluate_gate(report: SurfaceDiffReport, request: SurfaceDiffRequest) -> Sur
         checked.append("fail-on-regression")
         if paired.distinguishable and mean < 0:
             failures.append(
-                f"correctness fell by {-mean:.1%} per task over {paired.tasks} affected tasks "
-                f"(task-level p = {paired.p_value:.3g})"
+                f"correctness fell by {points(mean)} per task over {paired.tasks} affected tasks "
+                f"(task-level {p_text(paired.p_value, spaced=True)})"
             )
     if request.max_accuracy_drop is not None and paired is not None:
         checked.append(f"max-accuracy-drop {request.max_accuracy_drop:g}")
         if -mean > request.max_accuracy_drop:
             failures.append(
-                f"correctness fell by {-mean:.1%} per task over {paired.tasks} affected tasks, "
-                f"above the allowed {request.max_accuracy_drop:.1%}"
+                f"correctness fell by {points(mean)} per task over {paired.tasks} affected tasks, "
+                f"above the allowed {points(request.max_accuracy_drop)}"
             )
     return SurfaceDiffGate(checked=checked, failed=bool(failures), failures=failures)
 
