@@ -43,10 +43,14 @@ def test_envelopes_match_the_published_output_schema() -> None:
 
 
 def test_inspect_summary_caps_diagnostics_and_items() -> None:
-    # 80 tools with identical descriptions: thousands of findings, far more than an agent needs.
+    # 60 pairs of tools, each pair with its own identical description: one finding per pair
+    # (a finding that names two tools is never folded into one), far more than an agent needs.
+    syllables = ("ka", "lo", "mi", "nu", "pe", "ra", "si", "tu")
+    words = [a + b + c for a in syllables for b in syllables for c in syllables[:1]][:60]
     tools = [
-        {"name": f"tool_{i:03d}", "description": "Fetch the record.", "inputSchema": {}}
-        for i in range(80)
+        {"name": f"{word}_{side}", "description": f"Return the {word} ledger.", "inputSchema": {}}
+        for word in words
+        for side in ("records", "copy")
     ]
     report = inspect_surface(ServedListing("snapshot", "many.json", tools), max_tools=1000)
     text, data = inspect_summary(report)
@@ -54,7 +58,7 @@ def test_inspect_summary_caps_diagnostics_and_items() -> None:
     assert len(data["diagnostics"]) == 50
     assert data["diagnosticsOmitted"] == len(report.diagnostics) - 50
     assert sum(data["findings"].values()) == len(report.diagnostics)
-    assert len(data["tools"]) == 20 and data["toolsOmitted"] == 60
+    assert len(data["tools"]) == 20 and data["toolsOmitted"] == 100
     assert len(data["overlapPairs"]) <= 20
     assert data["ok"] is False
-    assert text.startswith("FAILED: 80 tools")
+    assert text.startswith("FAILED: 120 tools")
