@@ -82,7 +82,7 @@ async def test_403_hint_names_the_env_key(api: FakeApi) -> None:
     with pytest.raises(ProviderError) as caught:
         await client.post(api.base_url + "/x", {}, HEADERS)
     await client.aclose()
-    assert caught.value.hint == "Check OPENAI_API_KEY: the endpoint refused the credentials."
+    assert caught.value.hint == "The endpoint refused the credentials: check OPENAI_API_KEY."
     assert SECRET not in str(caught.value)
 
 

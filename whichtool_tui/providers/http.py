@@ -247,7 +247,8 @@ class JsonPoster:
         hint: str | None = None
         if status in (401, 403):
             if self._key_env:
-                hint = f"Check {self._key_env}: the endpoint refused the credentials."
+                # Not "NAME_KEY: words": redaction rightly masks what follows a key name and colon.
+                hint = f"The endpoint refused the credentials: check {self._key_env}."
             else:
                 hint = "The endpoint refused the request; this preset sends no key."
         elif hint_for is not None:
