@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.usecases.models import HEATMAP_LEGEND, OUTCOME_COLUMNS
 
 SPECIAL_COLUMNS = {column.key: column.cell for column in OUTCOME_COLUMNS}
@@ -42,7 +43,7 @@ def abbreviate(names: Sequence[str], width: int = CELL_WIDTH - 1) -> dict[str, s
             labels[name] = SPECIAL_COLUMNS[name]
             used.add(labels[name])
             continue
-        words = [w for w in _SPLIT.split(name) if w] or [name]
+        words = [w for w in _SPLIT.split(name) if w] or [sanitize_text(name)]
         candidates = [
             # Three words or more share prefixes (get-resource-links, get-resource-reference):
             # the first word's start plus the others' initials tells them apart.
@@ -70,11 +71,12 @@ def row_labels(names: Sequence[str], width: int = ROW_LABEL_WIDTH) -> dict[str, 
     labels: dict[str, str] = {}
     used: set[str] = set()
     for name in names:
-        if len(name) <= width:
-            label = name
+        shown = sanitize_text(name)  # a tool name is outside text
+        if len(shown) <= width:
+            label = shown
         else:
             head = (width - 1) // 2
-            label = name[:head] + "…" + name[-(width - 1 - head) :]
+            label = shown[:head] + "…" + shown[-(width - 1 - head) :]
         counter = 2
         while label in used:
             suffix = f"~{counter}"
@@ -295,7 +297,8 @@ class ConfusionHeatmap(Widget, can_focus=True):
         if not self.rows or not self.columns:
             return ""
         picked = self.columns[column]
-        return f"row {self.rows[row]} · column {SPECIAL_NAMES.get(picked, picked)}"
+        shown = sanitize_text(f"row {self.rows[row]} · column {SPECIAL_NAMES.get(picked, picked)}")
+        return shown
 
     def on_focus(self) -> None:
         self.refresh()
@@ -325,7 +328,7 @@ class ConfusionHeatmap(Widget, can_focus=True):
     def legend(self) -> str:
         """Abbreviation -> tool name, for the tools whose label is not their full name."""
         pairs = [
-            f"{label}={name}"
+            f"{label}={sanitize_text(name)}"
             for name, label in self.labels.items()
             if name not in SPECIAL_COLUMNS and label != name
         ]

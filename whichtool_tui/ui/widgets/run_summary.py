@@ -21,7 +21,7 @@ def headline(report: RunReport) -> Text:
     repro = report.reproducibility
     metrics = report.metrics
     text = Text()
-    text.append(f"{repro.provider} · {repro.model}", style="bold")
+    text.append(sanitize_text(f"{repro.provider} · {repro.model}"), style="bold")
     text.append(f"   {report.tasks.selected} tasks × {repro.repeat}")
     text.append(f" = {metrics.trials.planned} trials ({metrics.trials.errored} errored)\n")
     text.append("accuracy ", style="bold")
@@ -51,9 +51,8 @@ def details(report: RunReport) -> RenderableType:
     lines: list[RenderableType] = []
     pairs = Text.assemble(("Pairs: ", "bold"))
     for pair in metrics.confusion_pairs[:4]:
-        pairs.append(
-            f"{pair.tools[0]} ↔ {pair.tools[1]} {pair.swaps} swaps ({pair.rate.value or 0.0:.0%})  "
-        )
+        names = sanitize_text(f"{pair.tools[0]} ↔ {pair.tools[1]}")
+        pairs.append(f"{names} {pair.swaps} swaps ({pair.rate.value or 0.0:.0%})  ")
     if not metrics.confusion_pairs:
         pairs.append("none", style="dim")
     lines.append(pairs)

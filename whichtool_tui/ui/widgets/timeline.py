@@ -221,8 +221,9 @@ class RpcTimeline(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         position = scroll_y + y
         width = self.size.width
+        # Every segment carries a style: NO_COLOR's monochrome filter reads each one's colour.
         if position >= len(self.shown_rows):
-            return Strip.blank(width)
+            return Strip.blank(width, Style())
         row = self.rows[self.shown_rows[position]]
         style = Style()
         if row.holdout:
@@ -232,7 +233,7 @@ class RpcTimeline(ScrollView, can_focus=True):
         text = format_row(row, self.columns)
         line = text.ljust(self._width) if position == self.cursor else text
         strip = Strip([Segment(line, style)])
-        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width)
+        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width, Style())
 
     def watch_cursor(self, old: int, new: int) -> None:
         if self.shown_rows:
