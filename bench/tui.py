@@ -2,7 +2,8 @@
 search it, switch sections, and sit idle.
 
 Run ``.venv/bin/python -m compileall -q whichtool_tui`` first (both with PYTHONDONTWRITEBYTECODE
-unset), then ``.venv/bin/python bench/tui.py``. Prints the figures; asserts nothing. Needs tmux
+unset), then ``.venv/bin/python bench/tui.py`` (``--first-frames``: only home and the demo's
+Surface). Prints the figures; asserts nothing. Needs tmux
 for the terminal figures (the installed binary in a real terminal, as a person would start it)
 and for `run` and `bout` launched to their screens. Targets: first frame <= 1 s; 100k-event
 timeline first frame <= 2 s; Surface with 1,000 templated tools to its findings <= 3 s; median
@@ -145,6 +146,37 @@ def launch_figures(state: Path, receipt: Path) -> None:
     print(f"launch to 100k-event timeline frame: {spread(timeline_times)}; target <= 2 s")
     if peaks:
         print(f"peak RSS with the 100k receipt open:  {max(peaks):.0f} MB (target <= 400 MB)")
+
+
+def demo_surface_figure(state: Path) -> None:
+    """``whichtool-tui --demo`` to the Surface's first frame (the inspected lab tools)."""
+    env = f"WHICHTOOL_TUI_STATE_DIR={state}"
+    times = []
+    for _ in range(RUNS):
+        term = Tmux(f"{env} {BINARY} --demo")
+        try:
+            times.append(term.wait_for("Tools (6)", timeout=60))
+        finally:
+            term.close()
+    print(f"launch to the demo's Surface frame:  {spread(times)}; target <= 0.8 s")
+
+
+def first_frames() -> None:
+    """Only the launch figures a person feels first: home, and the demo's Surface."""
+    print(f"start: {load_average()}")
+    with tempfile.TemporaryDirectory(prefix="wt-bench-") as folder:
+        state = Path(folder) / "state"
+        env = f"WHICHTOOL_TUI_STATE_DIR={state}"
+        times = []
+        for _ in range(RUNS):
+            term = Tmux(f"{env} {BINARY}")
+            try:
+                times.append(term.wait_for("Try it"))
+            finally:
+                term.close()
+        print(f"launch to first frame (home):        {spread(times)}; target <= 0.5 s")
+        demo_surface_figure(state)
+    print(f"end: {load_average()}")
 
 
 def upstream_receipt(path: Path, events: int) -> None:
@@ -433,6 +465,7 @@ def main() -> None:
         state = Path(folder) / "state"
         if shutil.which("tmux") and BINARY.exists():
             launch_figures(state, receipt)
+            demo_surface_figure(state)
             upstream_figure(state, Path(folder))
             surface_figure(state, Path(folder))
             paging_figure(state, receipt)
@@ -448,4 +481,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    first_frames() if sys.argv[1:] == ["--first-frames"] else main()
