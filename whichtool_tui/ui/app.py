@@ -60,6 +60,7 @@ WORK_LOST_ON_QUIT = {
     "improve": "measuring a proposed fix",
     "save": "writing a receipt",
 }
+CANCELLED_EXIT = 130  # quitting cancelled work in progress, as README's exit codes say
 QUIT_GRACE_SECONDS = 5.0  # cancelled work gets this long to stop its servers before we exit
 FIRST_ROWS = 2_000  # timeline rows built before the first frame; the rest load in a thread
 FIRST_SCREEN_KINDS = ("receipt", "tape")  # opened straight on their section, not over the home
@@ -482,7 +483,8 @@ def run_app(
     start: StartPoint | None = None,
     settings: Settings | None = None,
 ) -> int:
-    """Run the app in the terminal and return its exit code (2 if it stopped on an error).
+    """Run the app in the terminal and return its exit code (2 if it stopped on an error, 130
+    if quitting cancelled work in progress).
 
     Commands with a screen call this when ``wants_ui(args)``: ``open``, ``report`` and
     ``receipt`` pass the artefact; ``inspect``/``run``/``tasks``/``bout``/``diff`` a StartPoint.
@@ -498,6 +500,8 @@ def run_app(
         sys.stderr.write(f"whichtool-tui: quit while {cancelled}: it was cancelled\n")
     if app.return_code not in (None, 0):
         return 2
+    if app.cancelled_on_quit:
+        return CANCELLED_EXIT  # whatever was going (a run, a bout, an inspect): one code
     if start is not None and start.exit_code is not None:
         return start.exit_code(app.session)
     return int(result or 0)
