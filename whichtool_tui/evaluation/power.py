@@ -169,6 +169,7 @@ def _fewest_tasks(
     )
 
 
+@lru_cache(maxsize=64)
 def _fewest_repeats(
     source: tuple[float, ...] | None, tasks: int, detect: float, cap: float | None
 ) -> int | None:
@@ -189,6 +190,38 @@ def tool_reach(tasks_by_tool: Mapping[str, int]) -> tuple[ToolReach, ...]:
     )
 
 
+PlanRow = tuple[int, int | None, PowerEstimate | None]
+
+
+@lru_cache(maxsize=256)
+def _plan_row(
+    source: tuple[float, ...] | None,
+    repeat: int,
+    detect: float,
+    cap: float | None,
+    start: int | None,
+) -> PlanRow:
+    """One 80% plan, confirmed with the full draws; searched from ``start`` (None: hopeless)."""
+    fewest = None if start is None else _fewest_tasks(source, repeat, detect, cap, start)
+    confirmed = None if fewest is None else _simulate(source, fewest, repeat, detect, "spread", cap)
+    return repeat, fewest, confirmed
+
+
+@lru_cache(maxsize=32)
+def _standard_rows(
+    source: tuple[float, ...] | None, detect: float, cap: float | None
+) -> tuple[PlanRow, ...]:
+    """The plans at the standard repeat counts, each search starting from the next larger's
+    answer; they do not depend on the planned run, so the Run screen reuses them."""
+    rows: list[PlanRow] = []
+    start: int | None = min_changed_tasks()
+    for planned in sorted(PLANNING_REPEATS, reverse=True):
+        row = _plan_row(source, planned, detect, cap, start)
+        rows.append(row)
+        start = row[1]
+    return tuple(reversed(rows))
+
+
 @lru_cache(maxsize=32)
 def _plan(
     source: tuple[float, ...] | None,
@@ -196,27 +229,19 @@ def _plan(
     repeat: int,
     detect: float,
     cap: float | None,
-) -> tuple[
-    dict[DropModel, PowerEstimate],
-    tuple[tuple[int, int | None, PowerEstimate | None], ...],
-    int | None,
-]:
+) -> tuple[dict[DropModel, PowerEstimate], tuple[PlanRow, ...], int | None]:
     power = {
         model: _simulate(source, tasks, repeat, detect, model, cap)
         if tasks
         else PowerEstimate(0.0, SIMULATION_DRAWS)
         for model in DROP_MODELS
     }
-    rows = []
-    start: int | None = min_changed_tasks()
-    for planned in sorted({*PLANNING_REPEATS, repeat}, reverse=True):
-        fewest = None if start is None else _fewest_tasks(source, planned, detect, cap, start)
-        confirmed = (
-            None if fewest is None else _simulate(source, fewest, planned, detect, "spread", cap)
-        )
-        rows.append((planned, fewest, confirmed))
-        start = fewest
-    return power, tuple(reversed(rows)), _fewest_repeats(source, tasks, detect, cap)
+    rows = list(_standard_rows(source, detect, cap))
+    if repeat not in PLANNING_REPEATS:
+        larger = [row for row in rows if row[0] > repeat]
+        start = larger[0][1] if larger else min_changed_tasks()
+        rows = sorted([*rows, _plan_row(source, repeat, detect, cap, start)])
+    return power, tuple(rows), _fewest_repeats(source, tasks, detect, cap)
 
 
 def plan_power(
