@@ -3,6 +3,7 @@ naive seat stays mcp-arcade's and each poison atom judges only its own channel."
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -161,5 +162,6 @@ def test_the_sleeper_honours_list_changed_and_replays_from_the_bout_id(
     seed, length = sleeper_length(receipt["bout_id"], 3)
     assert f"sleeper seed={seed} clean_calls={length} list_changed=1" in found["notes"]
     stable = next(c for c in found["checks"] if c["id"] == "menu_stable")
-    assert stable["detail"].startswith("after call 9 (announced): echo2 appeared")
+    # The fixture sends list_changed right after call 9's reply: seen after call 9 or 10.
+    assert re.match(r"after call (9|10) \(announced\): echo2 appeared", stable["detail"])
     assert 8 <= length <= 24 and found["result"] == "fail"

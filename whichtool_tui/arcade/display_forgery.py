@@ -58,7 +58,7 @@ class ForgeryFinding:
 
     def describe(self) -> str:
         """``where: detail``."""
-        return f"{self.where}: {self.detail}"
+        return f"{visible(self.where)}: {self.detail}"
 
 
 def display_fields(raw_tool: dict[str, Any]) -> Iterator[tuple[str, str, bool]]:

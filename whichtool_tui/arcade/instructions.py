@@ -73,7 +73,8 @@ class InstructionHit:
 
     def describe(self) -> str:
         """``where [start:end] rule: "span"`` with the span shown escaped."""
-        return f'{self.where} [{self.start}:{self.end}] {self.rule}: "{visible(self.span)}"'
+        where = visible(self.where)
+        return f'{where} [{self.start}:{self.end}] {self.rule}: "{visible(self.span)}"'
 
 
 def scan_text(where: str, text: str, other_tools: Iterable[str] = ()) -> list[InstructionHit]:

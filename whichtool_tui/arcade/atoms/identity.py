@@ -21,6 +21,7 @@ from whichtool_tui.arcade.atoms.common import (
     skipped,
     tool_infos,
 )
+from whichtool_tui.arcade.hidden_text import visible
 from whichtool_tui.arcade.instructions import scan_menu
 from whichtool_tui.arcade.receipt import AtomResult, Check
 
@@ -49,11 +50,12 @@ def _gated_check(house: list[dict[str, Any]], capable: list[dict[str, Any]]) -> 
     poisoned = scan_menu(extra)
     bad = bool(change.edited or change.renamed or poisoned)
     if bad:
-        parts = [f"{n} re-described in place" for n in change.edited]
-        parts += [f"{o} renamed to {n}" for o, n in change.renamed]
+        parts = [f"{visible(n)} re-described in place" for n in change.edited]
+        parts += [f"{visible(o)} renamed to {visible(n)}" for o, n in change.renamed]
         parts += [f"capability-gated {h.describe()}" for h in poisoned]
         return check("capability_menus_match", "fail", "; ".join(parts))
-    gated = f"; capability-gated tools: {', '.join(change.appeared)}" if change.appeared else ""
+    shown = ", ".join(visible(n) for n in change.appeared)
+    gated = f"; capability-gated tools: {shown}" if change.appeared else ""
     return check(
         "capability_menus_match",
         "pass",

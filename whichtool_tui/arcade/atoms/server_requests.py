@@ -63,11 +63,16 @@ async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
         await log(task.tool, task.arguments)
     asked = server_requests(wire)
     unasked = [
-        f"{m.get('method')} (needs the {CAPABILITY_OF.get(str(m.get('method')), 'unknown')} "
-        "capability the house never declared)"
+        f"{visible(str(m.get('method')))} (needs the "
+        f"{CAPABILITY_OF.get(str(m.get('method')), 'unknown')} capability the house never "
+        "declared)"
         for m in asked
     ]
-    secrets = [f"{m.get('method')} asks for {visible(s)}" for m in asked if (s := secret_ask(m))]
+    secrets = [
+        f"{visible(str(m.get('method')))} asks for {visible(s)}"
+        for m in asked
+        if (s := secret_ask(m))
+    ]
     checks = [
         check(
             "unrequested",
