@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.support.fake_apis import FakeApi, RecordedRequest, chat_reply, fake_api_server
+from tests.support.improve import is_rewrite
 from tests.support.mcp_session import call, mcp_session
 from tests.support.paths import REPO, UI_DATA
 from whichtool_tui.cli import main
@@ -94,7 +95,18 @@ def _poisoned(value: Any, key: str | None = None) -> Any:
 
 
 def _hostile_answer(request: RecordedRequest) -> Any:
-    """Pick the hostile tool, with hostile arguments and hostile text beside the call."""
+    """The hostile model: a rewrite carries the hostile string, a drafted task set too, and a
+    routing answer picks the hostile tool with hostile arguments and hostile text beside it."""
+    if is_rewrite(request.json):
+        rewrite = {"description": "Lists orders. " + HOSTILE, "title": None}
+        return chat_reply(text=json.dumps(rewrite))
+    if "user requests for EACH tool" in json.dumps(request.json):
+        drafted = [
+            {"id": f"drafted{n}", "prompt": f"Please {HOSTILE}", "expected": HOSTILE_NAME}
+            for n in range(3)
+        ]
+        drafted.append({"id": "drafted.none", "prompt": "Weather " + HOSTILE, "expected": None})
+        return chat_reply(text=json.dumps({"tasks": drafted}))
     return chat_reply(
         calls=[(HOSTILE_NAME, json.dumps({"customer_id": HOSTILE}))], text="Sure " + HOSTILE
     )
@@ -154,6 +166,12 @@ def cases(api: FakeApi) -> Iterator[Case]:
     yield Case("surface-diff-provider-terminal", (*argv, "--repeat", "1"), "text")
     for fmt, kind in IMPROVE_FORMATS.items():
         yield Case(f"improve-{fmt}", ("improve", "hostile.json", *tasks, "--format", fmt), kind)
+    for fmt, kind in IMPROVE_FORMATS.items():
+        argv = ("improve", "hostile.json", *tasks, *_provider(api), "--repeat", "1")
+        argv = (*argv, "--max-trials", "200", "--format", fmt)
+        yield Case(f"improve-provider-{fmt}", argv, kind)
+    argv = ("tasks", "generate", "hostile.json", *_provider(api), "--out", "drafted.yaml")
+    yield Case("tasks-generate", (*argv, "--force"), "text", exact=False)
     yield Case("receipt", ("receipt", "hostile-receipt.json"), "json")
     yield Case("receipt-timeline", ("receipt", "hostile-receipt.json", "--timeline"), "text")
     argv = ("receipt", "hostile-receipt.json", "--timeline", "--score")
@@ -251,8 +269,11 @@ def test_no_raw_control_or_markup_reaches_any_output(
     code = main(["--no-ui", *live.argv])
     captured = capsys.readouterr()
     assert code in (0, 1), captured.err
-    assert captured.out.strip(), "nothing written"
+    shown = captured.out or captured.err  # tasks generate writes a file and reports on stderr
+    assert shown.strip(), "nothing written"
     assert_safe(live, captured.out)
+    if live.name == "improve-provider-json":  # the model's hostile rewrite is in the report
+        assert any("Lists orders. " + HOSTILE in t for t in _strings(json.loads(captured.out)))
     assert RAW.search(captured.err) is None, captured.err[-400:]
 
 
