@@ -177,7 +177,7 @@ def _refuse_an_input(
         return
     for source in inputs:
         try:
-            if _same_file(target, os.stat(source)):
+            if _same_file(target, os.stat(os.path.expanduser(os.fspath(source)))):
                 raise WhichtoolError(
                     "output/is-input",
                     f"Cannot write {shown}: it is the input {redact_paths(os.fspath(source))}"

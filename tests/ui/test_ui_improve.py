@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jsonpatch
 import pytest
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from tests.support.paths import REPO
 from tests.support.ui import static_text, wait_until
@@ -65,7 +65,18 @@ async def test_propose_a_fix_from_a_surface_finding_and_write_the_patch(
         assert "held-out accuracy 30/35 86%" in shown and "-> 35/35 100%" in shown
         assert "Accepted on held-out tasks: search_orders#2" in shown
         await pilot.press("a")
-        assert isinstance(app.screen, PathPrompt)
+        prompt = app.screen
+        assert isinstance(prompt, PathPrompt)
+        # The output rule: the patch may not replace the snapshot it patches (no overwrite
+        # question is even asked).
+        field = prompt.query_one("#path", Input)
+        default = field.value
+        field.value = str(LAB)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is prompt
+        assert "the same file" in static_text(prompt.query_one("#path-error", Static))
+        field.value = default
         await pilot.press("enter")
         written = tmp_path / "demo-lab.patch.json"
         await wait_until(pilot, written.exists, "the patch was written")

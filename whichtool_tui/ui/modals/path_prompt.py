@@ -9,6 +9,7 @@ a confirmation (the file being saved back, ``replaces``, is not asked about).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual import on
@@ -34,13 +35,20 @@ class PathPrompt(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(
-        self, title: str, default: str, *, save: bool = False, replaces: str | None = None
+        self,
+        title: str,
+        default: str,
+        *,
+        save: bool = False,
+        replaces: str | None = None,
+        inputs: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self._title = title
         self._default = default
         self._save = save
         self._replaces = replaces
+        self._inputs = tuple(inputs)  # files the output must not be (the output rule)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
@@ -58,7 +66,7 @@ class PathPrompt(ModalScreen[str | None]):
         from whichtool_tui.files import check_output_path
 
         try:
-            plan = check_output_path(path, create_folders=False)
+            plan = check_output_path(path, create_folders=False, inputs=self._inputs)
         except WhichtoolError as error:
             self._refuse(error.message)
             return
