@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TextIO
 
 from whichtool_tui.redact import redact_paths, redact_secret_pairs, redact_secret_words, redact_url
 
@@ -131,6 +132,13 @@ def json_for_display(text: str) -> str:
     """JSON text (from any serializer) with every invisible character inside its strings
     written as a ``\\uXXXX`` escape: the same data, nothing raw for a viewer to act on."""
     return _INVISIBLE.sub(_json_escape_one, text)
+
+
+def json_for_stream(text: str, stream: TextIO) -> str:
+    """JSON about to be printed: on a terminal, ``json_for_display`` (a bidi or C1 character
+    inside a string cannot act on the screen); into a pipe or file, the bytes unchanged."""
+    isatty = getattr(stream, "isatty", None)
+    return json_for_display(text) if isatty is not None and isatty() else text
 
 
 def _json_escape_one(match: re.Match[str]) -> str:

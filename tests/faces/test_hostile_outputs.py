@@ -313,3 +313,39 @@ async def test_mcp_server_summaries_are_safe_and_data_exact(folder: Path, api: F
             assert not [text for text in texts if "\\x1b]52" in text], tool
             summaries.append(envelope["summary"])
     assert any("tasks\\x1b]52" in summary for summary in summaries)  # shown, escaped
+
+
+def test_json_on_a_terminal_escapes_bidi_and_c1_and_keeps_the_data(folder: Path) -> None:
+    """On a terminal a JSON report writes every invisible character as a ``\\u`` escape (the
+    same data); piped, its bytes are the ones --out writes."""
+    import os
+    import pty
+    import subprocess
+
+    from tests.support.cli import binary_path
+
+    argv = [binary_path(), "--no-ui", "inspect", "hostile.json", "--format", "json"]
+    env = {**os.environ, "NO_COLOR": "1"}
+    primary, secondary = pty.openpty()
+    try:
+        child = subprocess.Popen(
+            argv, cwd=folder, env=env, stdout=secondary, stderr=subprocess.PIPE
+        )
+        os.close(secondary)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert child.wait(timeout=60) in (0, 1)
+    finally:
+        os.close(primary)
+    shown = b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+    assert RAW.search(shown) is None
+    assert any(HOSTILE in text for text in _strings(json.loads(shown)))
+    piped = subprocess.run(argv, cwd=folder, env=env, capture_output=True, check=False)
+    assert "\u202e" in piped.stdout.decode("utf-8")  # a pipe gets the exact bytes

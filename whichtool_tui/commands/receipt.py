@@ -39,7 +39,9 @@ def execute(args: argparse.Namespace) -> int:
         return open_receipt_screen(args.path, read.data)
     if not args.timeline:
         assert read.receipt is not None
-        sys.stdout.write(receipt_text(read.receipt))
+        from whichtool_tui.text_safety import json_for_stream
+
+        sys.stdout.write(json_for_stream(receipt_text(read.receipt), sys.stdout))
         return 0
     write_receipt_timeline(read, sys.stdout, verbose=args.verbose)
     return 0

@@ -19,5 +19,7 @@ def execute(args: argparse.Namespace) -> int:
 
     text = export_tape(args.path, args.output)
     if not args.output:
-        sys.stdout.write(text)
+        from whichtool_tui.text_safety import json_for_stream
+
+        sys.stdout.write(json_for_stream(text, sys.stdout))
     return 0

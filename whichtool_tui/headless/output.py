@@ -19,7 +19,12 @@ def deliver(render: Callable[[bool], str], out: str | None, noun: str, color: bo
         write_atomic(out, render(False))
         sys.stderr.write(f"Wrote {noun} to {redact_paths(out)}\n")
     else:
-        sys.stdout.write(render(use_colour(color, sys.stdout)))
+        text = render(use_colour(color, sys.stdout))
+        if text[:1] in ("{", "["):  # a JSON document: every other format starts otherwise
+            from whichtool_tui.text_safety import json_for_stream
+
+            text = json_for_stream(text, sys.stdout)
+        sys.stdout.write(text)
         sys.stdout.flush()
 
 
