@@ -40,6 +40,7 @@ class BoutScreen(SectionScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [  # ranked by use: the footer keeps the first
         Binding("q", "back", "Back"),
+        Binding("a", "toggle_atoms", "Atoms"),  # under 100 columns only, where they fold away
         Binding("f", "guess('followed')", "Followed"),
         Binding("h", "guess('held')", "Held"),
         Binding("u", "guess('unclear')", "Unclear"),
@@ -115,8 +116,11 @@ class BoutScreen(SectionScreen):
         self._draw_atoms_and_verdict(bout)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Guess keys until the guess; saving only with a receipt; wire keys with a wire."""
+        """Guess keys until the guess; saving only with a receipt; wire keys with a wire; the
+        atoms key where the atoms pane folds away."""
         bout = self.bout
+        if action == "toggle_atoms":
+            return bout is not None and self.has_class("-narrow")
         if action == "guess":
             return bout is not None and bout.guess is None and bout.live_atoms is None
         if action == "save_receipt":
@@ -339,6 +343,25 @@ class BoutScreen(SectionScreen):
     @on(Input.Submitted, "#f-method, #f-search")
     def filter_submitted(self) -> None:
         self.action_focus_timeline()
+
+    def action_toggle_atoms(self) -> None:
+        """``a`` under 100 columns: the atoms pane (per-atom state and verdicts) over the wire."""
+        opened = not self.has_class("-atoms-open")
+        self.set_class(opened, "-atoms-open")
+        if opened:
+            self.set_focus(self.query_one("#atoms-pane"))
+        else:
+            self.action_focus_timeline()
+
+    def close_innermost(self) -> bool:
+        """Escape or ``q``: the unfolded atoms pane first."""
+        if self.has_class("-narrow") and self.has_class("-atoms-open"):
+            self.action_toggle_atoms()
+            return True
+        return False
+
+    def on_resize(self) -> None:
+        self.refresh_bindings()  # the atoms key follows the width
 
     def leave_field(self, field: Widget) -> None:
         """Escape in a filter keeps what was typed and hands the keys back to the wire."""

@@ -29,12 +29,26 @@ PROMPT_WIDTH = 52  # the prompt column at 120 columns; narrower terminals give i
 MIN_PROMPT_WIDTH = 16
 UNDO_DEPTH = 50
 NEW_TASK_SET = "whichtool.tasks.yaml"
+HEAD_PADDING = 2  # the header's own padding, in cells
+NARROW_HEAD = 100  # under this many columns the header packs its facts tighter
 NEEDS_TASKS = {"edit", "delete", "copy", "mutate", "save"}
 
 
 def shorten(text: str, width: int) -> str:
     """Clip to ``width`` characters with an ellipsis."""
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def shorten_path(path: str, width: int) -> str:
+    """``…/snapshots/demo-lab.tasks.yaml``: leading folders go first, the file name last."""
+    if len(path) <= width:
+        return path
+    parts = path.split("/")
+    for start in range(1, len(parts)):
+        candidate = "…/" + "/".join(parts[start:])
+        if len(candidate) <= width:
+            return candidate
+    return shorten("…/" + parts[-1], width)
 
 
 def save_default(path: str) -> str:
@@ -164,17 +178,25 @@ class TasksScreen(SectionScreen):
     def _update_head_and_lint(self, state: TaskSetState) -> None:
         surface = self.wapp.session.surface
         distractors = sum(1 for task in state.tasks if task.expected is None)
-        head = Text()
-        head.append(redact_paths(state.path), style="bold")
-        head.append(f"{'  (modified)' if state.dirty else ''}", style="yellow")
-        head.append(f"   {len(state.tasks)} tasks · {distractors} distractors · surface ")
-        pinned = state.surface.removeprefix("sha256:")[:12] if state.surface else "not pinned"
-        head.append(pinned)
+        narrow = self.size.width < NARROW_HEAD
+        facts = Text()
+        facts.append(f"{'  (modified)' if state.dirty else ''}", style="yellow")
+        gap = "  " if narrow else "   "
+        facts.append(f"{gap}{len(state.tasks)} tasks · {distractors} distractors · surface ")
+        digits = 8 if narrow else 12
+        pinned = state.surface.removeprefix("sha256:")[:digits] if state.surface else "not pinned"
+        facts.append(pinned)
         if surface is not None and state.surface:
             matches = state.surface == surface.surface_hash
-            head.append(
+            facts.append(
                 "  (matches)" if matches else "  (differs)", style="green" if matches else "yellow"
             )
+        # The path gives way (leading folders first) before the counts and the surface match.
+        path = redact_paths(state.path)
+        whole_name = len(path.rsplit("/", 1)[-1]) + 2  # "…/" and the file name, never less
+        room = max(self.size.width - HEAD_PADDING - facts.cell_len, whole_name)
+        head = Text(shorten_path(path, room), style="bold")
+        head.append_text(facts)
         self.query_one("#tasks-head", Static).update(head)
         tools = self.surface_tools()
         findings = lint_findings(
