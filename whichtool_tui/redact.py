@@ -176,6 +176,12 @@ _LINE_VALUE_NAMES = frozenset({"authorization", "cookie"})
 _LINE_REST = re.compile(r"[^\r\n\"'`]*")
 
 
+def redact_secret_text(text: str) -> str:
+    """Free text with its secrets masked (pairs, secret-named flags, key-shaped words) but
+    nothing else changed: for outside text kept in a file, such as a server's stderr."""
+    return redact_secret_words(redact_secret_pairs(text))
+
+
 def redact_secret_pairs(text: str) -> str:
     """Mask the value of every secret-named pair: ``password=x``, ``Authorization: Bearer x``,
     ``"token": "x"``, ``X-Api-Key=x`` (an already masked ``***`` stays as it is)."""

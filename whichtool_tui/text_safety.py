@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from whichtool_tui.redact import redact_paths, redact_secret_pairs, redact_secret_words, redact_url
+from whichtool_tui.redact import redact_paths, redact_secret_text, redact_url
 
 # Controls, DEL, bidi marks, line/paragraph separators, zero-width characters and Unicode tags
 # (invisible text a model reads and a person does not see).
@@ -156,7 +156,7 @@ def redact_message(text: str) -> str:
     """Prepare any message for output (stderr, toasts, titles, receipts): secrets after
     secret-named flags, in ``key=value`` / ``key: value`` pairs and key-shaped words masked,
     URLs redacted, paths shortened, controls escaped."""
-    text = redact_secret_words(redact_secret_pairs(text))
+    text = redact_secret_text(text)
     text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
     return sanitize_text(redact_paths(text))
 

@@ -3,6 +3,7 @@ with the receipt still written and no child process left behind."""
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -149,3 +150,22 @@ def test_tools_list_pagination_is_followed(tmp_path: Path, capsys: Any) -> None:
         if w["method"] == "tools/list"
     ]
     assert cursors == [None, "p2"]
+
+
+def test_a_secret_a_server_prints_on_stderr_is_masked_in_the_receipt_and_on_screen(
+    tmp_path: Path, capsys: Any
+) -> None:
+    printed = "Authorization: Bearer leak123abc\\nconnecting with password=hunter2pw\\n"
+    leak = f'import sys; sys.stderr.write("{printed}")'
+    script = f"{sys.executable} -c '{leak}' && exec {faulty_cmd('honest')}"
+    _code, receipt, stdout = bout(
+        tmp_path,
+        capsys,
+        "--target", "stdio", "--allow-live",
+        "--cmd", "sh", "--cmd=-c", "--cmd", script,
+        *ECHO_INSPECT_ONLY,
+    )  # fmt: skip
+    tail = atom(receipt, "inspect.tools_list")["session"]["stderr_tail"]
+    assert "Authorization: ***" in tail and "password=***" in tail
+    for shown in (tail, stdout, json.dumps(receipt)):
+        assert "leak123abc" not in shown and "hunter2pw" not in shown

@@ -27,6 +27,7 @@ from whichtool_tui.arcade.receipt import (
     WireEventModel,
 )
 from whichtool_tui.arcade.sandbox import prepare_atom_dir, snapshot_dir
+from whichtool_tui.redact import redact_secret_text
 
 AtomRunner = Callable[[AtomContext, Any], Awaitable[AtomResult]]
 
@@ -352,7 +353,8 @@ async def run_atom(
     if channel is not None:
         session.framing = channel.framing
         session.framing_source = channel.framing_source
-        session.stderr_tail = channel.stderr_tail()
+        # A server's stderr is outside text that may echo a credential: masked before storing.
+        session.stderr_tail = redact_secret_text(channel.stderr_tail())
     if plan.framing != "auto" and session.framing_source is None and plan.kind != "http":
         session.framing_source = "flag"
     session.seat = getattr(plan.seat, "info", None)

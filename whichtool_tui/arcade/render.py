@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from whichtool_tui.arcade.jsonfile import as_dict, as_list
 from whichtool_tui.arcade.receipt import BoutReceipt
 from whichtool_tui.arcade.timeline import TapeView
-from whichtool_tui.text_safety import sanitize_text
+from whichtool_tui.text_safety import redact_message, sanitize_text
 
 MARKS = {"pass": "·", "fail": "×", "skip": "–", "error": "!"}
 _BATCH = 2000
@@ -106,5 +106,5 @@ def score_panel(receipt: BoutReceipt) -> str:
             lines.append(f"    note: {sanitize_text(note)}")
         tail = atom.session.stderr_tail.strip().splitlines()[-3:]
         for line in tail:
-            lines.append(f"    stderr: {clip_stderr_line(sanitize_text(line))}")
+            lines.append(f"    stderr: {clip_stderr_line(redact_message(line))}")
     return "\n".join(lines) + "\n"
