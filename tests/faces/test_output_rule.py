@@ -181,3 +181,16 @@ def test_a_config_cannot_write_outside_the_working_folder(
     (work / "whichtool.config.json").write_text(json.dumps(config), encoding="utf-8")
     assert main(["--no-ui", "run", LAB, "--provider", "keyword", "--out", str(outside)]) in (0, 1)
     assert outside.is_file()
+
+
+def test_an_output_cannot_replace_the_discovered_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(SNAPSHOTS / "demo-lab.json", tmp_path / LAB)
+    config = tmp_path / "whichtool.config.json"
+    config.write_text(json.dumps({"provider": {"name": "keyword"}}), encoding="utf-8")
+    before = config.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    code = main(["--no-ui", "inspect", LAB, "--format", "json", "--out", config.name])
+    assert code == 2 and "the same file" in capsys.readouterr().err
+    assert config.read_bytes() == before

@@ -19,7 +19,11 @@ FOLDER_OUTPUTS = frozenset({"dataset"})
 
 
 def _named_files(args: argparse.Namespace) -> Iterator[str]:
-    """Every argument value that names an existing file: the command's inputs."""
+    """Every argument value that names an existing file, and the config file this folder
+    would load: the command's inputs."""
+    from whichtool_tui.config_files import CONFIG_FILE_NAMES
+
+    yield from (name for name in CONFIG_FILE_NAMES if os.path.isfile(name))
     for name, value in vars(args).items():
         if name in OUTPUT_FILES:
             continue
