@@ -34,6 +34,7 @@ from whichtool_tui.ui.messages import (
     TargetInspected,
     TasksOpened,
 )
+from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.session import TargetChoice, TaskSetState
 from whichtool_tui.ui.session_updates import SessionApp
 
@@ -291,6 +292,7 @@ class JobsApp(SessionApp):
             except WhichtoolError as error:
                 await self.apply(JobFailed("Receipt not written", error))
             else:
+                remember(str(written), "receipt", "saved before your call")
                 self.notify(f"Receipt written to {redact_paths(str(written))}")
         from whichtool_tui.ui.bout_model import view_of_receipt
 
@@ -328,6 +330,7 @@ class JobsApp(SessionApp):
         except WhichtoolError as error:
             self.fail("Not saved", error)
             return
+        remember(str(written), "receipt", "saved with your call" if guess else "saved")
         self.notify(f"Receipt written to {redact_paths(str(written))}")
 
     @work(exclusive=True, group="generate", exit_on_error=False, description="draft a task set")

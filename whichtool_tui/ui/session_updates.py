@@ -6,6 +6,7 @@ the message applied so the worker that posted it can finish.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.worker import Worker
@@ -106,8 +107,9 @@ class SessionApp(ImproveJobs):
         session.target = choice
         session.target_label = redact_message(view.target or choice.value)
         session.surface = view
-        if choice.kind == "snapshot":
-            remember(choice.value, "snapshot", f"{len(view.tools)} tools")
+        snapshot = Path(choice.value or view.target or "")  # "": the config's target
+        if choice.kind == "snapshot" and snapshot.is_file():  # a file, never a folder
+            remember(str(snapshot), "snapshot", f"{len(view.tools)} tools")
         if self.current_mode != message.section:
             self.switch_mode(message.section)
         self.refresh_sections()

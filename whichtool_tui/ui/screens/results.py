@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import ClassVar
 
 from rich.text import Text
@@ -16,6 +17,7 @@ from whichtool_tui.redact import redact_paths
 from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.modals.trials import TrialsModal
+from whichtool_tui.ui.recent import key_metric, remember
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.discovery_view import discovery_view
 from whichtool_tui.ui.widgets.heatmap import SPECIAL_LEGEND, SPECIAL_NAMES, ConfusionHeatmap
@@ -318,11 +320,13 @@ class ResultsScreen(SectionScreen):
             from whichtool_tui.files import write_atomic
             from whichtool_tui.usecases.models import dump_report_json
 
+            text = dump_report_json(report)
             try:
-                written = write_atomic(path, dump_report_json(report), create_folders=False)
+                written = write_atomic(path, text, create_folders=False)
             except WhichtoolError as error:
                 self.notify(error.message, title="Not saved", severity="error")
                 return
+            remember(str(written), "run-report", key_metric("run-report", json.loads(text)))
             self.notify(f"Saved the run to {redact_paths(str(written))}")
 
         self.app.push_screen(PathPrompt("Save run report to", "run.json", save=True), save)

@@ -20,6 +20,7 @@ from whichtool_tui.ui.modals.generate import GenerateDialog, GenerateRequest
 from whichtool_tui.ui.modals.mutation_preview import MutationPreview
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.modals.task_editor import TaskEditor
+from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.session import TaskSetState
 from whichtool_tui.usecases.models import TASK_SET_VERSION, Task
@@ -365,6 +366,7 @@ class TasksScreen(SectionScreen):
                 return
             self.state.path = str(written)
             self.state.dirty = False
+            remember(str(written), "task-set", f"{len(self.state.tasks)} tasks")
             self._revision += 1
             self.notify(f"Saved {len(self.state.tasks)} tasks to {redact_paths(str(written))}")
             self.refresh_from_session()
