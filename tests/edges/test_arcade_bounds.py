@@ -70,7 +70,9 @@ def test_a_bomb_within_the_stored_bound_fails_only_schema_bounds(
         "size": "pass",
         "remote_ref": "fail",
         "icon_urls": "fail",
+        "resource_urls": "fail",
     }
+    assert "169.254.169.254" in checks["resource_urls"]["detail"]
     assert "not fetched" in checks["remote_ref"]["detail"]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from whichtool_tui.arcade.atoms.bounds import foreign_icon, judge_menu, remote_refs
+from whichtool_tui.arcade.atoms.bounds import foreign_icon, inward_url, judge_menu, remote_refs
 from whichtool_tui.arcade.bounds import CLIPPED_KEY, MAX_STORED_DEPTH, clip_depth, json_depth
 from whichtool_tui.arcade.fixture_attacks import nested_schema
 
@@ -68,3 +68,16 @@ def test_a_bomb_fails_naming_each_bound() -> None:
     assert checks["depth"].result == "fail" and "bound 32" in checks["depth"].detail
     assert checks["size"].result == "fail" and "65536 bytes" in checks["size"].detail
     assert checks["icon_urls"].result == "fail" and "s.png" in checks["icon_urls"].detail
+
+
+def test_resource_urls_into_the_users_network_are_named_without_resolving() -> None:
+    for inward in (
+        "http://169.254.169.254/latest/meta-data/",
+        "http://127.0.0.1:8080/x",
+        "https://10.0.0.5/",
+        "http://localhost/admin",
+        "http://[::1]/",
+    ):
+        assert inward_url(inward), inward
+    for outward in ("https://example.com/r", "file:///tmp/x", "test://static/resource/1"):
+        assert not inward_url(outward), outward

@@ -224,7 +224,8 @@ class FixtureSession:
                 "this connection serves the handshake protocol era; "
                 "requests carrying the 2026-07-28 envelope are not accepted on it",
             )
-        if method not in _SERVED:
+        served = _SERVED | {"resources/list"} if self.state.switches.schema_bomb else _SERVED
+        if method not in served:
             _sdk_validate(method, self.version, params)
             raise Invalid(METHOD_NOT_FOUND, "Method not found", method)
         if not _quick_valid(method, params):
@@ -237,6 +238,10 @@ class FixtureSession:
             raise _invalid_params()
         if method == "tools/list":
             return {"tools": self.state.tools()}
+        if method == "resources/list":
+            from whichtool_tui.arcade.fixture_attacks import BOMB_RESOURCES
+
+            return {"resources": [dict(r) for r in BOMB_RESOURCES]}
         call = params or {}
         arguments = call.get("arguments")
         text, is_error = self.state.call(str(call["name"]), dict(arguments or {}))
@@ -254,9 +259,12 @@ class FixtureSession:
         self.state.client_name = name if isinstance(name, str) else None
         declared = params.get("capabilities")
         self.state.client_capabilities = dict(declared) if isinstance(declared, dict) else {}
+        capabilities: dict[str, Any] = {"tools": {"listChanged": announces(self.state.switches)}}
+        if self.state.switches.schema_bomb:
+            capabilities["resources"] = {}
         return {
             "protocolVersion": negotiated,
-            "capabilities": {"tools": {"listChanged": announces(self.state.switches)}},
+            "capabilities": capabilities,
             "serverInfo": {"name": SERVER_NAME, "version": SERVER_VERSION},
         }
 

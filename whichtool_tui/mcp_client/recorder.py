@@ -309,6 +309,10 @@ class WireSession:
             cursor = next_cursor
         return tools
 
+    async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One request of any method; the raw reply (result or error) as recorded."""
+        return await self._roundtrip(method, params)
+
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> CallOutcome:
         """One tools/call; a JSON-RPC error is an outcome, not an exception."""
         raw = await self._roundtrip("tools/call", {"name": name, "arguments": arguments})

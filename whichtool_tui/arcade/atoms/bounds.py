@@ -2,8 +2,11 @@
 
 Judged from the listed JSON alone, nothing fetched: each tool's input and output schema must be
 at most ``MAX_SCHEMA_DEPTH`` levels deep and ``MAX_TOOL_BYTES`` long, no ``$ref`` may leave the
-document, and every icon (a tool's, or the server's in ``initialize``) must be a ``data:`` URI
-or on the HTTP target's own host. A menu too deep for the parser FAILs here rather than ERRORs.
+document, every icon (a tool's, a resource's, or the server's in ``initialize``) must be a
+``data:`` URI or on the HTTP target's own host, and no listed resource (``resources/list``,
+asked only of a server that declares resources) may be an http(s) URL into the user's own
+network (loopback, private or link-local, e.g. the cloud metadata address). A menu too deep
+for the parser FAILs here rather than ERRORs.
 """
 
 from __future__ import annotations
@@ -68,6 +71,50 @@ def foreign_icon(src: str, own_host: str | None) -> bool:
     if parts.scheme.lower() == "data":
         return False
     return own_host is None or (parts.hostname or "").lower() != own_host
+
+
+def inward_url(uri: str) -> bool:
+    """True for an http(s) URL whose host is loopback, private or link-local (literal address
+    or ``localhost``): a host fetching it reaches the user's own network. Names are not
+    resolved (that would be a fetch)."""
+    import ipaddress
+
+    parts = urlsplit(uri.strip())
+    if parts.scheme.lower() not in ("http", "https"):
+        return False
+    host = (parts.hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
+async def listed_resources(wire: Any) -> list[dict[str, Any]]:
+    """The first page of resources/list when the server declares resources, else []."""
+    facts = getattr(wire, "facts", None)
+    capabilities = getattr(facts, "server_capabilities", None) or {}
+    if "resources" not in capabilities or not hasattr(wire, "request"):
+        return []
+    reply = await wire.request("resources/list")
+    result = reply.get("result") if isinstance(reply, dict) else None
+    listed = result.get("resources") if isinstance(result, dict) else None
+    return [r for r in listed if isinstance(r, dict)] if isinstance(listed, list) else []
+
+
+def resource_check(resources: Sequence[dict[str, Any]]) -> Check:
+    """FAIL when a listed resource points into the user's own network."""
+    inward = [str(r.get("uri")) for r in resources if inward_url(str(r.get("uri", "")))]
+    return check(
+        "resource_urls",
+        "fail" if inward else "pass",
+        "resources a host would fetch from its own network (not fetched): "
+        + ", ".join(visible(u) for u in inward)
+        if inward
+        else f"{len(resources)} resource(s) listed; none points into the user's network",
+    )
 
 
 def _tool_bytes(tool: dict[str, Any]) -> int:
@@ -140,6 +187,18 @@ async def run(ctx: AtomContext, wire: WireLike) -> AtomResult:
     raw = await wire.list_tools()
     facts = getattr(wire, "facts", None)
     checks = judge_menu(raw, getattr(facts, "server_info", {}), _own_host(ctx))
+    resources = await listed_resources(wire)
+    checks.append(resource_check(resources))
+    icons = [s for s in _icon_sources(resources) if foreign_icon(s, _own_host(ctx))]
+    if icons:
+        icon_check = next(c for c in checks if c.id == "icon_urls")
+        icon_check.result = "fail"
+        extra = "resource icons a host would fetch (not fetched): " + ", ".join(
+            visible(i) for i in icons
+        )
+        icon_check.detail = (
+            extra if icon_check.detail.startswith("no icon") else (icon_check.detail + "; " + extra)
+        )
     records = getattr(getattr(wire, "recorder", None), "records", [])
     breach = deepest_breach(records)
     if breach is not None:
