@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Static
 from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.ui.modals.overlap import OverlapModal
 from whichtool_tui.ui.surface_model import Finding, SurfaceView
+from whichtool_tui.ui.widgets.row_table import RowTable
 
 
 class FamilyModal(ModalScreen[None]):
@@ -44,7 +45,7 @@ class FamilyModal(ModalScreen[None]):
                     f"\nlisting the first {listed} of {finding.member_count:,}", style="dim"
                 )
             yield Static(head, id="family-head")
-            members: DataTable[object] = DataTable(id="family-members", cursor_type="row")
+            members: DataTable[object] = RowTable(id="family-members")
             members.add_columns("member", "score vs first", "description")
             yield members
             if finding.hint:

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from whichtool_tui.text_safety import sanitize_text
+from whichtool_tui.ui.widgets.row_table import RowTable
 from whichtool_tui.ui.widgets.tool_detail import safe_multiline
 from whichtool_tui.usecases.models import ScoredTrial
 
@@ -60,7 +61,7 @@ class TrialsModal(ModalScreen[None]):
         with Vertical(id="trials") as box:
             box.border_title = self._heading
             box.border_subtitle = "esc to close"
-            table: DataTable[object] = DataTable(cursor_type="row", id="trial-table")
+            table: DataTable[object] = RowTable(id="trial-table")
             table.add_columns("task", "#", "verdict", "calls")
             for trial in self._trials:
                 names = ", ".join(sanitize_text(c.name or "?") for c in trial.calls) or "—"

@@ -32,6 +32,7 @@ from whichtool_tui.ui.surface_model import (
     visible_tools,
 )
 from whichtool_tui.ui.widgets.findability_column import COLUMN_TITLE, findability_cell
+from whichtool_tui.ui.widgets.row_table import RowTable
 from whichtool_tui.ui.widgets.surface_rows import (
     FINDING_ROW_HEIGHT,
     FINDING_TITLE,
@@ -99,17 +100,17 @@ class SurfaceScreen(SectionScreen):
         yield Static("", id="surface-empty")
         with Vertical(id="surface-body", classes="-lower-detail"):
             with Horizontal(id="surface-top"):
-                tools: DataTable[object] = DataTable(id="tools", cursor_type="row")
+                tools: DataTable[object] = RowTable(id="tools")
                 tools.add_columns("tool", "kind (by name)", "cost", COLUMN_TITLE)
                 yield tools
                 with VerticalScroll(id="tool-detail-pane"):
                     yield Static("", id="tool-detail")
             with Horizontal(id="surface-bottom"):
-                findings: DataTable[object] = DataTable(id="findings", cursor_type="row")
+                findings: DataTable[object] = RowTable(id="findings")
                 findings.add_column(FINDING_TITLE, key="finding")
                 findings.add_column("message · fix", key="message", width=MESSAGE_MIN_WIDTH)
                 yield findings
-                rules: DataTable[object] = DataTable(id="rules", cursor_type="row")
+                rules: DataTable[object] = RowTable(id="rules")
                 rules.add_columns("severity", "config", "rule")
                 rules.display = False
                 yield rules

@@ -23,6 +23,7 @@ from whichtool_tui.ui.modals.task_editor import TaskEditor
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.session import TaskSetState
+from whichtool_tui.ui.widgets.row_table import RowTable
 from whichtool_tui.usecases.models import TASK_SET_VERSION, Task
 from whichtool_tui.usecases.tasks import lint_findings, mutate_in_memory, save_tasks
 
@@ -93,7 +94,7 @@ class TasksScreen(SectionScreen):
         yield Static("", id="tasks-empty", classes="empty")
         with Vertical(id="tasks-body"):
             yield Static("", id="tasks-head")
-            yield DataTable(id="task-table", cursor_type="row")
+            yield RowTable(id="task-table")
             yield Static("", id="tasks-lint")
 
     def __init__(self) -> None:
