@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -24,7 +24,7 @@ from whichtool_tui.ui.run_control import (
 )
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
-from whichtool_tui.ui.widgets.run_plan import hanging, plan_lines, plan_summary
+from whichtool_tui.ui.widgets.run_plan import hanging, plan_lines, plan_summary, power_plan_lines
 from whichtool_tui.usecases.models import PROVIDER_NAMES, confusion_axes
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ class RunScreen(SectionScreen):
     """Plan (p), run (r), cancel (c); the run itself is an App worker and survives leaving."""
 
     _url_edited = False  # the user changed the pre-filled base URL (see base_url_changed)
+    _plan_generation = 0  # bumped per plan drawn: a late power simulation of an old one is dropped
     _plan_open = False  # p unfolded the full plan over a run's summary line
     _run_setup: RunSetup | None = None  # what the last run started here planned (its limits)
 
@@ -199,7 +200,28 @@ class RunScreen(SectionScreen):
             plan.update(hanging("Plan", [plan_summary(self._run_setup or setup)]))
             return
         provider = str(self.query_one("#run-provider", Select).value)
+        self._plan_generation += 1
         plan.update(hanging("Plan", plan_lines(setup, provider)))
+        self._simulate_power(setup, provider, self._plan_generation)
+
+    @work(thread=True, exclusive=True, group="power", exit_on_error=False)
+    def _simulate_power(self, setup: RunSetup, provider: str, generation: int) -> None:
+        """The plan's power lines, off the event loop: the simulation of diff's gate takes
+        seconds on a large plan, and typing in a field must not wait for it."""
+        lines = power_plan_lines(setup)
+        self.app.call_from_thread(self._power_simulated, setup, provider, generation, lines)
+
+    def _power_simulated(
+        self, setup: RunSetup, provider: str, generation: int, lines: list[Text]
+    ) -> None:
+        """Show the power lines, unless the plan changed (or folded) while they were made."""
+        if generation != self._plan_generation or not self.is_attached:
+            return
+        if self._shows_run() and not self._plan_open:
+            return
+        self.query_one("#run-plan", Static).update(
+            hanging("Plan", plan_lines(setup, provider, lines))
+        )
 
     @on(Input.Changed, "#run-base-url")
     def base_url_changed(self, event: Input.Changed) -> None:

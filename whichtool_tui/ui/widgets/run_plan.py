@@ -47,8 +47,24 @@ def _limits(setup: RunSetup) -> Text:
     return text
 
 
-def plan_lines(setup: RunSetup, provider: str) -> list[Text]:
-    """The whole dry-run plan: shape, prompt floor and limits, wall clock, power, warnings."""
+def power_plan_lines(setup: RunSetup) -> list[Text]:
+    """The plan's power lines: diff's own gate simulated (seconds of CPU on a large plan, so
+    the Run screen computes them in a thread and shows the rest of the plan at once)."""
+    try:
+        return [
+            Text(line, style="dim")
+            for line in power_lines(power_plan(setup.prepared, setup.options))
+        ]
+    except WhichtoolError as error:
+        return [Text(f"power plan: {error.message}", style="yellow")]
+
+
+SIMULATING = Text("power: simulating diff's own gate on this plan…", style="dim")
+
+
+def plan_lines(setup: RunSetup, provider: str, power: list[Text] | None = None) -> list[Text]:
+    """The whole dry-run plan: shape, prompt floor and limits, wall clock, power (a line saying
+    it is being simulated until ``power`` is given), warnings."""
     plan = setup.prepared.plan
     estimate = setup.prepared.estimate
     options = setup.options
@@ -73,12 +89,7 @@ def plan_lines(setup: RunSetup, provider: str) -> list[Text]:
     else:
         clock.append("unknown: type seconds per trial (s/trial) for an estimate", style="dim")
     lines.append(clock)
-    try:
-        lines.extend(
-            Text(line, style="dim") for line in power_lines(power_plan(setup.prepared, options))
-        )
-    except WhichtoolError as error:
-        lines.append(Text(f"power plan: {error.message}", style="yellow"))
+    lines.extend([SIMULATING] if power is None else power)
     if setup.needs_raise:
         lines.append(Text("the run will ask before raising the limits", style="yellow"))
     for finding in setup.blocking:
