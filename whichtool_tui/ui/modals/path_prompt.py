@@ -22,6 +22,7 @@ from textual.widgets import Input, Label, Static
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths
 from whichtool_tui.ui.modals.confirm import ConfirmModal
+from whichtool_tui.ui.widgets.path_suggester import PathSuggester
 
 
 class PathPrompt(ModalScreen[str | None]):
@@ -53,9 +54,9 @@ class PathPrompt(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = self._title
-            yield Input(value=self._default, id="path")
+            yield Input(value=self._default, id="path", suggester=PathSuggester())
             yield Static("", id="path-error", markup=False)
-            yield Label("[dim]enter to confirm · esc to cancel[/]")
+            yield Label("[dim]enter to confirm · → completes the path · esc to cancel[/]")
 
     @on(Input.Submitted, "#path")
     def submitted(self, event: Input.Submitted) -> None:
