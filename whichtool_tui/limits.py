@@ -74,6 +74,9 @@ MAX_SAFE_INTEGER = 2**53 - 1
 
 # -- calls in one answer ------------------------------------------------------------------------
 MAX_CALLS_PER_TRIAL = 1000  # tool calls one model answer (one trial) may carry
+# What a report keeps of a model's free text and of unparsable call arguments, in characters:
+# enough to read why a trial went wrong; the rest is said to be left out.
+MAX_STORED_TEXT_CHARS = 4000
 
 
 def byte_size(limit: int) -> str:

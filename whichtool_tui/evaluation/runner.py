@@ -13,6 +13,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
+from whichtool_tui import limits
 from whichtool_tui.errors import TOOL_LIMIT, TRIAL_LIMIT, WhichtoolError
 from whichtool_tui.evaluation.cache import TrialCache
 from whichtool_tui.evaluation.outcome import TrialOutcome
@@ -116,9 +117,7 @@ def error_outcome(exc: Exception) -> TrialOutcome:
     )
 
 
-# What a report keeps of a model's free text and of unparsable call arguments: enough to read
-# why a trial went wrong, not a megabyte answer copied into every report and cache entry.
-MAX_STORED_TEXT_CHARS = 4000
+MAX_STORED_TEXT_CHARS = limits.MAX_STORED_TEXT_CHARS  # declared once, in limits
 
 
 def capped_text(text: str | None) -> str | None:
