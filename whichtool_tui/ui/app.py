@@ -447,6 +447,19 @@ class WhichtoolApp(JobsApp):
         else:
             session.bout = view_of_tape(artefact.data, redact_paths(artefact.path))
 
+    def open_config_target(self, kind: str) -> None:
+        """Inspect the config's target as it says (headers, env) and open its task set, as the
+        commands do without a TARGET or ``--tasks``."""
+        from whichtool_tui.usecases.tasks import task_file
+
+        settings = self.session.loaded_settings
+        if settings is not None and settings.tasks:
+            try:
+                self.session.tasks = load_tasks_state(str(task_file(None, settings)))
+            except WhichtoolError as error:
+                self.notify(error.message, title="Task set", severity="error", timeout=8)
+        self.inspect_target(TargetChoice(kind, ""))
+
     def open_demo(self) -> None:
         """Inspect the lab surface, run its task set with the keyword baseline, run a bout."""
         self.run_demo()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
 from typing import ClassVar
 
 from textual import on
@@ -83,7 +85,34 @@ class HomeScreen(SectionScreen):
                 )
             yield Static(SECTIONS_TEXT, id="home-sections")
 
+    _config_value: str | None = None  # the config's target as the form shows it, once offered
+
+    def offer_config(self) -> None:
+        """Bare ``whichtool-tui`` in a folder with a config: its target fills the form (Open
+        inspects it as the config says, headers and env too) and its task set is named."""
+        session = self.wapp.session
+        settings = session.loaded_settings
+        target = getattr(settings, "target", None)
+        if self._config_value is not None or target is None or session.target is not None:
+            return
+        transport = str(getattr(target, "transport", "snapshot"))
+        kind = {"stdio": "stdio", "snapshot": "snapshot"}.get(transport, "http")
+        if kind == "stdio":
+            words = [target.command, *(getattr(target, "args", None) or [])]
+            value = " ".join(shlex.quote(word) for word in words)
+        else:
+            value = str(getattr(target, "path", None) or getattr(target, "url", ""))
+        self.query_one(f"#kind-{kind}", RadioButton).value = True
+        self.query_one("#target-value", Input).value = value
+        self._config_value = value
+        tasks = getattr(settings, "tasks", None)
+        panel = self.query_one("#target-panel")
+        panel.border_subtitle = "from the config" + (
+            f" · tasks {Path(tasks).name}" if tasks else ""
+        )
+
     def refresh_from_session(self) -> None:
+        self.offer_config()
         recent = self.query_one("#recent", OptionList)
         recent.clear_options()
         entries = load_recent()
@@ -117,6 +146,9 @@ class HomeScreen(SectionScreen):
         value = self.query_one("#target-value", Input).value.strip()
         if not value:
             self.notify("Type a snapshot path, a command or a URL first.", severity="warning")
+            return
+        if value == self._config_value:  # the config's own target, with its task set
+            self.wapp.open_config_target(self.selected_kind())
             return
         self.wapp.inspect_target(TargetChoice(self.selected_kind(), value))
 
