@@ -12,7 +12,7 @@ from textual.widgets import Static
 from tests.support.ui import UI_DATA, lab_report, lab_tools, static_text, wait_until
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp, load_tasks_state
-from whichtool_tui.ui.screens.tasks import shorten_path
+from whichtool_tui.ui.short_paths import shorten_path, shorten_paths_in
 from whichtool_tui.ui.surface_model import build_surface_view
 from whichtool_tui.ui.widgets.timeline import RpcTimeline
 
@@ -70,3 +70,10 @@ def test_paths_shorten_from_the_left() -> None:
     assert shorten_path("/a/b/c/demo-lab.tasks.yaml", 40) == "/a/b/c/demo-lab.tasks.yaml"
     assert shorten_path("/home/me/work/demo-lab.tasks.yaml", 26) == "…/work/demo-lab.tasks.yaml"
     assert shorten_path("/home/me/work/demo-lab.tasks.yaml", 21) == "…/demo-lab.tasks.yaml"
+
+
+def test_toast_paths_shorten_from_the_left() -> None:
+    message = "Saved 6 tools to /home/someone/projects/very/deep/folder/for/snapshot.json now"
+    said = shorten_paths_in(message, 30)
+    assert said.startswith("Saved 6 tools to …/") and said.endswith("/snapshot.json now")
+    assert shorten_paths_in("a b/c ok", 30) == "a b/c ok"

@@ -33,6 +33,7 @@ from whichtool_tui.ui.session import (
     Session,
     TargetChoice,
 )
+from whichtool_tui.ui.short_paths import shorten_paths_in
 from whichtool_tui.ui.widgets.section_bar import SECTIONS
 from whichtool_tui.usecases.artefacts import open_artefact, summarize_artefact
 
@@ -163,10 +164,11 @@ class WhichtoolApp(JobsApp):
     ) -> None:
         """Every toast, from any screen or job, is redacted as stderr is (one function); its
         text is never read as markup (no toast of ours uses any, and outside text may hold
-        ``[link=…]`` or a stray ``[/]``)."""
+        ``[link=…]`` or a stray ``[/]``), and its long paths are shortened from the left so it
+        stays a few lines over the content."""
         del markup
         super().notify(
-            redact_message(message),
+            shorten_paths_in(redact_message(message)),
             title=redact_message(title),
             severity=severity,
             timeout=timeout,

@@ -23,6 +23,7 @@ from whichtool_tui.ui.modals.task_editor import TaskEditor
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.session import TaskSetState
+from whichtool_tui.ui.short_paths import shorten, shorten_path
 from whichtool_tui.ui.widgets.row_table import RowTable
 from whichtool_tui.usecases.models import TASK_SET_VERSION, Task
 from whichtool_tui.usecases.tasks import lint_findings, mutate_in_memory, save_tasks
@@ -34,23 +35,6 @@ NEW_TASK_SET = "whichtool.tasks.yaml"
 HEAD_PADDING = 2  # the header's own padding, in cells
 NARROW_HEAD = 100  # under this many columns the header packs its facts tighter
 NEEDS_TASKS = {"edit", "delete", "copy", "mutate", "save"}
-
-
-def shorten(text: str, width: int) -> str:
-    """Clip to ``width`` characters with an ellipsis."""
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def shorten_path(path: str, width: int) -> str:
-    """``…/snapshots/demo-lab.tasks.yaml``: leading folders go first, the file name last."""
-    if len(path) <= width:
-        return path
-    parts = path.split("/")
-    for start in range(1, len(parts)):
-        candidate = "…/" + "/".join(parts[start:])
-        if len(candidate) <= width:
-            return candidate
-    return shorten("…/" + parts[-1], width)
 
 
 def save_default(path: str) -> str:
