@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from textual.widgets import Input, Static
 
-from tests.support.cli import run_headless
+from tests.support.cli import clean_env, run_headless
 from tests.support.fake_apis import FakeApi, chat_reply, fake_api_server
 from tests.support.mcp_session import call, mcp_session
 from tests.support.paths import SNAPSHOTS
@@ -35,17 +35,7 @@ SENTINEL = "sk-SENTINEL-everyface-7c2b"
 KEY = {"OPENAI_API_KEY": SENTINEL}
 
 
-def _env(extra: dict[str, str]) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.endswith("_API_KEY")
-        and not k.startswith("WHICHTOOL_")
-        and "proxy" not in k.lower()
-    }
-    env["NO_COLOR"] = "1"
-    env.update(extra)
-    return env
+_env = clean_env
 
 
 def _provider(api: FakeApi) -> dict[str, str]:

@@ -8,7 +8,6 @@ child processes get HTTP(S)_PROXY pointed at a loopback proxy that records and r
 from __future__ import annotations
 
 import json
-import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.cli import run_binary, run_headless
+from tests.support.cli import clean_env, run_binary, run_headless
 from tests.support.fake_apis import FakeApi, chat_reply, fake_api_server
 from tests.support.logging_proxy import LoggingProxy, logging_proxy
 from tests.support.mcp_session import call, demo_workspace, mcp_session
@@ -181,17 +180,7 @@ async def test_allowed_private_http_reaches_only_that_host(
 # --- run ------------------------------------------------------------------------------------
 
 
-def _env(extra: dict[str, str]) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.endswith("_API_KEY")
-        and not k.startswith("WHICHTOOL_")
-        and "proxy" not in k.lower()
-    }
-    env["NO_COLOR"] = "1"
-    env.update(extra)
-    return env
+_env = clean_env
 
 
 def _config(folder: Path, provider: dict[str, str]) -> None:

@@ -62,8 +62,12 @@ def _argv(example: str) -> list[str]:
 
 
 def _run(example: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return _bash(_argv(example), cwd, env)
+
+
+def _bash(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        _argv(example),
+        argv,
         cwd=cwd,
         env=env,
         stdin=subprocess.DEVNULL,
@@ -168,15 +172,6 @@ def test_the_readme_tour_runs_verbatim_in_an_empty_folder(tmp_path: Path) -> Non
     for part in ("inspect", "--tasks", "--host", " run ", " report ", "diff", " bout ", "receipt"):
         assert part in covered, part
     for line in tour:
-        done = subprocess.run(
-            ["bash", "--noprofile", "--norc", "-c", line],
-            cwd=tmp_path,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
+        done = _bash(["bash", "--noprofile", "--norc", "-c", line], tmp_path, env)
         assert done.returncode == 0, f"`{line}` exited {done.returncode}: {done.stderr}"
         assert "Traceback" not in done.stderr

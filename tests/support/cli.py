@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -38,3 +39,18 @@ def run_headless(
 ) -> subprocess.CompletedProcess[str]:
     """Run ``whichtool-tui --no-ui *args``: the plain-terminal form most CLI tests check."""
     return run_binary("--no-ui", *args, env=env, cwd=cwd)
+
+
+def clean_env(extra: dict[str, str]) -> dict[str, str]:
+    """This environment without keys, our own variables or proxies, colour off, plus ``extra``:
+    what a key-routing test gives the binary, so only the keys it names can travel."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.endswith("_API_KEY")
+        and not k.startswith("WHICHTOOL_")
+        and "proxy" not in k.lower()
+    }
+    env["NO_COLOR"] = "1"
+    env.update(extra)
+    return env

@@ -287,6 +287,7 @@ class RunScreen(SectionScreen):
         except WhichtoolError as refusal:
             said = f"{refusal.message}. {refusal.hint}" if refusal.hint else refusal.message
             text = Text(f"✖ {refusal.code}: {sanitize_text(said)}", style="red")
+            self._plan_generation += 1  # a power simulation still running must not cover it
             self.query_one("#run-plan", Static).update(text)
             self.notify(sanitize_text(said), title="Not run", severity="error", timeout=8)
             return None
