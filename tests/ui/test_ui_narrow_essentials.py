@@ -77,3 +77,20 @@ def test_toast_paths_shorten_from_the_left() -> None:
     said = shorten_paths_in(message, 30)
     assert said.startswith("Saved 6 tools to …/") and said.endswith("/snapshot.json now")
     assert shorten_paths_in("a b/c ok", 30) == "a b/c ok"
+
+
+async def test_messages_are_numbered_across_the_whole_wire() -> None:
+    """A receipt's seq restarts with each atom: the timeline and the message pane number the
+    whole wire (and say the atom's seq), so "Message #8" names the eighth message."""
+    app = WhichtoolApp(load_artefact(UI_DATA / "lab-receipt.json"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen.focused, RpcTimeline), "the wire")
+        bout = app.session.bout
+        assert bout is not None
+        later = next(i for i, row in enumerate(bout.rows) if i > 0 and row.seq == 1)
+        await pilot.press(*["down"] * later)
+        pane = app.screen.query_one("#message-pane")
+        await wait_until(
+            pilot, lambda: str(pane.border_title).startswith(f"Message #{later + 1} "), "title"
+        )
+        assert "seq 1)" in str(pane.border_title)

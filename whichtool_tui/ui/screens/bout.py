@@ -320,10 +320,10 @@ class BoutScreen(SectionScreen):
         text = (
             json.dumps(message, indent=2, ensure_ascii=False)
             if message is not None
-            else f"{row.seq} {row.direction} {row.method} {row.note}"
+            else f"#{index + 1} {row.direction} {row.method} {row.note}"
         )
         self.app.copy_to_clipboard(text)
-        self.notify(f"Copied message #{row.seq} ({len(text):,} characters)", timeout=3)
+        self.notify(f"Copied message #{index + 1} ({len(text):,} characters)", timeout=3)
 
     def action_search(self) -> None:
         self.set_focus(self.query_one("#f-search", Input))
@@ -393,7 +393,9 @@ class BoutScreen(SectionScreen):
         if bout is None or index is None:
             pane.update("")
             return
-        self.query_one("#message-pane").border_title = f"Message #{bout.rows[index].seq}"
+        row = bout.rows[index]  # numbered in the whole wire; seq counts within the atom's session
+        title = f"Message #{index + 1} ({row.atom} seq {row.seq})"
+        self.query_one("#message-pane").border_title = title
         pane.update(message_view(bout, index))
 
     # -- actions ------------------------------------------------------------------------------

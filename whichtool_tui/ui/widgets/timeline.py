@@ -33,8 +33,8 @@ NOTE_ROOM = 60  # columns scrollable to the right of the note's start
 
 
 def seq_width(rows: Sequence[TimelineRow]) -> int:
-    """Digits for the seq column: at least SEQ_WIDTH, more for a longer wire."""
-    last = max((rows[0].seq, rows[-1].seq)) if rows else 0
+    """Digits for the message-number column: at least SEQ_WIDTH, more for a longer wire."""
+    last = max((rows[0].seq, rows[-1].seq, len(rows))) if rows else 0
     return max(SEQ_WIDTH, len(str(last)))
 
 
@@ -75,18 +75,20 @@ def columns_header(layout: RowLayout | None = None) -> str:
     """The column titles above the rows, aligned with ``format_row``."""
     layout = layout or RowLayout()
     return (
-        f"{'seq':>{layout.seq}} dir {'method':<{layout.method}} {'id':>{ID_WIDTH}}  "
+        f"{'#':>{layout.seq}} dir {'method':<{layout.method}} {'id':>{ID_WIDTH}}  "
         f"{'atom':<{layout.atom}} note"
     )
 
 
-def format_row(row: TimelineRow, layout: RowLayout | None = None) -> str:
-    """One fixed-width line: seq, direction, method, id, atom, note (notes sanitised)."""
+def format_row(row: TimelineRow, layout: RowLayout | None = None, number: int | None = None) -> str:
+    """One fixed-width line: message number, direction, method, id, atom, note (notes
+    sanitised). ``number`` is the message's place in the whole wire (a receipt's ``seq``
+    restarts with each atom's session, so "#6" would name six messages); else its seq."""
     layout = layout or RowLayout()
     rpc_id = "" if row.rpc_id is None else str(row.rpc_id)
     atom = row.atom + (" (holdout)" if row.holdout else "")
     return (
-        f"{row.seq:>{layout.seq}} {row.direction:<3} "
+        f"{row.seq if number is None else number:>{layout.seq}} {row.direction:<3} "
         f"{clip(sanitize_text(row.method), layout.method):<{layout.method}} "
         f"{sanitize_text(rpc_id)[:ID_WIDTH]:>{ID_WIDTH}}  "
         f"{clip(atom, layout.atom):<{layout.atom}} {sanitize_text(row.note)}"
@@ -230,7 +232,7 @@ class RpcTimeline(ScrollView, can_focus=True):
             style += self.get_component_rich_style("timeline--holdout", partial=True)
         if position == self.cursor:
             style += self.get_component_rich_style("timeline--cursor", partial=True)
-        text = format_row(row, self.columns)
+        text = format_row(row, self.columns, self.shown_rows[position] + 1)
         line = text.ljust(self._width) if position == self.cursor else text
         strip = Strip([Segment(line, style)])
         return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width, Style())
