@@ -127,19 +127,19 @@ async def test_plain_run_at_80x24_shows_the_run_not_the_plan(
     async with app.run_test(size=(80, 24)) as pilot:
         await open_lab_run(app, pilot, tmp_path, "8")
         await use_model(app, slow_model)
-        assert "80% plans" in static_text(app.screen.query_one("#run-plan", Static), 78)
+        assert "prompt floor" in static_text(app.screen.query_one("#run-plan", Static), 78)
         await pilot.press("r")
         await assert_live(app, pilot, 48)
         plan = static_text(app.screen.query_one("#run-plan", Static), 78)
-        assert "48 trials" in plan and "80% plans" not in plan
+        assert "48 trials" in plan and "prompt floor" not in plan
         assert len(plan.strip().splitlines()) == 1  # one summary line while the run goes
         for part in ("#run-plan", "#run-progress", "#run-stats", "#run-latest"):
             assert on_screen(app, part), part
         await wait_until(pilot, lambda: on_screen(app, "#run-heatmap-pane"), "the heatmap shows")
         await pilot.press("p")  # the power detail is one key away, and folds back
-        assert "80% plans" in static_text(app.screen.query_one("#run-plan", Static), 78)
+        assert "prompt floor" in static_text(app.screen.query_one("#run-plan", Static), 78)
         await pilot.press("p")
-        assert "80% plans" not in static_text(app.screen.query_one("#run-plan", Static), 78)
+        assert "prompt floor" not in static_text(app.screen.query_one("#run-plan", Static), 78)
         await pilot.press("c")
         await app.workers.wait_for_complete()
         await wait_until(
@@ -147,4 +147,4 @@ async def test_plain_run_at_80x24_shows_the_run_not_the_plan(
             lambda: "cancelled" in static_text(app.screen.query_one("#run-stats", Static)),
             "the cancel is drawn",
         )
-        assert "80% plans" not in static_text(app.screen.query_one("#run-plan", Static), 78)
+        assert "prompt floor" not in static_text(app.screen.query_one("#run-plan", Static), 78)

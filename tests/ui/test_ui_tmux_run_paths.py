@@ -59,7 +59,7 @@ def test_a_raised_run_is_live_at_80x24_and_quitting_it_exits_130(
             timeout=60,
         )
         assert "latest" in shown
-        assert "80% plans" not in shown  # the plan folded to its summary line
+        assert "prompt floor" not in shown  # the plan folded to its summary line
         term.press("C-q")
         term.wait_for("Quit whichtool-tui?", timeout=15)
         term.press("y")
