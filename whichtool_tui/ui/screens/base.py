@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 from whichtool_tui.gc_phases import settle_after_build
 from whichtool_tui.ui.widgets.key_footer import KeyFooter
@@ -128,7 +128,7 @@ class SectionScreen(Screen[None]):
         """Escape closes the innermost thing (a text field's focus, a search, the JSON view,
         a pane), then goes back; on home it stops there (quitting is ``q`` or ``^q``)."""
         focused = self.focused
-        if isinstance(focused, Input | TextArea):
+        if isinstance(focused, Input):  # the app's only text fields (TextArea: not imported)
             self.leave_field(focused)
             return
         if self.close_innermost():
