@@ -161,7 +161,12 @@ def test_tui_binary_refuses_a_config_url_in_tmux(
         _config(tmp_path, api)
         term = start_terminal(tmp_path, "run surface.json --tasks whichtool.tasks.yaml")
         try:
-            term.wait_for("Nothing run yet", timeout=60)
+            # Ready once the plan is drawn from the loaded snapshot, not merely the screen.
+            term.wait_until(
+                lambda pane: "Nothing run yet" in pane and "prompt floor" in pane,
+                "the Run screen's plan",
+                timeout=60,
+            )
             term.press("r")
             screen = term.wait_for("key-host-mismatch", timeout=30)
         finally:
