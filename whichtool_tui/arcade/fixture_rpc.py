@@ -82,7 +82,7 @@ def _quick_valid(method: str, params: Mapping[str, Any] | None) -> bool:
     """True when the params are certainly valid for a served method (False: ask the SDK)."""
     if method == "ping":
         return not params
-    if method == "tools/list":
+    if method in ("tools/list", "resources/list"):  # paginated lists: an optional cursor only
         return params is None or (
             set(params) <= {"cursor"} and isinstance(params.get("cursor", ""), str)
         )
