@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -200,28 +200,7 @@ class RunScreen(SectionScreen):
             plan.update(hanging("Plan", [plan_summary(self._run_setup or setup)]))
             return
         provider = str(self.query_one("#run-provider", Select).value)
-        self._plan_generation += 1
-        plan.update(hanging("Plan", plan_lines(setup, provider)))
-        self._simulate_power(setup, provider, self._plan_generation)
-
-    @work(thread=True, exclusive=True, group="power", exit_on_error=False)
-    def _simulate_power(self, setup: RunSetup, provider: str, generation: int) -> None:
-        """The plan's power lines, off the event loop: the simulation of diff's gate takes
-        seconds on a large plan, and typing in a field must not wait for it."""
-        lines = power_plan_lines(setup)
-        self.app.call_from_thread(self._power_simulated, setup, provider, generation, lines)
-
-    def _power_simulated(
-        self, setup: RunSetup, provider: str, generation: int, lines: list[Text]
-    ) -> None:
-        """Show the power lines, unless the plan changed (or folded) while they were made."""
-        if generation != self._plan_generation or not self.is_attached:
-            return
-        if self._shows_run() and not self._plan_open:
-            return
-        self.query_one("#run-plan", Static).update(
-            hanging("Plan", plan_lines(setup, provider, lines))
-        )
+        plan.update(hanging("Plan", plan_lines(setup, provider, power_plan_lines(setup))))
 
     @on(Input.Changed, "#run-base-url")
     def base_url_changed(self, event: Input.Changed) -> None:
