@@ -10,6 +10,7 @@ sees a regression the gate did not find.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from whichtool_tui.evaluation.diff_model import (
     ConfusionDelta,
@@ -79,18 +80,29 @@ def trial_verdict(paired: PairedComparison) -> GateVerdict:
     return GateVerdict("trial", paired.distinguishable, paired.p_value, paired.matched)
 
 
+Reading = TypeVar("Reading")
+
+
+def gate_and_reference(
+    unit: PairedUnit, by_trial: Reading, by_task: Reading
+) -> tuple[Reading, Reading]:
+    """(the gating test's reading, the other's) of one comparison: the one rule that says which
+    of the two tests gates, for verdicts and for the evidence every renderer prints."""
+    return (by_trial, by_task) if unit == "trial" else (by_task, by_trial)
+
+
 def comparison_verdict(
     unit: PairedUnit, paired: PairedComparison, by_task: TaskPairedComparison | None
 ) -> GateVerdict:
     """The verdict of a headline rate or a tool under ``unit``."""
-    return trial_verdict(paired) if unit == "trial" else task_verdict(by_task)
+    return gate_and_reference(unit, trial_verdict(paired), task_verdict(by_task))[0]
 
 
 def reference_verdict(
     unit: PairedUnit, paired: PairedComparison, by_task: TaskPairedComparison | None
 ) -> GateVerdict:
     """The verdict of the test that does not gate, shown only as a labelled reference."""
-    return task_verdict(by_task) if unit == "trial" else trial_verdict(paired)
+    return gate_and_reference(unit, trial_verdict(paired), task_verdict(by_task))[1]
 
 
 def metric_verdict(report: DiffReport, metric: MetricDelta | ToolDelta) -> GateVerdict:

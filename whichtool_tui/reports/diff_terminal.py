@@ -14,6 +14,7 @@ from whichtool_tui.evaluation.diff_model import (
 from whichtool_tui.evaluation.diff_verdict import (
     GateVerdict,
     confusion_verdict,
+    gate_and_reference,
     gate_unit,
     metric_verdict,
     task_verdict,
@@ -69,14 +70,14 @@ def evidence_text(
     unit: PairedUnit, paired: PairedComparison, by_task: TaskPairedComparison | None
 ) -> str:
     """The gating test's evidence for a comparison."""
-    return paired_text(paired) if unit == "trial" else task_text(by_task)
+    return gate_and_reference(unit, paired_text(paired), task_text(by_task))[0]
 
 
 def reference_evidence(
     unit: PairedUnit, paired: PairedComparison, by_task: TaskPairedComparison | None
 ) -> str:
     """The evidence of the test that does not gate."""
-    return task_text(by_task) if unit == "trial" else paired_text(paired)
+    return gate_and_reference(unit, paired_text(paired), task_text(by_task))[1]
 
 
 def reference_label(unit: PairedUnit) -> str:
