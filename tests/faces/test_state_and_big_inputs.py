@@ -19,7 +19,7 @@ from tests.support.cli import run_headless
 from tests.support.fake_apis import chat_reply, fake_api_server
 from tests.support.paths import SNAPSHOTS
 from whichtool_tui.cli import main
-from whichtool_tui.evaluation.runner import MAX_STORED_TEXT_CHARS
+from whichtool_tui.limits import MAX_STORED_TEXT_CHARS
 from whichtool_tui.ui.preferences import load_preferences
 from whichtool_tui.ui.recent import load_recent
 

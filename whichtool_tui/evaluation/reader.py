@@ -39,7 +39,6 @@ from whichtool_tui.redact import redact_paths
 LEGACY_RUN_SCHEMA_VERSION = "whichtool.run/1"
 MAX_TRIALS = 100_000
 MAX_TASKS = 100_000
-MAX_CALLS_PER_TRIAL = limits.MAX_CALLS_PER_TRIAL
 MAX_REPORT_BYTES = 1 << 30
 _TOLERANCE = 1e-12
 
@@ -180,7 +179,7 @@ def _check_trial(
             source, "expected-mismatch", f"{_where(trial)} expects a different tool than its task"
         )
     calls = trial.calls
-    if len(calls) > MAX_CALLS_PER_TRIAL:
+    if len(calls) > limits.MAX_CALLS_PER_TRIAL:
         raise InconsistentRunError(source, "limits", f"{_where(trial)} has more than 1000 calls")
     if trial.call_count != len(calls):
         raise InconsistentRunError(

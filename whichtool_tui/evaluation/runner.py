@@ -41,9 +41,6 @@ from whichtool_tui.providers.base import (
 from whichtool_tui.providers.calls import normalize_calls
 from whichtool_tui.text_safety import redact_message
 
-MIN_CONCURRENCY = CONCURRENCY.low
-MAX_CONCURRENCY = CONCURRENCY.high
-
 OutcomeCallback = Callable[[int, PlannedTrial, TrialOutcome], None]
 # Sends one trial's request its own way (the deferred-discovery protocol makes two requests).
 TrialSender = Callable[[PlannedTrial, RouteRequest], Awaitable[TrialOutcome]]
@@ -117,15 +114,12 @@ def error_outcome(exc: Exception) -> TrialOutcome:
     )
 
 
-MAX_STORED_TEXT_CHARS = limits.MAX_STORED_TEXT_CHARS  # declared once, in limits
-
-
 def capped_text(text: str | None) -> str | None:
-    """``text`` cut to ``MAX_STORED_TEXT_CHARS``, saying how much was left out."""
-    if text is None or len(text) <= MAX_STORED_TEXT_CHARS:
+    """``text`` cut to ``limits.MAX_STORED_TEXT_CHARS``, saying how much was left out."""
+    if text is None or len(text) <= limits.MAX_STORED_TEXT_CHARS:
         return text
-    left_out = len(text) - MAX_STORED_TEXT_CHARS
-    return f"{text[:MAX_STORED_TEXT_CHARS]}… [{left_out:,} more characters not kept]"
+    left_out = len(text) - limits.MAX_STORED_TEXT_CHARS
+    return f"{text[: limits.MAX_STORED_TEXT_CHARS]}… [{left_out:,} more characters not kept]"
 
 
 def reply_outcome(reply: RouteReply, elapsed_ms: float) -> TrialOutcome:

@@ -16,7 +16,6 @@ from typing import Any
 from whichtool_tui.limits import MAX_CALLS_PER_TRIAL
 from whichtool_tui.providers.base import ProposedCall, ProviderError, RouteReply
 
-MAX_CALLS_PER_TURN = MAX_CALLS_PER_TRIAL  # one routing turn is one trial's answer
 _MAX_DEPTH = 256
 
 
@@ -116,8 +115,8 @@ def normalize_call(call: ProposedCall, index: int) -> NormalizedCall:
 def normalize_calls(reply: RouteReply | Sequence[ProposedCall]) -> list[NormalizedCall]:
     """Normalise every call of a reply in provider order; raise ProviderError when malformed."""
     calls = reply.calls if isinstance(reply, RouteReply) else reply
-    if len(calls) > MAX_CALLS_PER_TURN:
+    if len(calls) > MAX_CALLS_PER_TRIAL:
         raise _malformed(
-            MAX_CALLS_PER_TURN + 1, f"more than {MAX_CALLS_PER_TURN} calls in one turn"
+            MAX_CALLS_PER_TRIAL + 1, f"more than {MAX_CALLS_PER_TRIAL} calls in one turn"
         )
     return [normalize_call(call, index) for index, call in enumerate(calls, start=1)]

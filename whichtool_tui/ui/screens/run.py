@@ -24,7 +24,7 @@ from whichtool_tui.ui.run_control import (
 )
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
-from whichtool_tui.ui.widgets.run_plan import hanging, plan_lines, plan_summary, power_plan_lines
+from whichtool_tui.ui.widgets.run_plan import hanging, plan_lines, plan_summary
 from whichtool_tui.usecases.models import PROVIDER_NAMES, confusion_axes
 
 if TYPE_CHECKING:
@@ -44,7 +44,6 @@ class RunScreen(SectionScreen):
     """Plan (p), run (r), cancel (c); the run itself is an App worker and survives leaving."""
 
     _url_edited = False  # the user changed the pre-filled base URL (see base_url_changed)
-    _plan_generation = 0  # bumped per plan drawn: a late power simulation of an old one is dropped
     _plan_open = False  # p unfolded the full plan over a run's summary line
     _run_setup: RunSetup | None = None  # what the last run started here planned (its limits)
 
@@ -200,7 +199,7 @@ class RunScreen(SectionScreen):
             plan.update(hanging("Plan", [plan_summary(self._run_setup or setup)]))
             return
         provider = str(self.query_one("#run-provider", Select).value)
-        plan.update(hanging("Plan", plan_lines(setup, provider, power_plan_lines(setup))))
+        plan.update(hanging("Plan", plan_lines(setup, provider)))
 
     @on(Input.Changed, "#run-base-url")
     def base_url_changed(self, event: Input.Changed) -> None:
@@ -266,7 +265,6 @@ class RunScreen(SectionScreen):
         except WhichtoolError as refusal:
             said = f"{refusal.message}. {refusal.hint}" if refusal.hint else refusal.message
             text = Text(f"✖ {refusal.code}: {sanitize_text(said)}", style="red")
-            self._plan_generation += 1  # a power simulation still running must not cover it
             self.query_one("#run-plan", Static).update(text)
             self.notify(sanitize_text(said), title="Not run", severity="error", timeout=8)
             return None

@@ -48,8 +48,7 @@ def _limits(setup: RunSetup) -> Text:
 
 
 def power_plan_lines(setup: RunSetup) -> list[Text]:
-    """The plan's power lines: diff's own gate simulated (seconds of CPU on a large plan, so
-    the Run screen computes them in a thread and shows the rest of the plan at once)."""
+    """The plan's power lines: diff's own gate simulated (seconds of CPU on a large plan)."""
     try:
         return [
             Text(line, style="dim")
@@ -59,12 +58,8 @@ def power_plan_lines(setup: RunSetup) -> list[Text]:
         return [Text(f"power plan: {error.message}", style="yellow")]
 
 
-SIMULATING = Text("power: simulating diff's own gate on this plan…", style="dim")
-
-
-def plan_lines(setup: RunSetup, provider: str, power: list[Text] | None = None) -> list[Text]:
-    """The whole dry-run plan: shape, prompt floor and limits, wall clock, power (a line saying
-    it is being simulated until ``power`` is given), warnings."""
+def plan_lines(setup: RunSetup, provider: str) -> list[Text]:
+    """The whole dry-run plan: shape, prompt floor and limits, wall clock, power, warnings."""
     plan = setup.prepared.plan
     estimate = setup.prepared.estimate
     options = setup.options
@@ -89,7 +84,7 @@ def plan_lines(setup: RunSetup, provider: str, power: list[Text] | None = None) 
     else:
         clock.append("unknown: type seconds per trial (s/trial) for an estimate", style="dim")
     lines.append(clock)
-    lines.extend([SIMULATING] if power is None else power)
+    lines.extend(power_plan_lines(setup))
     if setup.needs_raise:
         lines.append(Text("the run will ask before raising the limits", style="yellow"))
     for finding in setup.blocking:
