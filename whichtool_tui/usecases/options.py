@@ -230,7 +230,6 @@ class ProviderChoice:
     model: str | None
     base_url: str | None
     base_url_source: Source = "preset"
-    sources: Mapping[str, Source] = field(default_factory=dict)
 
 
 def _configured(settings: Settings, path: str | None) -> Any:
@@ -360,5 +359,4 @@ def merge_provider(
         url, url_source = configured.base_url, "config"
     else:
         url, url_source = None, "preset"
-    named = {"provider": sources["provider"], "model": sources["model"]}
-    return ProviderChoice(name, values["model"], url, url_source, named)
+    return ProviderChoice(name, values["model"], url, url_source)
