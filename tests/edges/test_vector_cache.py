@@ -33,7 +33,8 @@ def test_the_cache_keeps_vectors_by_model_and_digest(tmp_path: Path) -> None:
     cache.put_many({text_digest("hello"): vector})
     cache.close()
     again = VectorCache("model-a", tmp_path)
-    assert again.get_many([text_digest("hello"), text_digest("other")]) == {
+    found = again.get_many([text_digest("hello"), text_digest("other")])
+    assert {digest: tuple(row.tolist()) for digest, row in found.items()} == {
         text_digest("hello"): vector
     }
     assert VectorCache("model-b", tmp_path).get_many([text_digest("hello")]) == {}
@@ -45,7 +46,7 @@ def test_a_cache_that_cannot_be_opened_is_a_miss_not_an_error(tmp_path: Path) ->
     blocked.write_text("not a folder", encoding="utf-8")
     cache = VectorCache("model-a", blocked)
     cache.put_many({"d": (1.0,)})
-    assert cache.get_many(["d"]) == {}
+    assert VectorCache("model-a", blocked).get_many(["d"]) == {}  # nothing kept for later runs
     damaged = tmp_path / "damaged"
     damaged.mkdir()
     (damaged / FILE_NAME).write_bytes(b"this is not sqlite" * 100)
@@ -58,6 +59,45 @@ def test_batched_vectors_are_the_single_texts_vectors_to_the_bit() -> None:
 
     model = load_embedding_model()
     assert model.encode_many(TEXTS) == [model._encode(text) for text in TEXTS]
+
+
+@needs_model
+def test_the_cached_matrix_is_the_single_texts_vectors_and_encodes_each_text_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from whichtool_tui.discovery.embedding import (
+        EmbeddingModel,
+        cached_vectors,
+        load_embedding_model,
+    )
+
+    model = load_embedding_model()
+    encoded: list[str] = []
+    real = EmbeddingModel._encode_batches
+
+    def counting(self: EmbeddingModel, texts: list[str]) -> Any:
+        encoded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(EmbeddingModel, "_encode_batches", counting)
+    cache = VectorCache(CACHE_KEY, tmp_path)
+    matrix = cached_vectors(TEXTS, cache)
+    assert sorted(encoded) == sorted(set(TEXTS))  # the repeat went through the model once
+    assert [tuple(row) for row in matrix.tolist()] == [model._encode(text) for text in TEXTS]
+    encoded.clear()
+    cache.close()
+    again = cached_vectors(TEXTS, VectorCache(CACHE_KEY, tmp_path))
+    assert encoded == [] and again.tolist() == matrix.tolist()  # read back to the bit
+
+
+def test_a_process_asks_the_file_for_a_vector_once(tmp_path: Path) -> None:
+    cache = VectorCache("model-a", tmp_path)
+    cache.put_many({"d": (0.5, 0.25)})
+    cache.close()
+    reader = VectorCache("model-a", tmp_path)
+    assert reader.get_many(["d"])["d"].tolist() == [0.5, 0.25]
+    (tmp_path / FILE_NAME).unlink()  # gone from disk: the second read comes from memory
+    assert reader.get_many(["d", "e"])["d"].tolist() == [0.5, 0.25]
 
 
 @needs_model

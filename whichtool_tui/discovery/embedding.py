@@ -41,6 +41,7 @@ MAX_TOKENS = 256
 ENCODE_BATCH = 8
 """Texts the model reads at once, sorted by length first so little of a batch is padding (32
 measured no faster on a loaded 2-core machine and held 100 MB more)."""
+_DIMENSIONS = 384  # the width of all-MiniLM-L6-v2's sentence vectors
 CACHE_KEY = f"{EMBEDDING_MODEL_ID}/tokenizer-{TOKENIZER_SHA256[:16]}/max-{MAX_TOKENS}"
 """What a cached vector was made with: another model, tokenizer or length cap is another key."""
 
@@ -84,26 +85,24 @@ class EmbeddingModel:
 
     def encode_many(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
         """Each text's vector, as ``encode`` makes it, the model reading several at a time."""
-        return self._encode_batches(texts)
+        return [tuple(row) for row in self._encode_batches(texts).tolist()]
 
-    def _encode_batches(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+    def _encode_batches(self, texts: Sequence[str]) -> Any:
+        """The texts' vectors as the rows of one float64 matrix, batches of similar length."""
         import numpy as np
 
         encodings = self.tokenizer.encode_batch(list(texts)) if texts else []
-        order = sorted(range(len(texts)), key=lambda index: len(encodings[index].ids))
-        vectors: list[tuple[float, ...]] = [()] * len(texts)
+        lengths = [len(encoding.ids) for encoding in encodings]
+        order = sorted(range(len(texts)), key=lengths.__getitem__)
+        vectors = np.zeros((len(texts), _DIMENSIONS), dtype=np.float64)
         for start in range(0, len(order), ENCODE_BATCH):
             part = order[start : start + ENCODE_BATCH]
-            lengths = [len(encodings[index].ids) for index in part]
-            ids = np.zeros((len(part), max(lengths)), dtype=np.int64)
+            ids = np.zeros((len(part), max(lengths[index] for index in part)), dtype=np.int64)
             mask = np.zeros_like(ids)
             for row, index in enumerate(part):
-                ids[row, : lengths[row]] = encodings[index].ids
-                mask[row, : lengths[row]] = encodings[index].attention_mask
-            hidden = self._hidden(ids, mask)
-            for row, index in enumerate(part):
-                size = lengths[row]
-                vectors[index] = _pooled(hidden[row : row + 1, :size], mask[row : row + 1, :size])
+                ids[row, : lengths[index]] = encodings[index].ids
+                mask[row, : lengths[index]] = encodings[index].attention_mask
+            vectors[part] = _pooled_rows(self._hidden(ids, mask), mask)
         return vectors
 
     def _hidden(self, ids: Any, mask: Any) -> Any:
@@ -121,17 +120,19 @@ class EmbeddingModel:
         encoding = self.tokenizer.encode(text)
         ids = np.asarray([encoding.ids], dtype=np.int64)
         mask = np.asarray([encoding.attention_mask], dtype=np.int64)
-        return _pooled(self._hidden(ids, mask), mask)
+        return tuple(_pooled_rows(self._hidden(ids, mask), mask)[0].tolist())
 
 
-def _pooled(hidden: Any, mask: Any) -> tuple[float, ...]:
-    """Mean over the masked tokens of one text's hidden states, L2-normalised."""
+def _pooled_rows(hidden: Any, mask: Any) -> Any:
+    """Each row's mean over its masked tokens, L2-normalised (float64, as one text alone gives:
+    padded positions add exact zeros at the end of each row's sum)."""
     import numpy as np
 
-    summed = (hidden * mask[..., None]).sum(axis=1)[0]
-    vector = summed / max(1, int(mask.sum()))
-    norm = float(np.linalg.norm(vector)) or 1.0
-    return tuple(float(value) for value in vector / norm)
+    summed = (hidden * mask[..., None]).sum(axis=1)
+    vectors = summed / np.maximum(1, mask.sum(axis=1))[:, None]
+    for row in range(len(vectors)):  # one norm per row, computed as for a single vector
+        vectors[row] /= float(np.linalg.norm(vectors[row])) or 1.0
+    return vectors
 
 
 @lru_cache(maxsize=16384)
@@ -139,22 +140,28 @@ def _encode_cached(model: EmbeddingModel, text: str) -> tuple[float, ...]:
     return model._encode(text)
 
 
-def cached_vectors(texts: Sequence[str], cache: VectorCache) -> list[tuple[float, ...]]:
-    """Each text's vector: from ``cache`` where it holds one, the rest from the model (loaded
-    only then) and kept in ``cache``, so a run whose vectors are all cached loads no model."""
+def cached_vectors(texts: Sequence[str], cache: VectorCache) -> Any:
+    """The texts' vectors as the rows of a float64 matrix: from ``cache`` where it holds one,
+    the rest from the model (loaded only then, each distinct text once) and kept in ``cache``,
+    so a run whose vectors are all cached loads no model."""
+    import numpy as np
+
     from whichtool_tui.discovery.vector_cache import text_digest
 
     digests = {text: text_digest(text) for text in texts}
     known = cache.get_many(digests.values())
     missing = [text for text, digest in digests.items() if digest not in known]
-    made: dict[str, tuple[float, ...]] = {}
     if missing:
-        made = dict(zip(missing, load_embedding_model().encode_many(missing), strict=True))
-        cache.put_many({digests[text]: vector for text, vector in made.items()})
-    return [made[text] if text in made else known[digests[text]] for text in texts]
+        made = load_embedding_model()._encode_batches(missing)
+        fresh = {digests[text]: made[row] for row, text in enumerate(missing)}
+        cache.put_many(fresh)
+        known = known | fresh
+    if not texts:
+        return np.zeros((0, _DIMENSIONS), dtype=np.float64)
+    return np.stack([known[digests[text]] for text in texts])
 
 
-def cosine(left: tuple[float, ...], right: tuple[float, ...]) -> float:
+def cosine(left: Sequence[float], right: Sequence[float]) -> float:
     """Cosine similarity of two unit vectors (their dot product)."""
     return sum(a * b for a, b in zip(left, right, strict=True))
 

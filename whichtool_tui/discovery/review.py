@@ -59,16 +59,23 @@ def default_retriever_names() -> tuple[tuple[str, ...], dict[str, str]]:
 
 
 def build_retrievers(
-    documents: Sequence[ToolDocument], names: Sequence[str], min_similarity: float
+    documents: Sequence[ToolDocument],
+    names: Sequence[str],
+    min_similarity: float,
+    also_encode: Sequence[str] = (),
 ) -> list[Retriever]:
     """Instantiate the named searches over one surface's documents."""
-    return [build_retriever(documents, name, min_similarity) for name in names]
+    return [build_retriever(documents, name, min_similarity, also_encode) for name in names]
 
 
 def build_retriever(
-    documents: Sequence[ToolDocument], name: str, min_similarity: float
+    documents: Sequence[ToolDocument],
+    name: str,
+    min_similarity: float,
+    also_encode: Sequence[str] = (),
 ) -> Retriever:
-    """One named search (generic or host profile) over one surface's documents."""
+    """One named search (generic or host profile) over one surface's documents; the semantic
+    one also embeds ``also_encode`` (the run's prompts) in its documents' pass."""
     from whichtool_tui.discovery import host_search
     from whichtool_tui.discovery.lexical import Bm25Retriever, RegexRetriever
     from whichtool_tui.discovery.profiles import profile_named
@@ -80,7 +87,7 @@ def build_retriever(
     if name == "semantic":
         from whichtool_tui.discovery.semantic import SemanticRetriever
 
-        return SemanticRetriever(documents, min_similarity)
+        return SemanticRetriever(documents, min_similarity, also_encode)
     profile = profile_named(name)
     if profile.ranker == "keyword":
         return host_search.ClaudeCodeRetriever(profile, documents)
@@ -89,18 +96,27 @@ def build_retriever(
     return host_search.ProfileBm25Retriever(profile, documents)
 
 
-def _semantic_overlap(report: InspectReport, surface: NormalizedSurface) -> list[SemanticOverlap]:
-    from whichtool_tui.discovery.semantic import semantic_similarity
-
+def _overlap_texts(
+    report: InspectReport, surface: NormalizedSurface
+) -> list[tuple[tuple[str, str], float, tuple[str, str]]]:
+    """Each overlap pair of tools with its Dice score and the two descriptions to compare."""
     descriptions = {tool.name: tool.description_text for tool in surface.tools}
     return [
-        SemanticOverlap(
-            tools=pair.tools,
-            dice=pair.score,
-            semantic=semantic_similarity(descriptions[pair.tools[0]], descriptions[pair.tools[1]]),
-        )
+        (pair.tools, pair.score, (descriptions[pair.tools[0]], descriptions[pair.tools[1]]))
         for pair in report.overlap.pairs
         if pair.tools[0] in descriptions and pair.tools[1] in descriptions
+    ]
+
+
+def _semantic_overlap(
+    pairs: Sequence[tuple[tuple[str, str], float, tuple[str, str]]],
+) -> list[SemanticOverlap]:
+    from whichtool_tui.discovery.semantic import semantic_similarities
+
+    similarities = semantic_similarities([texts for _tools, _dice, texts in pairs])
+    return [
+        SemanticOverlap(tools=tools, dice=dice, semantic=similarity)
+        for (tools, dice, _texts), similarity in zip(pairs, similarities, strict=True)
     ]
 
 
@@ -125,14 +141,17 @@ def review_findability(
     similarity = DEFAULT_MIN_SIMILARITY if min_similarity is None else min_similarity
     documents = surface_documents(surface)
     semantic = "semantic" in names
+    overlap = _overlap_texts(report, surface) if semantic else []
+    # Prompts and overlap descriptions go through the model with the documents, in one pass.
+    also_encode = [task.prompt for task in tasks] + [t for *_, pair in overlap for t in pair]
     return assess_findability(
         documents,
         tasks,
-        build_retrievers(documents, names, similarity),
+        build_retrievers(documents, names, similarity, also_encode if semantic else ()),
         predict_deferral(report.tokens.total, report.surface.tool_count),
         task_source=task_source,
         top_k=top_k,
         min_similarity=similarity if semantic else None,
         skipped=skipped,
-        semantic_overlap=_semantic_overlap(report, surface) if semantic else None,
+        semantic_overlap=_semantic_overlap(overlap) if semantic else None,
     )

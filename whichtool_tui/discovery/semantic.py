@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from whichtool_tui.discovery.documents import ToolDocument
 from whichtool_tui.discovery.embedding import (
@@ -31,39 +32,61 @@ class SemanticRetriever:
     name = "semantic"
 
     def __init__(
-        self, documents: Sequence[ToolDocument], min_similarity: float = DEFAULT_MIN_SIMILARITY
+        self,
+        documents: Sequence[ToolDocument],
+        min_similarity: float = DEFAULT_MIN_SIMILARITY,
+        also_encode: Sequence[str] = (),
     ) -> None:
+        """``also_encode``: texts the run will embed next (its prompts, say), encoded in the
+        documents' pass so the model reads every text in length-sorted batches once."""
         self.documents = tuple(documents)
         self.min_similarity = min_similarity
         require_embedding()
         import numpy as np
 
         texts = [doc.search_text for doc in self.documents]
-        vectors = cached_vectors(texts, shared_cache())
-        self._matrix = np.array(vectors, dtype=np.float64).reshape(len(texts), -1)
+        vectors = cached_vectors([*texts, *also_encode], shared_cache())
+        self._matrix = np.ascontiguousarray(vectors[: len(texts)])
+        self._names = [doc.name for doc in self.documents]
+        self._served = np.array([doc.served_index for doc in self.documents], dtype=np.int64)
 
     def similarities(self, query: str) -> list[float]:
         """The similarity of every document to a query, in document order."""
-        import numpy as np
-
-        [query_vector] = cached_vectors([query], shared_cache())
-        similarity: list[float] = (self._matrix @ np.array(query_vector)).tolist()
+        similarity: list[float] = self._scores(query).tolist()
         return similarity
 
+    def _scores(self, query: str) -> Any:
+        return self._matrix @ cached_vectors([query], shared_cache())[0]
+
     def search(self, query: str) -> Ranking:
-        """All tools, most similar first; confident when the best reaches the minimum."""
-        scored = sorted(
-            zip(self.similarities(query), self.documents, strict=True),
-            key=lambda pair: (-pair[0], pair[1].served_index),
+        """All tools, most similar first (ties in served order); confident when the best
+        reaches the minimum."""
+        import numpy as np
+
+        scores = self._scores(query)
+        order = np.lexsort((self._served, -scores)).tolist()
+        ranked = scores[order].tolist()
+        hits = tuple(
+            Hit(name=self._names[index], score=round(score, 6))
+            for index, score in zip(order, ranked, strict=True)
         )
-        hits = tuple(Hit(name=doc.name, score=round(score, 6)) for score, doc in scored)
         confident = bool(hits) and hits[0].score >= self.min_similarity
         return Ranking("semantic", query, hits, confident)
 
 
 def semantic_similarity(left: str, right: str) -> float:
     """Cosine similarity of two texts under the embedding model (for overlap pairs)."""
-    return round(cosine(*cached_vectors([left, right], shared_cache())), 6)
+    [similarity] = semantic_similarities([(left, right)])
+    return similarity
+
+
+def semantic_similarities(pairs: Sequence[tuple[str, str]]) -> list[float]:
+    """Cosine similarity of each pair of texts, every distinct text encoded once."""
+    texts = list(dict.fromkeys(text for pair in pairs for text in pair))
+    vectors = cached_vectors(texts, shared_cache())
+    row = {text: index for index, text in enumerate(texts)}
+    rows = vectors.tolist()
+    return [round(cosine(rows[row[left]], rows[row[right]]), 6) for left, right in pairs]
 
 
 _caches: dict[Path, VectorCache] = {}
