@@ -62,6 +62,17 @@ def test_batched_vectors_are_the_single_texts_vectors_to_the_bit() -> None:
 
 
 @needs_model
+def test_batches_encoded_side_by_side_give_the_single_texts_vectors_to_the_bit() -> None:
+    from whichtool_tui.discovery.embedding import BATCH_WORKERS, ENCODE_BATCH, load_embedding_model
+
+    texts = [f"{' '.join(TEXTS[: 1 + n % 5])} number {n}" for n in range(3 * ENCODE_BATCH + 1)]
+    model = load_embedding_model()
+    matrix = model._encode_batches(texts)  # four batches, BATCH_WORKERS of them at a time
+    assert BATCH_WORKERS >= 1 and matrix.shape == (len(texts), 384)
+    assert [tuple(row) for row in matrix.tolist()] == [model._encode(text) for text in texts]
+
+
+@needs_model
 def test_the_cached_matrix_is_the_single_texts_vectors_and_encodes_each_text_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
