@@ -8,6 +8,7 @@ Targets (issue 31): 8,000 varied <= 5x the 2,000-tool time and <= 400 MB peak RS
 `inspect --tasks --retriever semantic` on 1,000 varied tools and 100 prompts (the embedding
 extra, a fresh cache folder): <= 3 s cold, <= 1 s warm.
 Run: .venv/bin/python bench/inspect_registry.py [--sizes 2000,8000,10000] [--runs 3] [--semantic]
+(`--kinds '' --semantic` runs the semantic case alone.)
 """
 
 from __future__ import annotations
@@ -80,8 +81,10 @@ def semantic_case(work: Path, runs: int) -> None:
     print(
         f"semantic  1000 tools x 100 prompts  warm median "
         f"{statistics.median(item.wall for item in warm):.2f} s wall, CPU "
-        f"{statistics.median(item.cpu for item in warm):.2f} s (load {os.getloadavg()[0]:.1f})"
-        "   target <= 1 s"
+        f"{statistics.median(item.cpu for item in warm):.2f} s, peak RSS "
+        f"{max(item.rss_mb for item in warm):.0f} MB "
+        f"(runs {', '.join(f'{item.wall:.2f}' for item in warm)}; "
+        f"load {os.getloadavg()[0]:.1f})   target <= 1 s"
     )
 
 
@@ -97,7 +100,7 @@ def main() -> None:
     medians: dict[tuple[str, int], float] = {}
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        for kind in args.kinds.split(","):
+        for kind in filter(None, args.kinds.split(",")):
             for size in sizes:
                 tools = varied_tools(size) if kind == "varied" else templated_tools(size)
                 snapshot = work / f"{kind}-{size}.json"

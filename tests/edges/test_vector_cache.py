@@ -145,3 +145,29 @@ def test_a_second_run_reads_every_document_vector_from_the_cache(
     assert models == {CACHE_KEY}
     for stored in path.parent.glob(FILE_NAME + "*"):  # the file and its write-ahead log
         assert b"Weather forecast" not in stored.read_bytes()
+
+
+@needs_model
+def test_a_second_inspect_with_tasks_loads_no_model_and_reports_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from tests.support.paths import SNAPSHOTS
+    from whichtool_tui.cli import main
+    from whichtool_tui.discovery import embedding, semantic
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(embedding, "_model", None)
+    argv = ["--no-ui", "inspect", str(SNAPSHOTS / "demo-lab.json"), "--format", "json"]
+    argv += ["--tasks", str(SNAPSHOTS / "demo-lab.tasks.yaml"), "--retriever", "semantic"]
+    sections = []
+    for run in ("cold", "warm"):
+        out = tmp_path / f"{run}.json"
+        assert main([*argv, "--out", str(out)]) in (0, 1)
+        sections.append(json.loads(out.read_text())["findability"])
+        assert (embedding._model is None) == (run == "warm")
+        semantic.shared_cache().close()  # as a new process: nothing in memory, no model
+        semantic._caches.clear()
+        monkeypatch.setattr(embedding, "_model", None)
+    assert sections[0] == sections[1] and sections[0]["semanticOverlap"]
