@@ -76,7 +76,15 @@ def display_fields(raw_tool: dict[str, Any]) -> Iterator[tuple[str, str, bool]]:
         yield f"{name}.description", raw_tool["description"].split("\n", 1)[0], False
 
 
+# What ``_breakers`` may report (line breakers, and in a whole field the C0 controls but tab
+# and ESC), and the badges: a clean text, nearly all of them, is passed over in one search.
+_MAY_BREAK = re.compile("[\\x00-\\x08\\x0A-\\x1A\\x1C-\\x1F\\x85\\u2028\\u2029]")
+_MAY_BADGE = re.compile("[" + "".join(chr(code) for code in sorted(BADGES)) + "]")
+
+
 def _breakers(text: str, whole: bool) -> list[str]:
+    if _MAY_BREAK.search(text) is None:
+        return []
     return [
         f"U+{ord(c):04X} at {i}"
         for i, c in enumerate(text)
@@ -120,7 +128,11 @@ def forgeries(raw_tools: Sequence[dict[str, Any]]) -> list[ForgeryFinding]:
                         "line_breaks", where, f"{', '.join(breaks)} in {visible(text)!r}"
                     )
                 )
-            badges = [f"U+{ord(c):04X}" for c in text if ord(c) in BADGES]
+            badges = (
+                [f"U+{ord(c):04X}" for c in text if ord(c) in BADGES]
+                if _MAY_BADGE.search(text)
+                else []
+            )
             if badges:
                 found.append(ForgeryFinding("badges", where, f"badge {', '.join(badges)}"))
         lie = _contradiction(tool)
