@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 FOOTER = "No tool was executed. whichtool-tui read tools/list and stopped there."
 MAX_COST_ROWS = 15
 MAX_OVERLAP_ROWS = 8
+MAX_FINDINGS_SHOWN = 12
+"""Findings printed in full, worst first: a registry's report stays on a screen or two."""
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
@@ -321,8 +323,18 @@ def _findings(out: _Lines, report: InspectReport) -> None:
     )
     if not report.diagnostics:
         out.add(("  None.", "green"))
-    for diagnostic in report.diagnostics:
+    for diagnostic in report.diagnostics[:MAX_FINDINGS_SHOWN]:
         _diagnostic(out, diagnostic, "  ", "          ")
+    rest = report.diagnostics[MAX_FINDINGS_SHOWN:]
+    if rest:
+        left = count_by_severity(rest)
+        out.wrapped(
+            f"{_plural(len(rest), 'more finding')} not shown ({_plural(left['error'], 'error')}, "
+            f"{_plural(left['warning'], 'warning')}, {left['info']:,} info): --format json or "
+            "--format markdown lists every one.",
+            "  ",
+            "dim",
+        )
     if report.thresholds:
         out.add("")
         out.add(("Thresholds", "bold"))
