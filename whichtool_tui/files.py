@@ -219,19 +219,26 @@ def _probe_new_entry(folder: Path, shown: str, *, make_folder: bool) -> None:
 
 
 def write_atomic(
-    path: str | os.PathLike[str], data: str | bytes, *, create_folders: bool = True
+    path: str | os.PathLike[str],
+    data: str | bytes | list[bytes | memoryview],
+    *,
+    create_folders: bool = True,
 ) -> Path:
     """Write ``data`` to ``path`` (see the module docstring for links, devices and folders).
 
     Text is UTF-8; a lone surrogate (a server may send one in a name) cannot be, and is written
-    as its ``\\udXXX`` escape, the spelling the JSON writer gives it too."""
-    payload = data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data
+    as its ``\\udXXX`` escape, the spelling the JSON writer gives it too. A list of byte pieces
+    is written piece by piece (a large report is never joined into one more copy)."""
+    if isinstance(data, list):
+        pieces = data
+    else:
+        pieces = [data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data]
     plan = plan_output(path)
     shown = redact_paths(str(path))
     if plan.mode == "through":
         try:
             with open(plan.path, "wb") as stream:
-                stream.write(payload)
+                stream.writelines(pieces)
         except OSError as exc:
             raise _unwritable(shown, exc.strerror or str(exc)) from None
         return Path(path)
@@ -246,7 +253,7 @@ def write_atomic(
     with track_temp_file(temp_name):
         try:
             with os.fdopen(handle, "wb") as stream:
-                stream.write(payload)
+                stream.writelines(pieces)
             # mkstemp creates 0600: keep the replaced file's mode, else what open() would give.
             mode = plan.existing_mode if plan.existing_mode is not None else 0o666 & ~_UMASK
             os.chmod(temp_name, mode)

@@ -184,7 +184,7 @@ def write_outputs(
     """stdout or --out, then config ``report.formats`` as ``<report.out>.<ext>`` (no html)."""
     from whichtool_tui.headless.output import deliver, deliver_extra_formats
     from whichtool_tui.reports.colour import output_width
-    from whichtool_tui.reports.inspect_json import render_inspect
+    from whichtool_tui.reports.inspect_json import render_inspect, render_inspect_json_chunks
 
     extra_formats = [
         extra
@@ -199,7 +199,9 @@ def write_outputs(
             report, saved_snapshot=args.save_snapshot, config_path=settings.source
         )
 
-    def render(color: bool) -> str:
+    def render(color: bool) -> str | list[bytes | memoryview]:
+        if report_format == "json":  # the largest output: written in pieces, never joined
+            return render_inspect_json_chunks(report)
         if args.out:
             return render_inspect(report, report_format, sarif_artifact=artifact)
         return render_inspect(

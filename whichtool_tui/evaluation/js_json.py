@@ -29,10 +29,14 @@ from whichtool_tui.surface.canonical import js_number, js_pretty_json
 # literal the scanner skips to) 4x faster again than one alternation. Their matches never
 # overlap (one ends in ".0", the other in an exponent's digits), so merged by position they are
 # the alternation's matches.
-_WHOLE_FLOAT_ENDING = re.compile(r"\.0(?=,?\n)")
-_EXPONENT_ENDING = re.compile(r"e[-+]\d+(?=,?\n)")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]\d+)?")
-_TOKEN_CHARS = frozenset("0123456789.-+e")
+_WHOLE_FLOAT_ENDING = re.compile(rb"\.0(?=,?\n)")
+_EXPONENT_ENDING = re.compile(rb"e[-+]\d+(?=,?\n)")
+_NUMBER = re.compile(rb"-?\d+(?:\.\d+)?(?:e[-+]\d+)?")
+_TOKEN_CHARS = frozenset(b"0123456789.-+e")
+
+# The document as pieces to write one after another: slices of pydantic's bytes (views, not
+# copies) and the few respelled number tokens, so a 20 MB report is held once, not four times.
+JsonChunks = list[bytes | memoryview]
 
 
 _EXACT_INTEGERS = 2.0**53
@@ -53,40 +57,47 @@ def _as_js(token: str) -> str:
     return js_number(value)
 
 
-def _javascript_numbers(text: str) -> str:
-    """Respell the few number tokens where pydantic and JavaScript differ."""
-    pieces: list[str] = []
+def _javascript_numbers(raw: bytes) -> JsonChunks:
+    """``raw`` in pieces, with the few number tokens where pydantic and JavaScript differ
+    respelled, then the closing newline. UTF-8 continuation bytes are never ASCII, so the
+    patterns match exactly where they would in the decoded text."""
+    pieces: JsonChunks = []
+    view = memoryview(raw)
     done = 0
     endings = heapq.merge(
-        _WHOLE_FLOAT_ENDING.finditer(text),
-        _EXPONENT_ENDING.finditer(text),
+        _WHOLE_FLOAT_ENDING.finditer(raw),
+        _EXPONENT_ENDING.finditer(raw),
         key=lambda match: match.start(),
     )
     for match in endings:
         start = match.start()
-        while start > done and text[start - 1] in _TOKEN_CHARS:
+        while start > done and raw[start - 1] in _TOKEN_CHARS:
             start -= 1
-        token = text[start : match.end()]
-        if text[start - 1 : start] != " " or not _NUMBER.fullmatch(token):
+        token = raw[start : match.end()]
+        if raw[start - 1 : start] != b" " or not _NUMBER.fullmatch(token):
             continue
-        pieces.append(text[done:start])
-        pieces.append(_as_js(token))
+        pieces.append(view[done:start])
+        pieces.append(_as_js(token.decode("ascii")).encode("ascii"))
         done = match.end()
-    if not pieces:
-        return text
-    pieces.append(text[done:])
-    return "".join(pieces)
+    pieces.append(view[done:] if done else raw)
+    pieces.append(b"\n")
+    return pieces
+
+
+def _joined(pieces: JsonChunks) -> str:
+    """The pieces as one text, for callers that want the document whole."""
+    return b"".join(pieces).decode("utf-8")
 
 
 def dump_js_json(model: BaseModel) -> str:
     """The model's wire form (aliases) as ``JSON.stringify(x, null, 2)`` plus a newline."""
     with gc_paused():
         try:
-            text = model.model_dump_json(by_alias=True, indent=2)
+            raw = model.model_dump_json(by_alias=True, indent=2).encode("utf-8")
         except PydanticSerializationError:
             # Lone surrogates cannot be written as UTF-8: the slow writer escapes them as JS does.
             return js_pretty_json(model.model_dump(mode="json", by_alias=True))
-        return _javascript_numbers(text) + "\n"
+        return _joined(_javascript_numbers(raw))
 
 
 def dump_js_value(value: Any) -> str:
@@ -96,9 +107,16 @@ def dump_js_value(value: Any) -> str:
     """
     if not isinstance(value, dict | list) or not value:
         return js_pretty_json(value)  # a bare scalar has no leading space for the fix-up to key on
+    return _joined(dump_js_value_chunks(value))
+
+
+def dump_js_value_chunks(value: Any) -> JsonChunks:
+    """``dump_js_value(value)`` as UTF-8 pieces to write in order, for a report too big to copy."""
+    if not isinstance(value, dict | list) or not value:
+        return [js_pretty_json(value).encode("utf-8", "backslashreplace")]
     with gc_paused():
         try:
-            text = to_json(value, indent=2, inf_nan_mode="null").decode("utf-8")
+            raw = to_json(value, indent=2, inf_nan_mode="null")
         except PydanticSerializationError:
-            return js_pretty_json(value)
-        return _javascript_numbers(text) + "\n"
+            return [js_pretty_json(value).encode("utf-8", "backslashreplace")]
+        return _javascript_numbers(raw)

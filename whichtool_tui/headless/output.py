@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
+from typing import TextIO
 
 
-def deliver(render: Callable[[bool], str], out: str | None, noun: str, color: bool | None) -> None:
+def deliver(
+    render: Callable[[bool], str | list[bytes | memoryview]],
+    out: str | None,
+    noun: str,
+    color: bool | None,
+) -> None:
     """Write ``render(False)`` to ``out`` and say so, or print ``render(colour)`` to stdout.
 
     ``noun`` names what was written (``json report``, ``markdown diff``); files never get colour.
+    A renderer may give a JSON document as UTF-8 pieces: they are written one after another.
     """
     from whichtool_tui.files import write_atomic
     from whichtool_tui.redact import redact_paths
@@ -19,13 +26,29 @@ def deliver(render: Callable[[bool], str], out: str | None, noun: str, color: bo
         write_atomic(out, render(False))
         sys.stderr.write(f"Wrote {noun} to {redact_paths(out)}\n")
     else:
-        text = render(use_colour(color, sys.stdout))
+        rendered = render(use_colour(color, sys.stdout))
+        if isinstance(rendered, list) and _takes_utf8_bytes(sys.stdout):
+            sys.stdout.flush()
+            sys.stdout.buffer.writelines(rendered)
+            sys.stdout.buffer.flush()
+            return
+        text = rendered if isinstance(rendered, str) else b"".join(rendered).decode("utf-8")
         if text[:1] in ("{", "["):  # a JSON document: every other format starts otherwise
             from whichtool_tui.text_safety import json_for_stream
 
             text = json_for_stream(text, sys.stdout)
         sys.stdout.write(text)
         sys.stdout.flush()
+
+
+def _takes_utf8_bytes(stream: TextIO) -> bool:
+    """Whether JSON bytes can go to ``stream``'s buffer as they are: a UTF-8 pipe or file (a
+    terminal gets the display-safe text instead)."""
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+    isatty = getattr(stream, "isatty", None)
+    return (
+        hasattr(stream, "buffer") and encoding == "utf8" and not (isatty is not None and isatty())
+    )
 
 
 def deliver_extra_formats(

@@ -28,6 +28,12 @@ def render_inspect_json(report: InspectReport) -> str:
     return report.to_json_text()
 
 
+def render_inspect_json_chunks(report: InspectReport) -> list[bytes | memoryview]:
+    """``render_inspect_json`` as UTF-8 pieces, written one after another by ``deliver``."""
+    with paused_gc():
+        return report.to_json_chunks()
+
+
 def render_inspect(
     report: InspectReport,
     fmt: str,

@@ -198,3 +198,9 @@ class InspectReport(_Model):
         from whichtool_tui.evaluation.js_json import dump_js_value
 
         return dump_js_value(self.to_json_data())
+
+    def to_json_chunks(self) -> list[bytes | memoryview]:
+        """``to_json_text()`` as UTF-8 pieces to write in order (no whole-document copies)."""
+        from whichtool_tui.evaluation.js_json import dump_js_value_chunks
+
+        return dump_js_value_chunks(self.to_json_data())
