@@ -34,7 +34,7 @@ def execute(args: argparse.Namespace) -> int:
         table = evaluate_corpus(progress, with_reference=not args.no_reference)
         sys.stdout.write(table)
         return 0
-    from whichtool_tui.usecases.models import CATALOG
+    from whichtool_tui.usecases.api import CATALOG
 
     for spec in CATALOG:
         tag = " (holdout)" if spec.holdout else ""

@@ -95,8 +95,8 @@ def execute(args: argparse.Namespace) -> int:
     from whichtool_tui.headless.output import deliver
     from whichtool_tui.redact import redact_paths
     from whichtool_tui.reports.improve_render import render_improve
+    from whichtool_tui.usecases.api import dump_patch_json
     from whichtool_tui.usecases.improve import build_request, run_improve
-    from whichtool_tui.usecases.models import dump_patch_json
 
     settings = load_settings(args.config)
     request = build_request(args, settings)

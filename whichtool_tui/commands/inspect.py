@@ -16,8 +16,7 @@ from whichtool_tui.limits import INSPECT_MAX_TOOLS
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
-    from whichtool_tui.usecases.inspect import InspectResult
-    from whichtool_tui.usecases.models import InspectReport
+    from whichtool_tui.usecases.api import InspectReport, InspectResult
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -144,22 +143,9 @@ def _format(args: argparse.Namespace) -> str:
 
 def build_report(args: argparse.Namespace, settings: Settings, target: str | None) -> InspectResult:
     """The inspect use case with this command's flags; says on stderr what --save-snapshot wrote."""
-    from whichtool_tui.usecases.inspect import InspectRequest, inspect
-    from whichtool_tui.usecases.options import (
-        FindabilityOverrides,
-        HostOverrides,
-        InspectOverrides,
-        from_namespace,
-    )
+    from whichtool_tui.usecases.inspect import inspect, request_from_flags
 
-    request = InspectRequest(
-        target=target,
-        transport=args.transport,
-        review=from_namespace(InspectOverrides, args),
-        findability=from_namespace(FindabilityOverrides, args),
-        hosts=from_namespace(HostOverrides, args),
-        save_snapshot=args.save_snapshot,
-    )
+    request = request_from_flags(args, target)
     result = inspect(request, settings)
     if result.host_fix_operations is not None:
         from whichtool_tui.redact import redact_paths

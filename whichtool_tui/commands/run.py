@@ -22,7 +22,7 @@ from whichtool_tui.reports.run_formats import RUN_FORMATS
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
-    from whichtool_tui.usecases.models import (
+    from whichtool_tui.usecases.api import (
         DiscoveryOptions,
         PreparedRun,
         RunInputs,

@@ -20,7 +20,7 @@ from whichtool_tui.errors import WhichtoolError
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
-    from whichtool_tui.usecases.models import PreparedRun, RunInputs, RunOptions, RunReport
+    from whichtool_tui.usecases.api import PreparedRun, RunInputs, RunOptions, RunReport
 
 
 def shard_text(text: str) -> str:

@@ -3,25 +3,24 @@ same plan with every tool upfront, compared task by task."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from whichtool_tui.discovery.compare import compare_arms
 from whichtool_tui.discovery.documents import documents_of_specs
+from whichtool_tui.discovery.options import DiscoveryOptions as DiscoveryOptions
 from whichtool_tui.discovery.protocol import (
     SEARCH_TOOL_NAME,
-    DiscoveryVariant,
     answer_query,
     read_search_call,
     search_tool,
 )
-from whichtool_tui.discovery.ranking import DEFAULT_K, Ranking
+from whichtool_tui.discovery.ranking import Ranking
 from whichtool_tui.discovery.run_model import (
     DeferredTrial,
     DiscoveryBlock,
     SearchStepCall,
     UpfrontTrial,
 )
-from whichtool_tui.discovery.semantic import DEFAULT_MIN_SIMILARITY
 from whichtool_tui.evaluation.cache import TrialCache
 from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions, run_evaluation
 from whichtool_tui.evaluation.events import (
@@ -39,17 +38,6 @@ from whichtool_tui.evaluation.stats import proportion
 from whichtool_tui.providers.base import Provider, RouteRequest
 
 NO_TOOLS_TEXT = "the tool search returned no tools"
-
-
-@dataclass(frozen=True)
-class DiscoveryOptions:
-    """How the deferred arm discovers tools, and whether the upfront arm runs beside it."""
-
-    variant: DiscoveryVariant = "search"
-    retriever: str = "bm25"
-    top_k: int = DEFAULT_K
-    compare_upfront: bool = True
-    min_similarity: float = DEFAULT_MIN_SIMILARITY
 
 
 def _usage(first: TrialUsage | None, second: TrialUsage | None) -> TrialUsage | None:

@@ -12,8 +12,8 @@ import sys
 from typing import Any
 
 from whichtool_tui.errors import ExitCode, WhichtoolError
+from whichtool_tui.usecases.api import BoutPlan, BoutReceipt, OperatorCall
 from whichtool_tui.usecases.bout import build_plan
-from whichtool_tui.usecases.models import BoutPlan, BoutReceipt, OperatorCall
 
 
 def ask_operator(no_prompt: bool) -> OperatorCall:

@@ -6,10 +6,10 @@ import sys
 from typing import IO, TYPE_CHECKING
 
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.models import CandidateMeasured, ImproveEvent, LoopNote
+from whichtool_tui.usecases.api import CandidateMeasured, ImproveEvent, LoopNote
 
 if TYPE_CHECKING:
-    from whichtool_tui.usecases.models import ImproveBudget
+    from whichtool_tui.usecases.api import ImproveBudget
 
 
 class ImproveProgress:

@@ -10,13 +10,7 @@ import sys
 from typing import IO, TYPE_CHECKING
 
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.models import (
-    LiveTally,
-    RunEvent,
-    RunFinished,
-    RunPlanned,
-    TrialFinished,
-)
+from whichtool_tui.usecases.api import LiveTally, RunEvent, RunFinished, RunPlanned, TrialFinished
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID

@@ -22,7 +22,7 @@ def run_series_command(args: argparse.Namespace, early: Any = None) -> int:
         run_trial_series,
         series_json,
     )
-    from whichtool_tui.usecases.models import render_conformance, render_series
+    from whichtool_tui.usecases.series_text import series_report_text
 
     if early is not None:
         early.close()  # a series starts its own fixture processes
@@ -30,12 +30,12 @@ def run_series_command(args: argparse.Namespace, early: Any = None) -> int:
     report: Any
     if args.defence is not None:
         report = run_coroutine(run_defence_series(plan, args.defence))
-        sys.stdout.write(render_conformance(report, args.format))
+        sys.stdout.write(series_report_text(report, args.format))
         failing = report.summary["passed_through"] + report.summary["false_alarm"]
         failing += report.summary["error"]
     else:
         report = run_coroutine(run_trial_series(plan, args.trials))
-        sys.stdout.write(render_series(report, args.format))
+        sys.stdout.write(series_report_text(report, args.format))
         failing = sum(atom.failed + atom.errors for atom in report.atoms)
     if args.output:
         written = write_atomic(args.output, series_json(report))

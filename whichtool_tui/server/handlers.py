@@ -55,8 +55,13 @@ from whichtool_tui.usecases.options import (
 
 if TYPE_CHECKING:
     from whichtool_tui.strict_model import StrictModel
-    from whichtool_tui.usecases.models import RunInputs, RunOptions, RunReport, ServedListing
-    from whichtool_tui.usecases.options import ProviderChoice
+    from whichtool_tui.usecases.api import (
+        ProviderChoice,
+        RunInputs,
+        RunOptions,
+        RunReport,
+        ServedListing,
+    )
 
 
 @dataclass
@@ -380,7 +385,7 @@ def _write_result_file(options: ServerOptions, report: RunReport) -> dict[str, A
         return None
     from whichtool_tui.files import write_atomic
     from whichtool_tui.redact import redact_paths
-    from whichtool_tui.usecases.models import dump_report_json
+    from whichtool_tui.usecases.api import dump_report_json
 
     text = dump_report_json(report)
     write_atomic(options.result_file, text)

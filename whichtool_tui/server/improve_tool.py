@@ -30,8 +30,7 @@ from whichtool_tui.server.summaries import put_capped
 if TYPE_CHECKING:
     from whichtool_tui.server.arguments import ImproveArguments
     from whichtool_tui.server.options import ServerOptions
-    from whichtool_tui.usecases.improve import ImproveRequest
-    from whichtool_tui.usecases.models import Candidate, ImproveBudget, ImproveReport
+    from whichtool_tui.usecases.api import Candidate, ImproveBudget, ImproveReport, ImproveRequest
 
 IMPROVE_SUMMARY = "whichtool.mcp-improve-summary/1"
 IMPROVE_PLAN = "whichtool.mcp-improve-plan/1"
@@ -90,7 +89,7 @@ def _dry_run(options: ServerOptions, request: ImproveRequest) -> dict[str, Any]:
 
 def _candidate_view(candidate: Candidate) -> dict[str, Any]:
     """One rewrite as the agent sees it: the decision, the reason and its held-out figures."""
-    from whichtool_tui.usecases.models import wire_dict
+    from whichtool_tui.usecases.api import wire_dict
 
     view: dict[str, Any] = {
         "id": candidate.id,
@@ -126,7 +125,7 @@ def _candidate_view(candidate: Candidate) -> dict[str, Any]:
 def improve_summary(report: ImproveReport) -> tuple[str, dict[str, Any]]:
     """Headline line and compact data of an improve run: decisions, figures and the patch."""
     from whichtool_tui.reports.rates import percent
-    from whichtool_tui.usecases.models import wire_dict
+    from whichtool_tui.usecases.api import wire_dict
 
     accepted = [c for c in report.candidates if c.accepted]
     data: dict[str, Any] = {

@@ -19,7 +19,7 @@ from whichtool_tui.usecases.inspect import target_spec
 from whichtool_tui.usecases.providers import is_paid_provider as is_paid_provider
 
 if TYPE_CHECKING:
-    from whichtool_tui.usecases.models import TargetSpec
+    from whichtool_tui.usecases.api import TargetSpec
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from whichtool_tui.diagnostics import Diagnostic
-    from whichtool_tui.usecases.models import (
+    from whichtool_tui.usecases.api import (
         Coverage,
         DiffReport,
         InspectReport,
@@ -182,7 +182,7 @@ def run_summary(
     report: RunReport, artifact: dict[str, Any] | None = None
 ) -> tuple[str, dict[str, Any]]:
     """Headline line and compact data of a finished run."""
-    from whichtool_tui.usecases.models import js_numbers, wire_dict
+    from whichtool_tui.usecases.api import js_numbers, wire_dict
 
     metrics = report.metrics
     reproducibility = report.reproducibility
@@ -241,7 +241,7 @@ def run_summary(
 
 def diff_summary(report: DiffReport) -> tuple[str, dict[str, Any]]:
     """Headline line and compact data of a paired diff."""
-    from whichtool_tui.usecases.models import wire_dict
+    from whichtool_tui.usecases.api import wire_dict
 
     data: dict[str, Any] = {
         "schemaVersion": DIFF_SUMMARY,

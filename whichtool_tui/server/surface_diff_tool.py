@@ -26,7 +26,7 @@ from whichtool_tui.server.summaries import put_capped
 if TYPE_CHECKING:
     from whichtool_tui.server.arguments import SurfaceDiffArguments
     from whichtool_tui.server.options import ServerOptions
-    from whichtool_tui.usecases.surface_diff import SurfaceDiffReport, SurfaceDiffRequest
+    from whichtool_tui.usecases.api import SurfaceDiffReport, SurfaceDiffRequest
 
 SURFACE_DIFF_SUMMARY = "whichtool.mcp-surface-diff-summary/1"
 # Arguments that shape only the re-run: refused without it rather than ignored (as the CLI's).
@@ -80,7 +80,7 @@ def _request(options: ServerOptions, arguments: SurfaceDiffArguments) -> Surface
 
 def surface_diff_summary(report: SurfaceDiffReport) -> tuple[str, dict[str, Any]]:
     """Headline line and compact data of a behavioural diff: changes, affected tasks, re-run."""
-    from whichtool_tui.usecases.models import wire_dict
+    from whichtool_tui.usecases.api import wire_dict
 
     data: dict[str, Any] = {
         "schemaVersion": SURFACE_DIFF_SUMMARY,

@@ -39,7 +39,7 @@ from whichtool_tui.usecases.artefacts import open_artefact, summarize_artefact
 
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
-    from whichtool_tui.usecases.models import Artefact, DiffReport
+    from whichtool_tui.usecases.api import Artefact, DiffReport
 
 
 def lazy_screen(module: str, name: str) -> Callable[[], Screen[Any]]:

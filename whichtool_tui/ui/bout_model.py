@@ -14,13 +14,13 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.errors import WhichtoolError
+from whichtool_tui.usecases.api import TapeAtom, TapeHeader, TapeView, TimelineRow
 from whichtool_tui.usecases.artefacts import wire_nesting_error
-from whichtool_tui.usecases.models import TapeAtom, TapeHeader, TapeView, TimelineRow
 
 if TYPE_CHECKING:  # the receipt models load with the first validation, after the first frame
     from pydantic import TypeAdapter
 
-    from whichtool_tui.usecases.models import BoutReceipt, WireEventModel
+    from whichtool_tui.usecases.api import BoutReceipt, WireEventModel
 
 VALIDATE_CHUNK = 2_000
 _wire_adapter: TypeAdapter[list[WireEventModel]] | None = None
@@ -32,7 +32,7 @@ def _wire_validator() -> TypeAdapter[list[WireEventModel]]:
     if _wire_adapter is None:
         from pydantic import TypeAdapter
 
-        from whichtool_tui.usecases.models import WireEventModel
+        from whichtool_tui.usecases.api import WireEventModel
 
         _wire_adapter = TypeAdapter(list[WireEventModel])
     return _wire_adapter
@@ -143,7 +143,7 @@ class BoutView:
             return
         from pydantic import ValidationError
 
-        from whichtool_tui.usecases.models import validate_receipt
+        from whichtool_tui.usecases.api import validate_receipt
 
         validator = _wire_validator()
         try:

@@ -13,7 +13,7 @@ from whichtool_tui.usecases import inspect as inspect_case
 from whichtool_tui.usecases.options import InspectOverrides
 
 if TYPE_CHECKING:
-    from whichtool_tui.usecases.models import ServedListing
+    from whichtool_tui.usecases.api import ServedListing
 
 
 def review_settings(options: ReviewOptions) -> Settings:

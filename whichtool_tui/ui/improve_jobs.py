@@ -21,7 +21,7 @@ from whichtool_tui.ui.messages import FixMeasured, FixNotMeasured, FixProgressed
 if TYPE_CHECKING:
     from whichtool_tui.ui.modals.proposal import ProposalModal
     from whichtool_tui.ui.session import Session
-    from whichtool_tui.usecases.models import ImproveEvent, ImproveReport, RunReport
+    from whichtool_tui.usecases.api import ImproveEvent, ImproveReport, RunReport
 
 
 class ImproveJobs(App[int]):
@@ -99,7 +99,7 @@ class ImproveJobs(App[int]):
         """Ask where, then write the RFC 6902 patch of the accepted rewrites."""
         from whichtool_tui.files import write_atomic
         from whichtool_tui.ui.modals.path_prompt import PathPrompt
-        from whichtool_tui.usecases.models import dump_patch_json
+        from whichtool_tui.usecases.api import dump_patch_json
 
         def save(path: str | None) -> None:
             if not path:

@@ -44,8 +44,7 @@ if TYPE_CHECKING:
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.modals.generate import GenerateRequest
     from whichtool_tui.ui.run_control import RunSetup
-    from whichtool_tui.usecases.models import BoutPlan, BoutReceipt, RunReport
-    from whichtool_tui.usecases.options import ProviderChoice
+    from whichtool_tui.usecases.api import BoutPlan, BoutReceipt, ProviderChoice, RunReport
 
 
 def load_tasks_state(path: str) -> TaskSetState:
@@ -144,7 +143,7 @@ class JobsApp(SessionApp):
         ``--cache-dir`` (carried in the session's run form) when it opened the app.
         """
         from whichtool_tui.ui.run_control import RunProgress
-        from whichtool_tui.usecases.models import RunEvent, TrialFinished
+        from whichtool_tui.usecases.api import RunEvent, TrialFinished
         from whichtool_tui.usecases.providers import (
             ProviderRequest,
             open_provider,
@@ -260,8 +259,8 @@ class JobsApp(SessionApp):
         import tempfile
 
         from whichtool_tui.ui.live_bout import LiveBout
+        from whichtool_tui.usecases.api import BoutEvent
         from whichtool_tui.usecases.bout import receipt_text, run_planned_bout
-        from whichtool_tui.usecases.models import BoutEvent
 
         live = LiveBout(label, plan.kind, str(getattr(plan.seat, "policy", "seat")))
         previous = self.session.bout

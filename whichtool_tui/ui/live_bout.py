@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from whichtool_tui.ui.bout_model import BoutView
-from whichtool_tui.usecases.models import (
+from whichtool_tui.usecases.api import (
     AtomFinished,
     AtomStarted,
     BoutEvent,

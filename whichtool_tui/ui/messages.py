@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from whichtool_tui.ui.run_control import RunProgress
     from whichtool_tui.ui.session import TargetChoice, TaskSetState
     from whichtool_tui.ui.surface_model import SurfaceView
-    from whichtool_tui.usecases.models import (
+    from whichtool_tui.usecases.api import (
         Artefact,
         DiffReport,
         ImproveEvent,

@@ -10,7 +10,7 @@ from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.limits import ABSOLUTE_MAX_TOOLS, ABSOLUTE_MAX_TRIALS
 from whichtool_tui.ui.session import Session
-from whichtool_tui.usecases.models import (
+from whichtool_tui.usecases.api import (
     LiveTally,
     PreparedRun,
     RunInputs,

@@ -13,8 +13,14 @@ if TYPE_CHECKING:  # the report and task models load with the first run or task 
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.run_control import RunProgress
     from whichtool_tui.ui.surface_model import SurfaceView
-    from whichtool_tui.usecases.models import DiffReport, RunOptions, RunReport, Task, TaskSet
-    from whichtool_tui.usecases.options import ProviderChoice
+    from whichtool_tui.usecases.api import (
+        DiffReport,
+        ProviderChoice,
+        RunOptions,
+        RunReport,
+        Task,
+        TaskSet,
+    )
 
 
 @dataclass(frozen=True)
@@ -42,7 +48,7 @@ class TaskSetState:
 
     def as_task_set(self) -> TaskSet:
         """The model to lint or write."""
-        from whichtool_tui.usecases.models import TaskSet
+        from whichtool_tui.usecases.api import TaskSet
 
         return TaskSet(version=self.version, surface=self.surface, tasks=list(self.tasks))
 

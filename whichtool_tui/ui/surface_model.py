@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from whichtool_tui.diagnostics import SEVERITY_RANK, Diagnostic
 
 if TYPE_CHECKING:
-    from whichtool_tui.usecases.models import HostVerdict, InspectReport, NormalizedSurface
+    from whichtool_tui.usecases.api import HostVerdict, InspectReport, NormalizedSurface
 
 OVERLAP_CODES = ("descriptions/identical", "overlap/high", "overlap/notable")
 # Findings about two tools (or a family of them) that the side-by-side view explains.
@@ -178,7 +178,7 @@ def visible_findings(
 
 def _fix_hint(finding: Diagnostic) -> str | None:
     """The finding's own hint, else its rule's fix from the catalog (older saved reports)."""
-    from whichtool_tui.usecases.models import rule_for
+    from whichtool_tui.usecases.api import rule_for
 
     if finding.hint:
         return finding.hint
@@ -205,7 +205,7 @@ def _finding(item: Diagnostic) -> Finding:
 def typed_report(report: InspectReport | Mapping[str, Any]) -> InspectReport:
     """An inspect report as its model: a saved file's JSON is validated (one-line error)."""
     from whichtool_tui.strict_model import validated
-    from whichtool_tui.usecases.models import InspectReport
+    from whichtool_tui.usecases.api import InspectReport
 
     if isinstance(report, InspectReport):
         return report
@@ -287,7 +287,7 @@ class RuleState:
 
 def rule_states(rules: dict[str, Any]) -> list[RuleState]:
     """Every catalog rule with the severity config gives it; switched-off and changed first."""
-    from whichtool_tui.usecases.models import RULES
+    from whichtool_tui.usecases.api import RULES
 
     states = []
     for code, rule in RULES.items():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from whichtool_tui.usecases.models import BoutReceipt
+from whichtool_tui.arcade.receipt import BoutReceipt
 
 CI_FORMATS = ("junit", "sarif")
 

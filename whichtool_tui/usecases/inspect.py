@@ -18,6 +18,7 @@ from whichtool_tui.usecases.options import (
 )
 
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Sequence
 
     from whichtool_tui.config import Settings
@@ -41,6 +42,20 @@ class InspectRequest:
     findability: FindabilityOverrides = field(default_factory=FindabilityOverrides)
     hosts: HostOverrides = field(default_factory=HostOverrides)
     save_snapshot: str | None = None
+
+
+def request_from_flags(args: argparse.Namespace, target: str | None) -> InspectRequest:
+    """The command line's inspect request: each overrides field reads the flag of its name."""
+    from whichtool_tui.usecases.options import from_namespace
+
+    return InspectRequest(
+        target=target,
+        transport=args.transport,
+        review=from_namespace(InspectOverrides, args),
+        findability=from_namespace(FindabilityOverrides, args),
+        hosts=from_namespace(HostOverrides, args),
+        save_snapshot=args.save_snapshot,
+    )
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from whichtool_tui.provenance import FaceSource, Source
 
 if TYPE_CHECKING:
     from whichtool_tui.config import RuleSetting, Settings
-    from whichtool_tui.discovery.deferred_run import DiscoveryOptions
+    from whichtool_tui.discovery.options import DiscoveryOptions
     from whichtool_tui.evaluation.engine import RunOptions
 
 OverridesT = TypeVar("OverridesT")
@@ -160,7 +160,7 @@ def merge_discovery_options(
 ) -> DiscoveryOptions | None:
     """The deferred-discovery settings, or None for an upfront run; settings that only apply
     to deferred discovery are refused on an upfront one, and semantic without its extra."""
-    from whichtool_tui.discovery.deferred_run import DiscoveryOptions
+    from whichtool_tui.discovery.options import DiscoveryOptions
     from whichtool_tui.errors import WhichtoolError
 
     values = merged_values(overrides, settings)

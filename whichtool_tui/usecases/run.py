@@ -15,7 +15,7 @@ from whichtool_tui.errors import TASKS_INVALID, WhichtoolError
 if TYPE_CHECKING:
     from whichtool_tui.config import Settings
     from whichtool_tui.diagnostics import Diagnostic
-    from whichtool_tui.discovery.deferred_run import DiscoveryOptions
+    from whichtool_tui.discovery.options import DiscoveryOptions
     from whichtool_tui.evaluation.cache import TrialCache
     from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions
     from whichtool_tui.evaluation.events import EventSink

@@ -18,10 +18,8 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.evaluation.plan import TaskSpec
 from whichtool_tui.surface.behaviour_diff_model import (
     SurfaceDiffGate,
+    SurfaceDiffReport,
     SurfaceRerun,
-)
-from whichtool_tui.surface.behaviour_diff_model import (
-    SurfaceDiffReport as SurfaceDiffReport,  # the faces' name for the report type
 )
 
 if TYPE_CHECKING:

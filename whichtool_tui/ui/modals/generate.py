@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
-from whichtool_tui.usecases.models import OFFLINE_PROVIDERS, PROVIDER_NAMES
+from whichtool_tui.usecases.api import OFFLINE_PROVIDERS, PROVIDER_NAMES
 
 # Providers that can write free text (the offline baselines and the mock cannot draft).
 DRAFTING_PROVIDERS = [name for name in PROVIDER_NAMES if name not in OFFLINE_PROVIDERS]

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.models import SHORT_EFFECT, SURFACE_ROW, HostVerdict, host_matrix
+from whichtool_tui.usecases.api import SHORT_EFFECT, SURFACE_ROW, HostVerdict, host_matrix
 
 _CELL_STYLE = {"truncated": "yellow", "renamed": "yellow"}
 

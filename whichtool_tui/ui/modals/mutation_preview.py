@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.models import Task
+from whichtool_tui.usecases.api import Task
 
 
 class MutationPreview(ModalScreen[bool]):

@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from whichtool_tui.reports.improve_text import marked_words, measurement_lines
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.models import (
+from whichtool_tui.usecases.api import (
     Candidate,
     CandidateMeasured,
     CandidateProposed,

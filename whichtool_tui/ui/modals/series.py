@@ -13,22 +13,6 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 
-def series_text(kind: str, data: Any) -> tuple[str, str]:
-    """(title, body) for a ``bout-trials`` or ``conformance`` artefact; the body never holds a
-    raw control character (the terminal renderers sanitize every string)."""
-    from whichtool_tui.usecases.models import render_conformance, render_series
-
-    if kind == "conformance":
-        from whichtool_tui.usecases.models import ConformanceReport
-
-        report = ConformanceReport.model_validate(data)
-        return "Defence conformance", render_conformance(report, "terminal")
-    from whichtool_tui.usecases.models import TrialSeries
-
-    series = TrialSeries.model_validate(data)
-    return f"Bout trials · {series.trials}", render_series(series, "terminal")
-
-
 class SeriesModal(ModalScreen[None]):
     """Rates over N trials or a conformance table, scrollable, closed with esc."""
 
@@ -42,7 +26,9 @@ class SeriesModal(ModalScreen[None]):
 
     def __init__(self, kind: str, data: Any) -> None:
         super().__init__()
-        self.title_text, self.body = series_text(kind, data)
+        from whichtool_tui.usecases.series_text import saved_series_text
+
+        self.title_text, self.body = saved_series_text(kind, data)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="series") as box:

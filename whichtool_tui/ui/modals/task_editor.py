@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
-from whichtool_tui.usecases.models import Task, first_problem
+from whichtool_tui.usecases.api import Task, first_problem
 
 NONE_CHOICE = "(none)"
 

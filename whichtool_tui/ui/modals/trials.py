@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Static
 from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.ui.widgets.row_table import RowTable
 from whichtool_tui.ui.widgets.tool_detail import safe_multiline
-from whichtool_tui.usecases.models import ScoredTrial
+from whichtool_tui.usecases.api import ScoredTrial
 
 
 def describe_trial(trial: ScoredTrial, prompt: str) -> Text:

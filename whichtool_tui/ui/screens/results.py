@@ -28,7 +28,7 @@ from whichtool_tui.ui.widgets.run_summary import (
     per_tool_table,
 )
 from whichtool_tui.ui.widgets.task_statistics import statistics_text
-from whichtool_tui.usecases.models import (
+from whichtool_tui.usecases.api import (
     DISTRACTOR_ROW,
     DiffReport,
     RunReport,
@@ -318,7 +318,7 @@ class ResultsScreen(SectionScreen):
             if not path:
                 return
             from whichtool_tui.files import write_atomic
-            from whichtool_tui.usecases.models import dump_report_json
+            from whichtool_tui.usecases.api import dump_report_json
 
             text = dump_report_json(report)
             try:

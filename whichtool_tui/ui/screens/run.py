@@ -25,10 +25,10 @@ from whichtool_tui.ui.run_control import (
 from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 from whichtool_tui.ui.widgets.run_plan import hanging, plan_lines, plan_summary
-from whichtool_tui.usecases.models import PROVIDER_NAMES, confusion_axes
+from whichtool_tui.usecases.api import PROVIDER_NAMES, confusion_axes
 
 if TYPE_CHECKING:
-    from whichtool_tui.usecases.options import ProviderChoice
+    from whichtool_tui.usecases.api import ProviderChoice
 
 REDRAW_SECONDS = 0.25  # progress redraws are throttled to this period, whatever the trial rate
 SHORT_LATEST = 3  # latest trials shown on a 24-row terminal

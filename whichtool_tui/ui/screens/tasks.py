@@ -25,7 +25,7 @@ from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.session import TaskSetState
 from whichtool_tui.ui.short_paths import shorten, shorten_path
 from whichtool_tui.ui.widgets.row_table import RowTable
-from whichtool_tui.usecases.models import TASK_SET_VERSION, Task
+from whichtool_tui.usecases.api import TASK_SET_VERSION, Task
 from whichtool_tui.usecases.tasks import lint_findings, mutate_in_memory, save_tasks
 
 PROMPT_WIDTH = 52  # the prompt column at 120 columns; narrower terminals give it less

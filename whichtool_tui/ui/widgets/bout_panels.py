@@ -66,7 +66,7 @@ def verdict_text(bout: BoutView) -> Text:
     elif bout.invalid is not None:
         shown.append(f"Not a valid receipt: {sanitize_text(bout.invalid)}", style="red")
     elif bout.receipt is not None:
-        from whichtool_tui.usecases.models import score_panel  # with the receipt's models
+        from whichtool_tui.usecases.api import score_panel  # with the receipt's models
 
         shown.append(safe_multiline(score_panel(bout.receipt)))
     else:

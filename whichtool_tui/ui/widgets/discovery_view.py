@@ -9,7 +9,7 @@ from rich.text import Text
 
 from whichtool_tui.reports.discovery_run import TASK_HEADERS, summary_rows, task_rows
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.models import RunReport
+from whichtool_tui.usecases.api import RunReport
 
 
 def discovery_view(report: RunReport) -> RenderableType:

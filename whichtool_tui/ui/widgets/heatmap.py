@@ -23,7 +23,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.models import HEATMAP_LEGEND, OUTCOME_COLUMNS
+from whichtool_tui.usecases.api import HEATMAP_LEGEND, OUTCOME_COLUMNS
 
 SPECIAL_COLUMNS = {column.key: column.cell for column in OUTCOME_COLUMNS}
 SPECIAL_NAMES = {column.key: column.name for column in OUTCOME_COLUMNS}

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.models import power_lines
+from whichtool_tui.usecases.api import power_lines
 from whichtool_tui.usecases.run import power_plan
 
 if TYPE_CHECKING:

@@ -10,10 +10,10 @@ from rich.text import Text
 
 from whichtool_tui.reports.rates import format_proportion_compact as proportion
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.models import RunReport
+from whichtool_tui.usecases.api import RunReport
 
 if TYPE_CHECKING:
-    from whichtool_tui.usecases.models import DiffReport
+    from whichtool_tui.usecases.api import DiffReport
 
 
 def headline(report: RunReport) -> Text:

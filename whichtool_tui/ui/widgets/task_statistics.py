@@ -10,7 +10,7 @@ from whichtool_tui.reports.run_statistics import (
     consistency_rows,
     position_test_line,
 )
-from whichtool_tui.usecases.models import PowerPlan, RunReport, power_lines
+from whichtool_tui.usecases.api import PowerPlan, RunReport, power_lines
 
 
 def statistics_text(report: RunReport) -> Text:

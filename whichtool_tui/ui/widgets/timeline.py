@@ -20,7 +20,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.models import TimelineRow
+from whichtool_tui.usecases.api import TimelineRow
 
 SEQ_WIDTH = 6  # 999,999 events before the columns move
 METHOD_WIDTH = 24
