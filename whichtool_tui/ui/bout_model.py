@@ -14,13 +14,18 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.errors import WhichtoolError
-from whichtool_tui.usecases.api import TapeAtom, TapeHeader, TapeView, TimelineRow
-from whichtool_tui.usecases.artefacts import wire_nesting_error
+from whichtool_tui.usecases.artefacts import read_tape_file, receipt_tape, wire_nesting_error
 
 if TYPE_CHECKING:  # the receipt models load with the first validation, after the first frame
     from pydantic import TypeAdapter
 
-    from whichtool_tui.usecases.api import BoutReceipt, WireEventModel
+    from whichtool_tui.usecases.api import (
+        BoutReceipt,
+        TapeHeader,
+        TapeView,
+        TimelineRow,
+        WireEventModel,
+    )
 
 VALIDATE_CHUNK = 2_000
 _wire_adapter: TypeAdapter[list[WireEventModel]] | None = None
@@ -194,7 +199,7 @@ def view_of_receipt(
     only that many rows are built now and ``load_more`` builds the rest, so a huge receipt's
     first screen does not wait for its last row.
     """
-    tape = TapeView(data)
+    tape = receipt_tape(data)
     wire = data.get("wire") if isinstance(data.get("wire"), list) else []
     rows_iterator = tape.rows()
     view = BoutView(
@@ -215,46 +220,7 @@ def view_of_receipt(
     return view
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
 def view_of_tape(data: dict[str, Any], source: str) -> BoutView:
     """Read a tape file (already score-free) into the same view."""
-    atoms = tuple(
-        TapeAtom(
-            id=str(a.get("id")), task_tool=_text(a.get("task_tool")), holdout=bool(a.get("holdout"))
-        )
-        for a in data.get("atoms") or []
-        if isinstance(a, dict)
-    )
-    header = TapeHeader(
-        bout_id=str(data.get("bout_id", "")),
-        target_kind=str(data.get("target_kind", "")),
-        agent_policy=str(data.get("agent_policy", "")),
-        framing=_text(data.get("framing")),
-        protocol_version=_text(data.get("protocol_version")),
-        server_name=_text(data.get("server_name")),
-        container=data.get("container") if isinstance(data.get("container"), dict) else None,
-        seat=data.get("seat") if isinstance(data.get("seat"), dict) else None,
-        attribution_ok=bool(data.get("attribution_ok")),
-        atoms=atoms,
-    )
-    rows = []
-    for index, row in enumerate(data.get("rows") or []):
-        if not isinstance(row, dict):
-            continue
-        rpc_id = row.get("rpc_id")
-        rows.append(
-            TimelineRow(
-                seq=int(row.get("seq", index + 1)),
-                direction=str(row.get("direction", "")),
-                method=str(row.get("method", "")),
-                rpc_id=rpc_id if isinstance(rpc_id, int | str) else None,
-                atom=str(row.get("atom", "?")),
-                holdout=bool(row.get("holdout")),
-                note=str(row.get("note", "")),
-            )
-        )
-    facts = [f for f in data.get("facts") or [] if isinstance(f, dict)]
+    header, rows, facts = read_tape_file(data)
     return BoutView(source, header, rows, None, [], tape_facts=facts)

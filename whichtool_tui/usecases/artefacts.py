@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from whichtool_tui.arcade.timeline import TapeHeader, TapeView, TimelineRow
     from whichtool_tui.artefacts import Artefact
 
 
@@ -51,3 +52,60 @@ def describe_artefact(artefact: Artefact) -> str:
     from whichtool_tui.artefacts import describe
 
     return describe(artefact)
+
+
+def receipt_tape(data: dict[str, Any]) -> TapeView:
+    """The allowlisted, score-free tape view of a receipt (its rows are built as read)."""
+    from whichtool_tui.arcade.timeline import TapeView
+
+    return TapeView(data)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def read_tape_file(
+    data: dict[str, Any],
+) -> tuple[TapeHeader, list[TimelineRow], list[dict[str, Any]]]:
+    """A saved tape file (already score-free) as its header, its rows and its facts."""
+    from whichtool_tui.arcade.timeline import TapeAtom, TapeHeader, TimelineRow
+
+    atoms = tuple(
+        TapeAtom(
+            id=str(a.get("id")), task_tool=_text(a.get("task_tool")), holdout=bool(a.get("holdout"))
+        )
+        for a in data.get("atoms") or []
+        if isinstance(a, dict)
+    )
+    header = TapeHeader(
+        bout_id=str(data.get("bout_id", "")),
+        target_kind=str(data.get("target_kind", "")),
+        agent_policy=str(data.get("agent_policy", "")),
+        framing=_text(data.get("framing")),
+        protocol_version=_text(data.get("protocol_version")),
+        server_name=_text(data.get("server_name")),
+        container=data.get("container") if isinstance(data.get("container"), dict) else None,
+        seat=data.get("seat") if isinstance(data.get("seat"), dict) else None,
+        attribution_ok=bool(data.get("attribution_ok")),
+        atoms=atoms,
+    )
+    rows: list[TimelineRow] = []
+    for index, row in enumerate(data.get("rows") or []):
+        if not isinstance(row, dict):
+            continue
+        rpc_id = row.get("rpc_id")
+        rows.append(
+            TimelineRow(
+                seq=int(row.get("seq", index + 1)),
+                direction=str(row.get("direction", "")),
+                method=str(row.get("method", "")),
+                rpc_id=rpc_id if isinstance(rpc_id, int | str) else None,
+                atom=str(row.get("atom", "?")),
+                holdout=bool(row.get("holdout")),
+                note=str(row.get("note", "")),
+            )
+        )
+    facts = [f for f in data.get("facts") or [] if isinstance(f, dict)]
+    facts = [f for f in data.get("facts") or [] if isinstance(f, dict)]
+    return header, rows, facts

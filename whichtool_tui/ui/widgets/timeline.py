@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -20,7 +20,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from whichtool_tui.text_safety import sanitize_text
-from whichtool_tui.usecases.api import TimelineRow
+
+if TYPE_CHECKING:
+    from whichtool_tui.usecases.api import TimelineRow
 
 SEQ_WIDTH = 6  # 999,999 events before the columns move
 METHOD_WIDTH = 24
