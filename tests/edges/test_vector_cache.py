@@ -171,3 +171,65 @@ def test_a_second_inspect_with_tasks_loads_no_model_and_reports_the_same(
         semantic._caches.clear()
         monkeypatch.setattr(embedding, "_model", None)
     assert sections[0] == sections[1] and sections[0]["semanticOverlap"]
+
+
+@needs_model
+def test_the_embedding_baseline_and_inspect_share_the_vectors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from tests.support.paths import SNAPSHOTS
+    from whichtool_tui.cli import main
+    from whichtool_tui.discovery import embedding, semantic
+    from whichtool_tui.discovery.embedding import EmbeddingModel
+    from whichtool_tui.discovery.semantic import SemanticRetriever
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(embedding, "_model", None)
+    encoded: list[str] = []
+    real = EmbeddingModel._encode_batches
+
+    def counting(self: EmbeddingModel, texts: list[str]) -> Any:
+        encoded.extend(texts)
+        return real(self, texts)
+
+    def new_process() -> None:  # nothing in memory, no model
+        semantic.shared_cache().close()
+        semantic._caches.clear()
+        monkeypatch.setattr(embedding, "_model", None)
+        encoded.clear()
+
+    monkeypatch.setattr(EmbeddingModel, "_encode_batches", counting)
+    # The baseline reads what a model is sent (no titles): untitled tools give both one text.
+    listing = json.loads((SNAPSHOTS / "demo-lab.json").read_text(encoding="utf-8"))
+    for tool in listing["tools"]:
+        tool.pop("title", None)
+        tool.get("annotations", {}).pop("title", None)
+    surface, tasks = str(tmp_path / "untitled.json"), str(SNAPSHOTS / "demo-lab.tasks.yaml")
+    Path(surface).write_text(json.dumps(listing), encoding="utf-8")
+    run = ["--no-ui", "run", surface, "--tasks", tasks, "--provider", "embedding"]
+    run += ["--repeat", "1", "--format", "json"]
+    argv = [*run, "--cache-dir", str(tmp_path / "trials-1"), "--out", str(tmp_path / "1.json")]
+    assert main(argv) in (0, 1)
+    tool_texts = set()
+    original_init = SemanticRetriever.__init__
+
+    def remembering(self: SemanticRetriever, documents: Any, *args: Any, **kw: Any) -> None:
+        tool_texts.update(doc.search_text for doc in documents)
+        original_init(self, documents, *args, **kw)
+
+    monkeypatch.setattr(SemanticRetriever, "__init__", remembering)
+    new_process()
+    inspect = ["--no-ui", "inspect", surface, "--tasks", tasks, "--retriever", "semantic"]
+    assert main([*inspect, "--format", "json", "--out", str(tmp_path / "inspect.json")]) in (0, 1)
+    assert tool_texts and not tool_texts & set(encoded)  # the baseline's run had kept them all
+    new_process()
+    argv = [*run, "--cache-dir", str(tmp_path / "trials-2"), "--out", str(tmp_path / "2.json")]
+    assert main(argv) in (0, 1)  # a new trial folder: every pick is made again
+    assert encoded == [] and embedding._model is None  # from inspect's and the first run's
+    picks = [
+        {trial["taskId"]: trial["pick"] for trial in json.loads(path.read_text())["trials"]}
+        for path in (tmp_path / "1.json", tmp_path / "2.json")
+    ]
+    assert picks[0] == picks[1] and picks[0]["order.cancel"] == "cancel_order"

@@ -21,7 +21,6 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,7 +74,7 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@dataclass(eq=False)  # hashed by identity: the per-text cache keys on it
+@dataclass(eq=False)  # one per process, compared by identity
 class EmbeddingModel:
     """A loaded model: encode a text to a unit vector (a tuple of floats)."""
 
@@ -85,8 +84,9 @@ class EmbeddingModel:
     load_seconds: float
 
     def encode(self, text: str) -> tuple[float, ...]:
-        """The unit-length sentence vector of one text (memoised per text)."""
-        return _encode_cached(self, text)
+        """The unit-length sentence vector of one text, read by the model alone (not cached:
+        the searches and the baseline keep vectors through ``cached_vectors``)."""
+        return self._encode(text)
 
     def encode_many(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
         """Each text's vector, as ``encode`` makes it, the model reading several at a time."""
@@ -147,11 +147,6 @@ def _pooled_rows(hidden: Any, mask: Any) -> Any:
     for row in range(len(vectors)):  # one norm per row, computed as for a single vector
         vectors[row] /= float(np.linalg.norm(vectors[row])) or 1.0
     return vectors
-
-
-@lru_cache(maxsize=16384)
-def _encode_cached(model: EmbeddingModel, text: str) -> tuple[float, ...]:
-    return model._encode(text)
 
 
 def cached_vectors(texts: Sequence[str], cache: VectorCache) -> Any:

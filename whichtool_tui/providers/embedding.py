@@ -3,18 +3,16 @@
 It picks the tool whose search text (name, description, parameter names) is most similar to the
 prompt under all-MiniLM-L6-v2 (int8 ONNX, the ``embedding`` extra), and abstains when the best
 similarity is below ``min_similarity`` or tied. Deterministic and independent of tool order.
+The vectors come from the semantic search (``SemanticRetriever``), so they are the ones kept in
+the vector cache: a run with this provider, a deferred run and ``inspect --tasks`` encode a tool's
+text once between them.
 """
 
 from __future__ import annotations
 
 from whichtool_tui.discovery.documents import documents_of_specs
-from whichtool_tui.discovery.embedding import (
-    EMBEDDING_MODEL_ID,
-    cosine,
-    load_embedding_model,
-    require_embedding,
-)
-from whichtool_tui.discovery.semantic import DEFAULT_MIN_SIMILARITY
+from whichtool_tui.discovery.embedding import EMBEDDING_MODEL_ID, require_embedding
+from whichtool_tui.discovery.semantic import DEFAULT_MIN_SIMILARITY, SemanticRetriever
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.providers.base import (
     OFFLINE_CAPABILITIES,
@@ -61,16 +59,18 @@ class EmbeddingProvider:
 
     def choose(self, prompt: str, request: RouteRequest) -> str | None:
         """The most similar tool, or None when the best is below the minimum or tied."""
-        model = load_embedding_model()
-        query = model.encode(prompt)
+        documents = documents_of_specs(request.tools)
+        if not documents:
+            return None
+        search = SemanticRetriever(documents, self.min_similarity, also_encode=(prompt,))
         scored = sorted(
             (
-                (round(cosine(query, model.encode(doc.search_text)), 6), doc.name)
-                for doc in documents_of_specs(request.tools)
+                (round(similarity, 6), doc.name)
+                for similarity, doc in zip(search.similarities(prompt), documents, strict=True)
             ),
             key=lambda item: (-item[0], item[1]),
         )
-        if not scored or scored[0][0] < self.min_similarity:
+        if scored[0][0] < self.min_similarity:
             return None
         if len(scored) > 1 and scored[1][0] == scored[0][0]:
             return None
