@@ -6,7 +6,8 @@ the 8,000-tool to the 2,000-tool varied time measured in the same run. Asserts n
 Targets (issue 31): 8,000 varied <= 5x the 2,000-tool time and <= 400 MB peak RSS; 10,000 tools
 <= 5 s whole process; templated 1,000 tools <= 50 findings, 8,000 varied <= 100 findings;
 `inspect --tasks --retriever semantic` on 1,000 varied tools and 100 prompts (the embedding
-extra, a fresh cache folder): <= 3 s cold, <= 1 s warm.
+extra, a fresh cache folder): <= 3 s cold, <= 1 s warm; then one more cold run by phase
+(bench/semantic_phases.py).
 Run: .venv/bin/python bench/inspect_registry.py [--sizes 2000,8000,10000] [--runs 3] [--semantic]
 (`--kinds '' --semantic` runs the semantic case alone.)
 """
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import inspect_scale
+import semantic_phases
 import whole_process
 from inspect_templated import templated_tools
 from whole_process import measure
@@ -105,6 +107,7 @@ def semantic_case(work: Path, runs: int) -> None:
         f"(runs {', '.join(f'{item.wall:.2f}' for item in warm)}; "
         f"load {os.getloadavg()[0]:.1f})   target <= 1 s"
     )
+    semantic_phases.report(snapshot, tasks)  # one more cold run, timed phase by phase
 
 
 def main() -> None:

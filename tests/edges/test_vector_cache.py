@@ -233,3 +233,30 @@ def test_the_embedding_baseline_and_inspect_share_the_vectors(
         for path in (tmp_path / "1.json", tmp_path / "2.json")
     ]
     assert picks[0] == picks[1] and picks[0]["order.cancel"] == "cancel_order"
+
+
+@needs_model
+def test_the_baseline_keeps_its_search_only_for_the_same_tools(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from whichtool_tui.providers.base import RouteRequest, ToolSpec
+    from whichtool_tui.providers.embedding import EmbeddingProvider
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    schema: dict[str, Any] = {"type": "object", "properties": {}}
+    weather = ToolSpec("get_forecast", "Weather forecast for a city.", schema)
+    invoice = ToolSpec("send_invoice", "Email an invoice to a customer.", schema)
+    provider = EmbeddingProvider(min_similarity=0.3)
+
+    def pick(prompt: str, *tools: ToolSpec) -> str | None:
+        return provider.choose(prompt, RouteRequest(prompt, tools, 0.0, 0))
+
+    rain = "Will it rain in Oslo tomorrow?"
+    assert pick(rain, weather, invoice) == "get_forecast"
+    kept = provider._last
+    assert pick(rain, invoice, weather) == "get_forecast" and provider._last is kept  # reordered
+    assert pick("Bill the client by mail", invoice, weather) == "send_invoice"
+    # Equal names, other texts: a new search, not the kept one.
+    swapped = ToolSpec("get_forecast", "Email an invoice to a customer.", schema)
+    other = ToolSpec("send_invoice", "Weather forecast for a city.", schema)
+    assert pick(rain, swapped, other) == "send_invoice" and provider._last is not kept
