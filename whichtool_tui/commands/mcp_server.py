@@ -88,7 +88,8 @@ def server_options(args: argparse.Namespace) -> ServerOptions:
         from whichtool_tui.files import check_output_path
 
         check_output_path(args.result_file)
-    budgets = merge_run_options(from_namespace(RunOverrides, _budget_flags(args)), settings)
+    flags = from_namespace(RunOverrides, _budget_flags(args))
+    budgets = merge_run_options(flags, settings, face="flag")
     return ServerOptions(
         settings=settings,
         allow_paid_runs=args.allow_paid_runs,
@@ -97,6 +98,7 @@ def server_options(args: argparse.Namespace) -> ServerOptions:
         allow_http_provider=args.allow_http_provider,
         max_trials=budgets.max_trials,
         max_tools=budgets.max_tools,
+        budget_sources={name: budgets.sources[name] for name in ("max_trials", "max_tools")},
         cache=args.cache,
         cache_dir=args.cache_dir,
         result_file=args.result_file,

@@ -208,7 +208,7 @@ def build_options(
 
     provider = merge_provider(from_namespace(ProviderOverrides, args), settings, "flag").name
     chosen = provider if offline_default else None
-    return merge_run_options(from_namespace(RunOverrides, args), settings, chosen)
+    return merge_run_options(from_namespace(RunOverrides, args), settings, chosen, face="flag")
 
 
 def load_inputs(args: argparse.Namespace, settings: Settings, max_tools: int) -> RunInputs:
@@ -423,8 +423,12 @@ def execute(args: argparse.Namespace) -> int:
 
     if args.dry_run:
         from whichtool_tui.reports.run_terminal import render_dry_run
+        from whichtool_tui.text_safety import ascii_safe
+        from whichtool_tui.usecases.options import from_config
 
         destination = _destination(args, settings)
+        configured = from_config(options, skip=("max_trials", "max_tools"))
+        config_row = [("from config", ascii_safe(", ".join(configured)))] if configured else []
         sys.stdout.write(
             render_dry_run(
                 prepared,
@@ -434,7 +438,11 @@ def execute(args: argparse.Namespace) -> int:
                 inputs.task_set_source,
                 destination,
                 power_plan(prepared, options),
-                run_batch.dry_run_rows(args, _provider_request(args, settings).name, prepared),
+                [
+                    *config_row,
+                    *run_batch.dry_run_rows(args, _provider_request(args, settings).name, prepared),
+                ],
+                options.sources,
             )
         )
         return 0

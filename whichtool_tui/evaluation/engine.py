@@ -64,6 +64,7 @@ from whichtool_tui.evaluation.thresholds import (
 )
 from whichtool_tui.evaluation.verdicts import score_trial
 from whichtool_tui.gc_phases import gc_paused, gc_settling
+from whichtool_tui.provenance import Source
 from whichtool_tui.providers.base import Provider, ProviderIdentity, ToolSpec
 
 
@@ -113,6 +114,10 @@ class RunOptions:
     detect: float = limits.DEFAULT_DETECT
     baseline: str | None = None
     max_accuracy_drop: float | None = None  # the diff gate the power plan is sized for
+    # Where each value came from (``provenance.Source``), keyed by the options merge's field
+    # names (``usecases/options.py``), for the plans a person decides on. Nothing runs on it:
+    # it is left out of equality and hashing, and no cache key or report reads it.
+    sources: Mapping[str, Source] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from whichtool_tui.evaluation.confusion import DISTRACTOR_ROW, GRID_LEGEND, OUTCOME_COLUMNS
 from whichtool_tui.evaluation.engine import PreparedRun
@@ -257,8 +257,18 @@ def render_dry_run(
     destination: str | None = None,
     power: PowerPlan | None = None,
     extra_rows: Sequence[tuple[str, str]] = (),
+    sources: Mapping[str, str] | None = None,
 ) -> str:
-    """The labelled plan of a dry run: size, prompt-token floor, limits, wall clock, endpoint."""
+    """The labelled plan of a dry run: size, prompt-token floor, limits, wall clock, endpoint.
+
+    ``sources`` (the options' per-field sources) marks a limit a config file set, ``(config)``:
+    the limits are what a person raises or not, and a discovered config may have set them.
+    """
+    said = sources or {}
+
+    def marked(name: str) -> str:
+        return "config; " if said.get(name) == "config" else ""
+
     plan = prepared.plan
     estimate = prepared.estimate
     if prepared.within_trial_limit:
@@ -292,9 +302,12 @@ def render_dry_run(
             f"~{estimate.prompt_tokens_total:,} prompt tokens at concurrency "
             f"{estimate.concurrency}",
         ),
-        ("safety limit", f"{max_trials} trials (hard maximum {ABSOLUTE_MAX_TRIALS})"),
+        (
+            "safety limit",
+            f"{max_trials} trials ({marked('max_trials')}hard maximum {ABSOLUTE_MAX_TRIALS})",
+        ),
         ("real run", real_run),
-        ("tool limit", f"{max_tools} tools (the surface has {tool_count})"),
+        ("tool limit", f"{max_tools} tools ({marked('max_tools')}the surface has {tool_count})"),
         ("tool check", tool_check),
         ("wall clock", wall_clock),
     ]

@@ -50,12 +50,16 @@ from whichtool_tui.usecases.options import (
     InspectOverrides,
     RunOverrides,
     from_mapping,
+    merge_inspect_options,
     merge_run_options,
+    shown_sources,
 )
 
 if TYPE_CHECKING:
+    from whichtool_tui.provenance import Source
     from whichtool_tui.strict_model import StrictModel
     from whichtool_tui.usecases.api import (
+        InspectOptions,
         ProviderChoice,
         RunInputs,
         RunOptions,
@@ -100,13 +104,27 @@ async def inspect_tool(state: ServerState, arguments: InspectArguments) -> dict[
     """``inspect_surface``: the static review of the configured (or named) surface."""
     options = state.options
     listing = await _listing(options, arguments.target, arguments.transport)
-    overrides = InspectOverrides(
-        max_tools=options.max_tools, max_context_tokens=arguments.max_context_tokens
-    )
-    review = functools.partial(review_listing, listing, overrides, options.settings)
+    review = functools.partial(review_listing, listing, agent_inspect_options(options, arguments))
     report = await anyio.to_thread.run_sync(review)
     text, data = inspect_summary(report)
     return envelope.success(text, data, ok=report.ok)
+
+
+def agent_inspect_options(options: ServerOptions, arguments: InspectArguments) -> InspectOptions:
+    """The agent's review values and the operator's tool budget (its own source), merged."""
+    overrides = InspectOverrides(
+        max_tools=options.max_tools, max_context_tokens=arguments.max_context_tokens
+    )
+    return merge_inspect_options(
+        overrides, options.settings, face="agent", given=operator_sources(options)
+    )
+
+
+def operator_sources(options: ServerOptions) -> dict[str, Source]:
+    """The operator's budgets' sources, for a merge with the agent's arguments: a budget the
+    server was given without one (built in code) is the operator's flag."""
+    budgets: dict[str, Source] = {"max_trials": "flag", "max_tools": "flag"}
+    return {**budgets, **options.budget_sources}
 
 
 async def validate_tool(state: ServerState, arguments: ValidateArguments) -> dict[str, Any]:
@@ -236,7 +254,9 @@ def run_options_for(options: ServerOptions, arguments: StrictModel) -> RunOption
             "max_tools": options.max_tools,
         },
     )
-    merged = merge_run_options(overrides, options.settings)
+    merged = merge_run_options(
+        overrides, options.settings, face="agent", given=operator_sources(options)
+    )
     _check_agent_limit("repeat", merged.repeat, AGENT_MAX_REPEAT)
     _check_agent_limit("concurrency", merged.concurrency, AGENT_MAX_CONCURRENCY)
     return merged
@@ -310,6 +330,7 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
         choice = agent_run_choice(options, arguments)
         provider_name, model = choice.name, choice.model
         run_options = run_options_for(options, arguments)
+        sources = shown_sources(run_options.sources)
         # Where the prompts and the key would go, checked by the key-routing rules before any
         # plan is shown: a dry run tells the agent (and the operator's log) the destination.
         route = provider_route(ProviderRequest.of(choice, allow_http=options.allow_http_provider))
@@ -326,7 +347,7 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
             # Before the full review: a surface over the budgets is refused without it.
             first = prepare_run(draft, run_options)
             early = plan_summary(
-                first, len(draft.tools), options.max_trials, options.max_tools, provider
+                first, len(draft.tools), options.max_trials, options.max_tools, provider, sources
             )
             _check_limits(len(draft.tools), first.plan.planned, options, early)
 
@@ -334,7 +355,7 @@ async def run_tool(state: ServerState, arguments: RunArguments) -> dict[str, Any
         inputs = await _run_inputs(options, arguments, provider_name, checked)
         prepared = prepare_run(inputs, run_options)
         plan = plan_summary(
-            prepared, len(inputs.tools), options.max_trials, options.max_tools, provider
+            prepared, len(inputs.tools), options.max_trials, options.max_tools, provider, sources
         )
         if arguments.dry_run:
             text, data = dry_run_summary(plan)

@@ -7,6 +7,7 @@ never a target an agent named: dynamic targets are opened with ``env_credential`
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ from whichtool_tui.usecases.inspect import target_spec
 from whichtool_tui.usecases.providers import is_paid_provider as is_paid_provider
 
 if TYPE_CHECKING:
+    from whichtool_tui.provenance import Source
     from whichtool_tui.usecases.api import TargetSpec
 
 
@@ -33,6 +35,10 @@ class ServerOptions:
     allow_http_provider: bool = False
     max_trials: int = DEFAULT_MAX_TRIALS
     max_tools: int = DEFAULT_MAX_TOOLS
+    # Where the two budgets came from (flag, config or default): they reach a run's and a
+    # review's options with the agent's arguments but stay the operator's. A budget missing
+    # here counts as the operator's flag.
+    budget_sources: Mapping[str, Source] = field(default_factory=dict)
     cache: bool = False
     cache_dir: str | None = None  # None: the platform cache folder (places.default_cache_dir)
     result_file: str | None = None

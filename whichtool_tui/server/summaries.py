@@ -6,7 +6,7 @@ per list, each with an ``…Omitted`` count so the agent knows something was lef
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.diagnostics import HasSeverity, count_by_severity
@@ -132,8 +132,13 @@ def plan_summary(
     max_trials: int,
     max_tools: int,
     provider: dict[str, str | None],
+    sources: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The plan and price of a run, before any model is called (also attached to refusals)."""
+    """The plan and price of a run, before any model is called (also attached to refusals).
+
+    ``sources`` says where each option not left at its default came from (``agent``, or the
+    operator's ``flag`` or ``config``), so an agent can tell its own values from the server's.
+    """
     plan = prepared.plan
     estimate = prepared.estimate
     return {
@@ -155,6 +160,7 @@ def plan_summary(
         "hardMaxTools": ABSOLUTE_MAX_TOOLS,
         "withinToolLimit": prepared.within_tool_limit and tool_count <= ABSOLUTE_MAX_TOOLS,
         "provider": provider,
+        "sources": dict(sources or {}),
     }
 
 

@@ -13,7 +13,7 @@ from whichtool_tui.usecases import inspect as inspect_case
 from whichtool_tui.usecases.options import InspectOverrides
 
 if TYPE_CHECKING:
-    from whichtool_tui.usecases.api import ServedListing
+    from whichtool_tui.usecases.api import InspectOptions, ServedListing
 
 
 def review_settings(options: ReviewOptions) -> Settings:
@@ -50,12 +50,19 @@ def inspect_listing(
     """Run the static review over a listing, with the CLI's flag-over-config precedence."""
     settings = settings or Settings()
     options = options or ReviewOptions()
-    flags = InspectOverrides(options.max_tools, options.max_context_tokens, options.provider)
-    report = inspect_case.review_listing(listing, flags, settings)
+    report = inspect_case.review_listing(listing, review_options(options, settings))
     view = build_surface_view(report, listing.raw_tools)
     view.rules = dict(settings.inspect.rules)  # the rules the merge reviews under
     view.rules_known = True
     return view
+
+
+def review_options(options: ReviewOptions, settings: Settings) -> InspectOptions:
+    """The Surface screen's review options: the ``inspect`` command's flags (``flag``: the
+    TUI has no review fields of its own) over the config, through the CLI's request."""
+    flags = InspectOverrides(options.max_tools, options.max_context_tokens, options.provider)
+    request = inspect_case.InspectRequest(review=flags, face="flag")
+    return inspect_case.review_options(request, settings)
 
 
 async def inspect_target(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import dataclass, field, replace
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 
 from whichtool_tui.diagnostics import Diagnostic
 from whichtool_tui.errors import WhichtoolError
@@ -18,7 +19,12 @@ from whichtool_tui.usecases.api import (
     ScoredTrial,
     ServedListing,
 )
-from whichtool_tui.usecases.options import RunOverrides, merge_run_options, with_overrides
+from whichtool_tui.usecases.options import (
+    RunOverrides,
+    from_mapping,
+    merge_run_options,
+    with_overrides,
+)
 from whichtool_tui.usecases.run import draft_plan, normalize, prepare
 from whichtool_tui.usecases.tasks import in_memory
 
@@ -41,12 +47,16 @@ class RunSetup:
 
 
 def prepare_from_session(
-    session: Session, repeat: int | None = None, seconds_per_trial: float | None = None
+    session: Session,
+    repeat: int | None = None,
+    seconds_per_trial: float | None = None,
+    edited: Collection[str] = (),
 ) -> RunSetup:
     """Plan a run of the session's task set on the session's surface (served listing needed).
 
     The options are the one merge's (``run_form_options``); the screen's repeat and
-    seconds-per-trial, when given, go on top like flags.
+    seconds-per-trial go on top (``form_run_options``: ``edited`` names the fields the user
+    changed).
     """
     view = session.surface
     state = session.tasks
@@ -61,8 +71,8 @@ def prepare_from_session(
     if surface is None:
         surface = view.normalized = normalize(listing)
     loaded = in_memory(state.as_task_set(), state.path)
-    screen_values = RunOverrides(repeat=repeat, seconds_per_trial=seconds_per_trial)
-    options = with_overrides(run_form_options(session), screen_values)
+    screen_values = {"repeat": repeat, "seconds_per_trial": seconds_per_trial}
+    options = form_run_options(session, screen_values, edited)
     plan = draft_plan(listing, surface, loaded, options)
     return RunSetup(plan.inputs, options, plan.prepared, plan.blocking)
 
@@ -72,18 +82,39 @@ def run_form_options(session: Session) -> RunOptions:
     form = session.run_form
     if form.options is not None:
         return form.options
-    return merge_run_options(RunOverrides(), session.settings)
+    return merge_run_options(RunOverrides(), session.settings, face="form")
+
+
+def form_run_options(
+    session: Session, values: Mapping[str, object], edited: Collection[str] = ()
+) -> RunOptions:
+    """The Run form's fields over the options they were pre-filled from, with their sources.
+
+    As for the base URL (``form_provider_choice``): a field the user never edited keeps the
+    source it was pre-filled from (a config's repeat stays ``config``, a flag's ``flag``); one
+    they edited, even back to the same text, or that differs from its pre-filled value, is
+    ``form``. An empty field (None) leaves the pre-filled value.
+    """
+    base = run_form_options(session)
+    typed = {
+        name: value
+        for name, value in values.items()
+        if name in edited or value != getattr(base, name)
+    }
+    return with_overrides(base, from_mapping(RunOverrides, typed), "form")
 
 
 def raised(setup: RunSetup) -> RunSetup:
-    """The same run with budgets raised just enough (never past the absolute 1,000)."""
-    options = replace(
-        setup.options,
-        max_trials=min(
-            ABSOLUTE_MAX_TRIALS, max(setup.options.max_trials, setup.prepared.plan.planned)
-        ),
-        max_tools=min(ABSOLUTE_MAX_TOOLS, max(setup.options.max_tools, len(setup.inputs.tools))),
+    """The same run with budgets raised just enough (never past the absolute 1,000); a raised
+    limit is the user's (``form``): they confirmed it."""
+    was = setup.options
+    trials = min(ABSOLUTE_MAX_TRIALS, max(was.max_trials, setup.prepared.plan.planned))
+    tools = min(ABSOLUTE_MAX_TOOLS, max(was.max_tools, len(setup.inputs.tools)))
+    raise_to = RunOverrides(
+        max_trials=trials if trials != was.max_trials else None,
+        max_tools=tools if tools != was.max_tools else None,
     )
+    options = with_overrides(was, raise_to, "form")
     return RunSetup(setup.inputs, options, prepare(setup.inputs, options), setup.blocking)
 
 

@@ -121,7 +121,7 @@ def build_request(args: argparse.Namespace, settings: Settings) -> ImproveReques
         args.snapshot,
         str(tasks),
         merge_provider(from_namespace(ProviderOverrides, args), settings, "flag"),
-        merge_run_options(from_namespace(RunOverrides, args), settings),
+        merge_run_options(from_namespace(RunOverrides, args), settings, face="flag"),
         allow_http_provider=bool(args.allow_http_provider),
         base_run=args.base_run,
         holdout_share=args.holdout_share,
@@ -149,7 +149,11 @@ def request_for(
 
     chosen = provider or merge_provider(ProviderOverrides(), settings, "form")
     return request_with_defaults(
-        snapshot, tasks, chosen, merge_run_options(RunOverrides(), settings), tools=tools
+        snapshot,
+        tasks,
+        chosen,
+        merge_run_options(RunOverrides(), settings, face="form"),
+        tools=tools,
     )
 
 

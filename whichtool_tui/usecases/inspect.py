@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from whichtool_tui.usecases.options import (
     FindabilityOverrides,
     HostOverrides,
+    InspectOptions,
     InspectOverrides,
     merge_host_options,
     merge_inspect_options,
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
     from whichtool_tui.config import Settings
     from whichtool_tui.hosts.report_model import HostVerdict
+    from whichtool_tui.provenance import FaceSource
     from whichtool_tui.surface.listing import ServedListing
     from whichtool_tui.surface.model import NormalizedSurface
     from whichtool_tui.surface.report_model import InspectReport
@@ -42,6 +44,7 @@ class InspectRequest:
     findability: FindabilityOverrides = field(default_factory=FindabilityOverrides)
     hosts: HostOverrides = field(default_factory=HostOverrides)
     save_snapshot: str | None = None
+    face: FaceSource = "flag"  # the source of the review's given values (``review_options``)
 
 
 def request_from_flags(args: argparse.Namespace, target: str | None) -> InspectRequest:
@@ -173,13 +176,15 @@ def host_verdicts(
     return evaluate_hosts(raw_tools, resolve_hosts(chosen), options.server_name, tokens_by_tool)
 
 
-def review_listing(
-    listing: ServedListing, review: InspectOverrides, settings: Settings
-) -> InspectReport:
-    """The static review of a listing under the merged inspect options (no model, no I/O)."""
+def review_options(request: InspectRequest, settings: Settings) -> InspectOptions:
+    """The review's options merged for a request, each value with its source."""
+    return merge_inspect_options(request.review, settings, face=request.face)
+
+
+def review_listing(listing: ServedListing, merged: InspectOptions) -> InspectReport:
+    """The static review of a listing under merged inspect options (no model, no I/O)."""
     from whichtool_tui.surface.inspect import inspect_surface
 
-    merged = merge_inspect_options(review, settings)
     return inspect_surface(
         listing,
         max_tools=merged.max_tools,
@@ -201,7 +206,7 @@ def inspect(request: InspectRequest, settings: Settings) -> InspectResult:
     listing = read_listing(spec)
     if request.save_snapshot:
         save_snapshot(listing.raw_tools, request.save_snapshot)
-    report = review_listing(listing, request.review, settings)
+    report = review_listing(listing, review_options(request, settings))
     findability = request.findability
     if findability.tasks is not None:
         from whichtool_tui.discovery.attach import with_findability

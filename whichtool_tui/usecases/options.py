@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -209,12 +209,14 @@ class ProviderOverrides:
 
 @dataclass(frozen=True)
 class InspectOptions:
-    """What a static review runs under, merged."""
+    """What a static review runs under, merged; ``sources`` says where each value came from
+    (keyed by ``InspectOverrides``' field names), and is not compared."""
 
     max_tools: int
     max_context_tokens: int | None
     approximates: str | None  # the provider the token estimate is labelled with
     rules: Mapping[str, RuleSetting]
+    sources: Mapping[str, Source] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -255,13 +257,23 @@ def merged_values(overrides: Any, settings: Settings) -> dict[str, Any]:
     return values
 
 
-def merged_sources(overrides: Any, settings: Settings, face: FaceSource) -> dict[str, Source]:
+def merged_sources(
+    overrides: Any,
+    settings: Settings,
+    face: FaceSource,
+    given: Mapping[str, Source] | None = None,
+) -> dict[str, Source]:
     """Field by field, where ``merged_values`` took each value from: the face, the config or
-    the default (the same order, so the two can never disagree)."""
+    the default (the same order, so the two can never disagree).
+
+    ``given`` names the source of a given value that is not the face's own: the MCP server
+    hands the operator's budgets (merged from its flags and config at start-up) in with the
+    agent's arguments, and they stay the operator's.
+    """
     sources: dict[str, Source] = {}
     for spec in fields(overrides):
         if getattr(overrides, spec.name) is not None:
-            sources[spec.name] = face
+            sources[spec.name] = (given or {}).get(spec.name, face)
         elif _configured(settings, spec.metadata["config"]) is not None:
             sources[spec.name] = "config"
         else:
@@ -287,12 +299,19 @@ def from_mapping(kind: type[OverridesT], values: Mapping[str, Any]) -> Overrides
 
 
 def merge_run_options(
-    overrides: RunOverrides, settings: Settings, provider: str | None = None
+    overrides: RunOverrides,
+    settings: Settings,
+    provider: str | None = None,
+    *,
+    face: FaceSource,
+    given: Mapping[str, Source] | None = None,
 ) -> RunOptions:
-    """The options a run uses, whichever face asked for it.
+    """The options a run uses, whichever face asked for it, each value with its source
+    (``face`` for the face's own values; see ``merged_sources``).
 
     With an offline ``provider`` (keyword, embedding, mock) nothing is spent, so a tool limit
-    neither given nor configured is the absolute maximum (1,000), not the paid default of 6.
+    neither given nor configured is the absolute maximum (1,000), not the paid default of 6
+    (still a ``default``).
     """
     from whichtool_tui.evaluation.engine import RunOptions
     from whichtool_tui.evaluation.thresholds import ThresholdSettings
@@ -309,11 +328,15 @@ def merge_run_options(
         (nested[into] if into else top)[spec.name] = values[spec.name]
     top["only"] = tuple(top["only"])
     top["skip"] = tuple(top["skip"])
-    return RunOptions(**top, thresholds=ThresholdSettings(**nested["thresholds"]))
+    sources = merged_sources(overrides, settings, face, given)
+    thresholds = ThresholdSettings(**nested["thresholds"])
+    return RunOptions(**top, thresholds=thresholds, sources=sources)
 
 
-def with_overrides(options: RunOptions, overrides: RunOverrides) -> RunOptions:
-    """Already merged options with a later face's given values on top (a screen's fields)."""
+def with_overrides(options: RunOptions, overrides: RunOverrides, face: FaceSource) -> RunOptions:
+    """Already merged options with a later face's given values on top (a screen's fields, a
+    confirmed raise of the limits); those values take ``face`` as their source, the rest keep
+    theirs."""
     from whichtool_tui.evaluation.thresholds import ThresholdSettings
 
     top: dict[str, Any] = {}
@@ -323,18 +346,73 @@ def with_overrides(options: RunOptions, overrides: RunOverrides) -> RunOptions:
         if value is not None:
             (gates if spec.metadata["into"] else top)[spec.name] = value
     thresholds: ThresholdSettings = dataclasses.replace(options.thresholds, **gates)
-    return dataclasses.replace(options, **top, thresholds=thresholds)
+    sources = {**options.sources, **dict.fromkeys((*top, *gates), face)}
+    return dataclasses.replace(options, **top, thresholds=thresholds, sources=sources)
 
 
-def merge_inspect_options(overrides: InspectOverrides, settings: Settings) -> InspectOptions:
-    """The options a static review uses, whichever face asked for it."""
+def merge_inspect_options(
+    overrides: InspectOverrides,
+    settings: Settings,
+    *,
+    face: FaceSource,
+    given: Mapping[str, Source] | None = None,
+) -> InspectOptions:
+    """The options a static review uses, whichever face asked for it, with their sources."""
     values = merged_values(overrides, settings)
     return InspectOptions(
         max_tools=int(values["max_tools"]),
         max_context_tokens=values["max_context_tokens"],
         approximates=values["provider"],
         rules=settings.inspect.rules,
+        sources=merged_sources(overrides, settings, face, given),
     )
+
+
+def config_key(name: str, kind: type[Any] = RunOverrides) -> str | None:
+    """The key a config file sets an overrides field with (``trials.maxTrials``), or None.
+
+    The config's keys are the camelCase of its attribute names (``config.py`` aliases them
+    so; a unit test holds every option's key to it).
+    """
+    path = next(spec.metadata["config"] for spec in fields(kind) if spec.name == name)
+    if path is None:
+        return None
+    return ".".join(_camel(step) for step in path.split("."))
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def from_config(options: RunOptions, skip: Collection[str] = ()) -> list[str]:
+    """The values a config file decided, as ``trials.repeat 3`` (a plan's "from config" line;
+    ``skip`` leaves out those a plan already marks in place)."""
+    said: list[str] = []
+    for spec in fields(RunOverrides):
+        if options.sources.get(spec.name) != "config" or spec.name in skip:
+            continue
+        into = spec.metadata["into"]
+        value = getattr(getattr(options, into) if into else options, spec.name)
+        said.append(f"{config_key(spec.name)} {_shown(value)}")
+    return said
+
+
+def _shown(value: Any) -> str:
+    """A config value as the file spells it: ``true``, ``0.8``, ``3``, ``a, b``."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, tuple):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+def shown_sources(sources: Mapping[str, Source]) -> dict[str, Source]:
+    """The sources a JSON plan carries, by camelCase name: every value not left at its
+    default (an absent name is a default)."""
+    return {_camel(name): source for name, source in sources.items() if source != "default"}
 
 
 def merge_provider(

@@ -101,7 +101,7 @@ def build_request(args: argparse.Namespace, settings: Settings) -> SurfaceDiffRe
         head=args.snapshots[1],
         tasks=args.tasks,
         provider=provider,
-        options=merge_run_options(from_namespace(RunOverrides, args), settings),
+        options=merge_run_options(from_namespace(RunOverrides, args), settings, face="flag"),
         allow_http_provider=bool(args.allow_http_provider),
         fail_on_regression=bool(args.fail_on_regression),
         max_accuracy_drop=args.max_accuracy_drop,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -44,6 +46,8 @@ class RunScreen(SectionScreen):
     """Plan (p), run (r), cancel (c); the run itself is an App worker and survives leaving."""
 
     _url_edited = False  # the user changed the pre-filled base URL (see base_url_changed)
+    _prefilled: Mapping[str, str] = MappingProxyType({})  # the run fields' pre-filled texts
+    _edited: frozenset[str] = frozenset()  # the run fields the user changed: ``form`` values
     _plan_open = False  # p unfolded the full plan over a run's summary line
     _run_setup: RunSetup | None = None  # what the last run started here planned (its limits)
 
@@ -139,9 +143,14 @@ class RunScreen(SectionScreen):
         self.query_one("#run-model", Input).value = form.model or ""
         self.query_one("#run-base-url", Input).value = form.base_url or ""
         options = run_form_options(self.wapp.session)  # the command's merge, else the config's
-        self.query_one("#run-repeat", Input).value = str(options.repeat)
-        if options.seconds_per_trial is not None:
-            self.query_one("#run-seconds", Input).value = f"{options.seconds_per_trial:g}"
+        seconds = options.seconds_per_trial
+        self._prefilled = {
+            "repeat": str(options.repeat),
+            "seconds_per_trial": "" if seconds is None else f"{seconds:g}",
+        }
+        self._edited = frozenset()
+        self.query_one("#run-repeat", Input).value = self._prefilled["repeat"]
+        self.query_one("#run-seconds", Input).value = self._prefilled["seconds_per_trial"]
 
     def repeat(self) -> int:
         """The repeat field; a value outside ``limits.REPEAT`` is refused by name, never
@@ -171,7 +180,9 @@ class RunScreen(SectionScreen):
     def _setup(self, quiet: bool) -> RunSetup | None:
         try:
             repeat = self.repeat()
-            return prepare_from_session(self.wapp.session, repeat, self.seconds_per_trial())
+            return prepare_from_session(
+                self.wapp.session, repeat, self.seconds_per_trial(), self._edited
+            )
         except WhichtoolError as error:
             self.query_one("#run-plan", Static).update(
                 Text.assemble(("Plan  ", "bold"), (error.message, "yellow"))
@@ -209,6 +220,14 @@ class RunScreen(SectionScreen):
             self._url_edited = True
 
     @on(Input.Changed, "#run-repeat, #run-seconds")
+    def field_edited(self, event: Input.Changed) -> None:
+        """A run field changed from its pre-filled text is the user's (source ``form``), even
+        typed back; one never touched keeps its source (a config's repeat stays ``config``)."""
+        name = "repeat" if event.input.id == "run-repeat" else "seconds_per_trial"
+        if event.value.strip() != self._prefilled.get(name, ""):
+            self._edited = self._edited | {name}
+        self.plan_inputs_changed()
+
     @on(Select.Changed, "#run-provider")
     def plan_inputs_changed(self) -> None:
         """A changed form is a new plan: shown in full (unless a run is going)."""

@@ -14,6 +14,7 @@ from rich.text import Text
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.usecases.api import power_lines
+from whichtool_tui.usecases.options import from_config
 from whichtool_tui.usecases.run import power_plan
 
 if TYPE_CHECKING:
@@ -33,17 +34,20 @@ def hanging(label: str, lines: list[Text]) -> Table:
 
 
 def _limits(setup: RunSetup) -> Text:
+    """The two limits, each marked ``(config)`` when a config file set it: they are what the
+    user raises or not, and a discovered config may have set them."""
     trial_ok = setup.prepared.within_trial_limit
     tool_ok = setup.prepared.within_tool_limit
+    sources = setup.options.sources
     text = Text()
-    text.append(
-        f"{setup.options.max_trials} trials {'✓' if trial_ok else '✖'} ",
-        style="green" if trial_ok else "bold red",
-    )
-    text.append(
-        f"{setup.options.max_tools} tools {'✓' if tool_ok else '✖'}",
-        style="green" if tool_ok else "bold red",
-    )
+    for name, value, what, ok, gap in (
+        ("max_trials", setup.options.max_trials, "trials", trial_ok, " "),
+        ("max_tools", setup.options.max_tools, "tools", tool_ok, ""),
+    ):
+        text.append(f"{value} {what}", style="green" if ok else "bold red")
+        if sources.get(name) == "config":
+            text.append(" (config)", style="dim")
+        text.append(f" {'✓' if ok else '✖'}{gap}", style="green" if ok else "bold red")
     return text
 
 
@@ -84,6 +88,9 @@ def plan_lines(setup: RunSetup, provider: str) -> list[Text]:
     else:
         clock.append("unknown: type seconds per trial (s/trial) for an estimate", style="dim")
     lines.append(clock)
+    configured = from_config(options, skip=("max_trials", "max_tools"))
+    if configured:
+        lines.append(Text("from config: " + sanitize_text(", ".join(configured)), style="dim"))
     lines.extend(power_plan_lines(setup))
     if setup.needs_raise:
         lines.append(Text("the run will ask before raising the limits", style="yellow"))
