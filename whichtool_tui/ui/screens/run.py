@@ -224,7 +224,10 @@ class RunScreen(SectionScreen):
         """A run field changed from its pre-filled text is the user's (source ``form``), even
         typed back; one never touched keeps its source (a config's repeat stays ``config``)."""
         name = "repeat" if event.input.id == "run-repeat" else "seconds_per_trial"
-        if event.value.strip() != self._prefilled.get(name, ""):
+        # A change the field no longer shows is stale (the composed text, replaced by the
+        # pre-fill before its event arrived), not the user's.
+        current = event.value == event.input.value
+        if current and event.value.strip() != self._prefilled.get(name, ""):
             self._edited = self._edited | {name}
         self.plan_inputs_changed()
 
