@@ -294,36 +294,77 @@ def plan_power(
     )
 
 
-def _load_pilot(path: str) -> RunReport:
-    """The pilot run, read once per file version (the Run screen replans on every keystroke)."""
+@dataclass(frozen=True)
+class PowerInputs:
+    """All a run's power plan depends on, hashable: equal inputs give an equal plan, so a face
+    may keep plans per inputs and know a plan is ready before asking for it."""
+
+    tasks: int
+    repeat: int
+    detect: float
+    prompt_tokens_per_trial: int
+    concurrency: int
+    seconds_per_trial: float | None
+    max_accuracy_drop: float | None
+    tasks_by_tool: tuple[tuple[str, int], ...]
+    pilot: str | None  # the pilot run's path (options.baseline)
+    pilot_version: tuple[int, int]  # its (mtime_ns, size) when read; (0, -1) unreadable
+
+
+def _file_version(path: str) -> tuple[int, int]:
     try:
         stat = os.stat(path)
-        version = (stat.st_mtime_ns, stat.st_size)
     except OSError:
-        version = (0, -1)  # let the reader name the problem
-    return _load_pilot_version(path, version)
+        return (0, -1)  # let the reader name the problem
+    return (stat.st_mtime_ns, stat.st_size)
+
+
+def power_inputs(prepared: PreparedRun, options: RunOptions) -> PowerInputs:
+    """What the power plan of a prepared run depends on (cheap: no file is read)."""
+    targeted = [task for task in prepared.plan.selected if task.expected is not None]
+    estimate = prepared.estimate
+    by_tool = Counter(task.expected for task in targeted if task.expected is not None)
+    pilot = options.baseline
+    return PowerInputs(
+        tasks=len(targeted),
+        repeat=prepared.plan.repeat,
+        detect=options.detect,
+        prompt_tokens_per_trial=estimate.prompt_tokens_per_trial,
+        concurrency=estimate.concurrency,
+        seconds_per_trial=estimate.seconds_per_trial,
+        max_accuracy_drop=options.max_accuracy_drop,
+        tasks_by_tool=tuple(sorted(by_tool.items())),
+        pilot=pilot,
+        pilot_version=(0, -1) if pilot is None else _file_version(pilot),
+    )
 
 
 @lru_cache(maxsize=2)
 def _load_pilot_version(path: str, version: tuple[int, int]) -> RunReport:
+    """The pilot run, read once per file version (the Run screen replans on every keystroke)."""
     from whichtool_tui.evaluation.reader import load_run_report
 
     return load_run_report(path)
 
 
+def plan_for(inputs: PowerInputs) -> PowerPlan:
+    """The power plan for these inputs (seconds of CPU the first time; see ``stoppable``)."""
+    pilot = None
+    if inputs.pilot is not None:
+        pilot = _load_pilot_version(inputs.pilot, inputs.pilot_version)
+    return plan_power(
+        inputs.tasks,
+        inputs.repeat,
+        inputs.detect,
+        inputs.prompt_tokens_per_trial,
+        inputs.concurrency,
+        inputs.seconds_per_trial,
+        pilot,
+        inputs.max_accuracy_drop,
+        dict(inputs.tasks_by_tool),
+    )
+
+
 def power_for_run(prepared: PreparedRun, options: RunOptions) -> PowerPlan:
     """The power plan of a prepared run, reading ``options.baseline`` as the pilot when set."""
-    pilot = None if options.baseline is None else _load_pilot(options.baseline)
-    targeted = [task for task in prepared.plan.selected if task.expected is not None]
-    estimate = prepared.estimate
-    return plan_power(
-        len(targeted),
-        prepared.plan.repeat,
-        options.detect,
-        estimate.prompt_tokens_per_trial,
-        estimate.concurrency,
-        estimate.seconds_per_trial,
-        pilot,
-        options.max_accuracy_drop,
-        Counter(task.expected for task in targeted if task.expected is not None),
-    )
+    return plan_for(power_inputs(prepared, options))

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
+from whichtool_tui.errors import CancelledError
 from whichtool_tui.evaluation.diff import drop_breaches
 from whichtool_tui.evaluation.diff_tasks import significant_change
 from whichtool_tui.evaluation.permutation import (
@@ -37,6 +40,21 @@ SIMULATION_DRAWS = 2_000
 SIMULATION_SEED = 0
 _BLOCK = 250
 _SEARCH_BLOCK = 100  # a search step settles which side of the target it is on sooner
+
+
+_STOP: ContextVar[Callable[[], bool] | None] = ContextVar("power_stop", default=None)
+
+
+@contextmanager
+def stoppable(stop: Callable[[], bool]) -> Iterator[None]:
+    """Simulations in this context end with ``CancelledError`` once ``stop()`` says so (asked
+    between blocks of draws): a plan nobody waits for any more stops spending CPU. Nothing
+    partial is kept, since a cached result is only ever a finished one."""
+    token = _STOP.set(stop)
+    try:
+        yield
+    finally:
+        _STOP.reset(token)
 
 
 def spread_rates(rates: Sequence[float], drop: float) -> list[float]:
@@ -178,7 +196,10 @@ def simulate_power(
     base = np.asarray(rates, dtype=np.float64)
     head = np.clip(np.asarray(dropped_rates(rates, drop, model), dtype=np.float64), 0.0, 1.0)
     fired = done = 0
+    stop = _STOP.get()
     while done < draws:
+        if stop is not None and stop():
+            raise CancelledError("the power simulation was stopped")
         block = min(_BLOCK if decide_against is None else _SEARCH_BLOCK, draws - done)
         before = generator.binomial(repeat, base, size=(block, len(rates)))
         after = generator.binomial(repeat, head, size=(block, len(rates)))

@@ -34,9 +34,9 @@ from whichtool_tui.ui.messages import (
     TargetInspected,
     TasksOpened,
 )
+from whichtool_tui.ui.power_jobs import PowerJobs
 from whichtool_tui.ui.recent import remember
 from whichtool_tui.ui.session import TargetChoice, TaskSetState
-from whichtool_tui.ui.session_updates import SessionApp
 
 ROW_CHUNK = 10_000  # rows read per step while a big receipt loads in the background
 
@@ -56,7 +56,7 @@ def load_tasks_state(path: str) -> TaskSetState:
     return TaskSetState(path, task_set.version, task_set.surface, list(task_set.tasks))
 
 
-class JobsApp(SessionApp):
+class JobsApp(PowerJobs):
     """The workers that fill the session; WhichtoolApp adds screens and keys."""
 
     @work(thread=True, exclusive=True, group="diff", exit_on_error=False, description="a diff")

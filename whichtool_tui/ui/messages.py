@@ -27,6 +27,8 @@ if TYPE_CHECKING:
         DiffReport,
         ImproveEvent,
         ImproveReport,
+        PowerInputs,
+        PowerPlan,
         RunReport,
     )
 
@@ -155,6 +157,15 @@ class ArtefactRead(SessionUpdate):
     def __init__(self, artefact: Artefact) -> None:
         super().__init__()
         self.artefact = artefact
+
+
+class PowerSized(SessionUpdate):
+    """A run plan's power was simulated (or could not be: ``plan`` is then the error)."""
+
+    def __init__(self, inputs: PowerInputs, plan: PowerPlan | WhichtoolError) -> None:
+        super().__init__()
+        self.inputs = inputs
+        self.plan = plan
 
 
 class FixProgressed(Message):

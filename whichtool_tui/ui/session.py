@@ -15,6 +15,8 @@ if TYPE_CHECKING:  # the report and task models load with the first run or task 
     from whichtool_tui.ui.surface_model import SurfaceView
     from whichtool_tui.usecases.api import (
         DiffReport,
+        PowerInputs,
+        PowerPlan,
         ProviderChoice,
         RunOptions,
         RunReport,
@@ -109,6 +111,9 @@ class Session:
     bout: BoutView | None = None
     chosen_run_form: RunForm | None = None  # None: the default form when first read
     last_error: WhichtoolError | None = None  # the last job failure (its code is stable)
+    # Power plans simulated so far, per their inputs (an error when one could not be made):
+    # going back to a repeat count or a form seen before shows its plan at once.
+    power_plans: dict[PowerInputs, PowerPlan | WhichtoolError] = field(default_factory=dict)
     notes: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -37,7 +37,7 @@ from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions
 from whichtool_tui.evaluation.events import RunEvent, RunFinished, RunPlanned, TrialFinished
 from whichtool_tui.evaluation.live_tally import LiveTally
 from whichtool_tui.evaluation.metrics import picked_column
-from whichtool_tui.evaluation.power import PowerPlan
+from whichtool_tui.evaluation.power import PowerInputs, PowerPlan
 from whichtool_tui.evaluation.power_text import power_lines
 from whichtool_tui.evaluation.report_model import (
     RunReport,
@@ -139,6 +139,7 @@ __all__ = [
     "Mutated",
     "NormalizedSurface",
     "OperatorCall",
+    "PowerInputs",
     "PowerPlan",
     "PreparedImprove",
     "PreparedRun",

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from whichtool_tui.evaluation.cache import TrialCache
     from whichtool_tui.evaluation.engine import PreparedRun, RunInputs, RunOptions
     from whichtool_tui.evaluation.events import EventSink
-    from whichtool_tui.evaluation.power import PowerPlan
+    from whichtool_tui.evaluation.power import PowerInputs, PowerPlan
     from whichtool_tui.evaluation.report_model import RunReport
     from whichtool_tui.providers.base import Provider
     from whichtool_tui.surface.listing import ServedListing
@@ -161,6 +161,25 @@ def power_plan(prepared: PreparedRun, options: RunOptions) -> PowerPlan:
     from whichtool_tui.evaluation.power import power_for_run
 
     return power_for_run(prepared, options)
+
+
+def power_inputs(prepared: PreparedRun, options: RunOptions) -> PowerInputs:
+    """What the power plan of a prepared run depends on: a key for plans already made."""
+    from whichtool_tui.evaluation.power import power_inputs as inputs_of
+
+    return inputs_of(prepared, options)
+
+
+def sized_power(inputs: PowerInputs, stop: Callable[[], bool] | None = None) -> PowerPlan:
+    """The power plan for ``inputs``; with ``stop``, a ``CancelledError`` as soon as it says
+    so (a face sizing plans in the background drops one the user no longer waits for)."""
+    from whichtool_tui.evaluation.power import plan_for
+    from whichtool_tui.evaluation.power_sim import stoppable
+
+    if stop is None:
+        return plan_for(inputs)
+    with stoppable(stop):
+        return plan_for(inputs)
 
 
 async def spend(

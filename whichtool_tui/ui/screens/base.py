@@ -110,6 +110,9 @@ class SectionScreen(Screen[None]):
     def refresh_from_session(self) -> None:
         """Redraw from ``app.session``; sections override."""
 
+    def power_sized(self) -> None:
+        """A run plan's power was simulated; the Run section redraws its plan, others ignore it."""
+
     def busy(self, group: str) -> bool:
         """Whether an app worker of ``group`` (inspect, bout, run…) is still going."""
         return any(worker.group == group and not worker.is_finished for worker in self.app.workers)

@@ -28,6 +28,7 @@ from whichtool_tui.ui.screens.base import SectionScreen
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
 from whichtool_tui.ui.widgets.run_plan import hanging, plan_lines, plan_summary
 from whichtool_tui.usecases.api import PROVIDER_NAMES, confusion_axes
+from whichtool_tui.usecases.run import power_inputs
 
 if TYPE_CHECKING:
     from whichtool_tui.usecases.api import ProviderChoice
@@ -49,6 +50,7 @@ class RunScreen(SectionScreen):
     _prefilled: Mapping[str, str] = MappingProxyType({})  # the run fields' pre-filled texts
     _edited: frozenset[str] = frozenset()  # the run fields the user changed: ``form`` values
     _plan_open = False  # p unfolded the full plan over a run's summary line
+    _refusal_shown = False  # the plan's place says why the key rule refused the run
     _run_setup: RunSetup | None = None  # what the last run started here planned (its limits)
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -205,12 +207,22 @@ class RunScreen(SectionScreen):
         setup = self._setup(quiet)
         if setup is None:
             return
+        self._refusal_shown = False
         plan = self.query_one("#run-plan", Static)
         if self._shows_run() and not self._plan_open:
             plan.update(hanging("Plan", [plan_summary(self._run_setup or setup)]))
             return
         provider = str(self.query_one("#run-provider", Select).value)
-        plan.update(hanging("Plan", plan_lines(setup, provider)))
+        # The power is the App's to simulate (seconds on a first plan): None while it is.
+        power = self.wapp.power_plan_for(power_inputs(setup.prepared, setup.options))
+        plan.update(hanging("Plan", plan_lines(setup, provider, power)))
+
+    def power_sized(self) -> None:
+        """A power plan arrived: redrawn from the form as it is now (so one for an older form
+        shows nothing new), unless a key-rule refusal is on show (it stays until the form
+        changes or r is pressed again)."""
+        if not self._refusal_shown:
+            self._draw_plan()
 
     @on(Input.Changed, "#run-base-url")
     def base_url_changed(self, event: Input.Changed) -> None:
@@ -288,6 +300,7 @@ class RunScreen(SectionScreen):
             said = f"{refusal.message}. {refusal.hint}" if refusal.hint else refusal.message
             text = Text(f"✖ {refusal.code}: {sanitize_text(said)}", style="red")
             self.query_one("#run-plan", Static).update(text)
+            self._refusal_shown = True
             self.notify(sanitize_text(said), title="Not run", severity="error", timeout=8)
             return None
         return choice

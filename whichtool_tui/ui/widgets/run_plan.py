@@ -15,10 +15,10 @@ from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.usecases.api import power_lines
 from whichtool_tui.usecases.options import from_config
-from whichtool_tui.usecases.run import power_plan
 
 if TYPE_CHECKING:
     from whichtool_tui.ui.run_control import RunSetup
+    from whichtool_tui.usecases.api import PowerPlan
 
 LABEL_WIDTH = 5  # "Plan" and a space: continuation lines start under the plan's text
 
@@ -51,19 +51,24 @@ def _limits(setup: RunSetup) -> Text:
     return text
 
 
-def power_plan_lines(setup: RunSetup) -> list[Text]:
-    """The plan's power lines: diff's own gate simulated (seconds of CPU on a large plan)."""
-    try:
-        return [
-            Text(line, style="dim")
-            for line in power_lines(power_plan(setup.prepared, setup.options))
-        ]
-    except WhichtoolError as error:
-        return [Text(f"power plan: {error.message}", style="yellow")]
+SIZING = Text("power: sizing… (simulating diff's own gate on this plan)", style="dim")
 
 
-def plan_lines(setup: RunSetup, provider: str) -> list[Text]:
-    """The whole dry-run plan: shape, prompt floor and limits, wall clock, power, warnings."""
+def power_plan_lines(power: PowerPlan | WhichtoolError | None) -> list[Text]:
+    """The plan's power lines: diff's own gate simulated, or ``SIZING`` while it is (the App
+    simulates it in a thread: seconds of CPU on a first plan)."""
+    if power is None:
+        return [SIZING]
+    if isinstance(power, WhichtoolError):
+        return [Text(f"power plan: {sanitize_text(power.message)}", style="yellow")]
+    return [Text(line, style="dim") for line in power_lines(power)]
+
+
+def plan_lines(
+    setup: RunSetup, provider: str, power: PowerPlan | WhichtoolError | None
+) -> list[Text]:
+    """The whole dry-run plan: shape, prompt floor and limits, wall clock, power (``None``:
+    being sized), warnings."""
     plan = setup.prepared.plan
     estimate = setup.prepared.estimate
     options = setup.options
@@ -91,7 +96,7 @@ def plan_lines(setup: RunSetup, provider: str) -> list[Text]:
     configured = from_config(options, skip=("max_trials", "max_tools"))
     if configured:
         lines.append(Text("from config: " + sanitize_text(", ".join(configured)), style="dim"))
-    lines.extend(power_plan_lines(setup))
+    lines.extend(power_plan_lines(power))
     if setup.needs_raise:
         lines.append(Text("the run will ask before raising the limits", style="yellow"))
     for finding in setup.blocking:
