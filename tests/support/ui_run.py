@@ -32,3 +32,12 @@ async def open_lab_run(
     app.session.tasks = load_tasks_state(str(tasks))
     await pilot.press("3")
     app.screen.query_one("#run-repeat", Input).value = repeat
+
+
+async def power_sized(app: WhichtoolApp, pilot: Pilot[None]) -> None:
+    """Let the form's last change reach the Run screen and wait until its power plan is sized
+    (the App simulates it in a thread worker, which returns once the plan is drawn)."""
+    await pilot.pause()
+    sizing = [worker for worker in app.workers if worker.group == "power"]
+    await app.workers.wait_for_complete(sizing)
+    await pilot.pause()

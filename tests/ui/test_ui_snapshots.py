@@ -11,6 +11,7 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.support.ui import LAB_INSPECT, LAB_TOOLS, UI_DATA, lab_report, lab_tools, wide_run
+from tests.support.ui_run import power_sized
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp, load_tasks_state
 from whichtool_tui.ui.surface_model import build_surface_view
@@ -87,6 +88,7 @@ def test_run_plan(snap_compare: SnapCompare, size: tuple[int, int], tmp_path: Pa
         app.session.tasks = load_tasks_state(str(tasks))
         app.session.tasks.path = "tasks.yaml"
         await pilot.press("3")
+        await power_sized(app, pilot)
         await settle(pilot)
 
     assert snap_compare(app_for(), terminal_size=size, run_before=load)

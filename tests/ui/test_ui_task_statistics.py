@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import Static
 
 from tests.support.ui import UI_DATA, static_text
-from tests.support.ui_run import SIZE, open_lab_run
+from tests.support.ui_run import SIZE, open_lab_run, power_sized
 from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.evaluation.engine import RunOptions
 from whichtool_tui.ui.app import WhichtoolApp
@@ -34,7 +34,9 @@ async def test_run_plan_shows_the_power_of_the_task_level_gate(tmp_path: Path) -
     async with app.run_test(size=SIZE) as pilot:
         await open_lab_run(app, pilot, tmp_path, "3")
         await pilot.press("p")
+        await power_sized(app, pilot)
         plan = static_text(app.screen.query_one("#run-plan", Static))
+        assert "sizing" not in plan
         assert "to detect a 5-point drop" in plan and "no pilot run given" in plan
         assert "can never gate: fewer than 6 changed tasks" in plan
         assert "80% power (spread):" in plan
@@ -44,5 +46,7 @@ async def test_run_plan_shows_the_power_of_the_task_level_gate(tmp_path: Path) -
         form = RunForm(cache_dir=str(tmp_path / "cache"), options=options)
         await open_lab_run(app, pilot, tmp_path, "3", form)
         await pilot.press("p")
+        await power_sized(app, pilot)
         plan = static_text(app.screen.query_one("#run-plan", Static))
+        assert "sizing" not in plan
         assert "to detect a 20-point drop" in plan and "per-task rates of the pilot run" in plan
