@@ -56,16 +56,20 @@ class StallMeter:
 
 
 def plan_text(app: object) -> str:
+    from textual.css.query import NoMatches
     from textual.widgets import Static
 
     from tests.support.ui import static_text
 
-    return static_text(app.screen.query_one("#run-plan", Static))  # type: ignore[attr-defined]
+    try:
+        return static_text(app.screen.query_one("#run-plan", Static))  # type: ignore[attr-defined]
+    except NoMatches:
+        return ""  # the screen is not mounted yet
 
 
 async def wait_for(pilot: object, condition: object, started: float) -> float:
     while not condition():  # type: ignore[operator]
-        await pilot.pause(0.005)  # type: ignore[attr-defined]
+        await asyncio.sleep(0.005)
         if time.perf_counter() - started > 120:
             raise RuntimeError("the plan never showed")
     return time.perf_counter() - started
@@ -112,7 +116,9 @@ async def measure(figure: str) -> tuple[float, float, float]:
             meter.start()
             started = time.perf_counter()
             if repeat is None:
-                await pilot.press("3")
+                # Not pilot.press: it waits for the process to go idle, which a simulation
+                # in a thread never lets it do (up to a second per wait).
+                app.call_later(app.action_switch_section, "run")
                 drawn = await wait_for(pilot, shown, started)
             else:
                 app.screen.query_one("#run-repeat", Input).value = repeat

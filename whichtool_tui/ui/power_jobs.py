@@ -11,10 +11,6 @@ kept for them and simply not shown.
 
 from __future__ import annotations
 
-import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from textual import work
@@ -29,28 +25,6 @@ if TYPE_CHECKING:
     from whichtool_tui.usecases.api import PowerInputs, PowerPlan
 
 POWER_PLANS_KEPT = 32  # plans a session remembers (the oldest goes first)
-SIZING_SWITCH_SECONDS = 0.0005  # the interpreter's switch interval while a plan is simulated
-_sizings = 0  # simulations going (a cancelled one runs on until its next block of draws)
-_sizings_lock = threading.Lock()
-_usual_switch = sys.getswitchinterval()
-
-
-@contextmanager
-def shared_interpreter() -> Iterator[None]:
-    """While a simulation holds the interpreter, the UI thread gets it back sooner: each time
-    the event loop waits for input it gives the interpreter up, and by default it then waits
-    up to 5 ms to have it back, which made a screen built during a simulation take seconds."""
-    global _sizings
-    with _sizings_lock:
-        _sizings += 1
-        sys.setswitchinterval(SIZING_SWITCH_SECONDS)
-    try:
-        yield
-    finally:
-        with _sizings_lock:
-            _sizings -= 1
-            if not _sizings:
-                sys.setswitchinterval(_usual_switch)
 
 
 class PowerJobs(SessionApp):
@@ -76,8 +50,7 @@ class PowerJobs(SessionApp):
         worker = get_current_worker()
         plan: PowerPlan | WhichtoolError
         try:
-            with shared_interpreter():
-                plan = sized_power(inputs, stop=lambda: worker.is_cancelled)
+            plan = sized_power(inputs, stop=lambda: worker.is_cancelled)
         except CancelledError:
             return  # a newer plan (or quitting) took over: nothing to show
         except WhichtoolError as error:
