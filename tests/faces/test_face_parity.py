@@ -7,16 +7,14 @@ real keyword run whose report must carry the same settings block.
 from __future__ import annotations
 
 import asyncio
-import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets import Input
 
+from tests.support.demo_workspace import demo_workspace
 from tests.support.mcp_session import call, mcp_session
-from tests.support.paths import SNAPSHOTS
 from tests.support.ui import wait_until
 from whichtool_tui.cli import build_parser, main
 from whichtool_tui.commands.mcp_server import server_options
@@ -68,11 +66,7 @@ EXPECTED = RunOptions(
 @pytest.fixture
 def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A folder with the demo surface, its tasks and the config, as the working directory."""
-    shutil.copy(SNAPSHOTS / "demo-lab.json", tmp_path / "demo-lab.json")
-    shutil.copy(SNAPSHOTS / "demo-lab.tasks.yaml", tmp_path / "demo-lab.tasks.yaml")
-    (tmp_path / "whichtool.config.json").write_text(json.dumps(CONFIG), encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    return demo_workspace(tmp_path, CONFIG, monkeypatch)
 
 
 def settings_block(report: RunReport) -> dict[str, Any]:

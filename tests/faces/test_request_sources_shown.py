@@ -7,16 +7,14 @@ config's source until the user edits them (then ``form``, even typed back to the
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets import Input, Static
 
+from tests.support.demo_workspace import demo_workspace
 from tests.support.mcp_session import call, mcp_session
-from tests.support.paths import SNAPSHOTS
 from tests.support.ui import static_text
 from whichtool_tui.cli import main
 from whichtool_tui.ui.app import WhichtoolApp
@@ -37,11 +35,7 @@ FROM_CONFIG = "trials.repeat 3, trials.seed 7, thresholds.minAccuracy 0.5"
 
 @pytest.fixture
 def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copy(SNAPSHOTS / "demo-lab.json", tmp_path / "demo-lab.json")
-    shutil.copy(SNAPSHOTS / "demo-lab.tasks.yaml", tmp_path / "demo-lab.tasks.yaml")
-    (tmp_path / "whichtool.config.json").write_text(json.dumps(CONFIG), encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    return demo_workspace(tmp_path, CONFIG, monkeypatch)
 
 
 def test_the_dry_run_plan_marks_what_the_config_set(
