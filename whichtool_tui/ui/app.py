@@ -187,6 +187,7 @@ class WhichtoolApp(JobsApp):
             return
         if start.review is not None:
             self.review = start.review
+            self.session.config_file = start.review.config
         if start.run_form is not None:
             self.session.run_form = start.run_form
         if start.diff is not None:
@@ -448,6 +449,10 @@ class WhichtoolApp(JobsApp):
                 # The Bout screen starts reading the rest once its first frame is painted.
         else:
             session.bout = view_of_tape(artefact.data, redact_paths(artefact.path))
+        if artefact.kind in ("receipt", "tape") and session.bout is not None:
+            session.bout.file = artefact.path
+        elif artefact.kind != "task-set":  # a task set's file is its own path
+            session.read_from[artefact.kind] = artefact.path
 
     def open_config_target(self, kind: str) -> None:
         """Inspect the config's target as it says (headers, env) and open its task set, as the

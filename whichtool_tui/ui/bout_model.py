@@ -64,6 +64,7 @@ class BoutView:
     invalid: str | None = None
     loading_started: bool = False
     output: str | None = None  # ``bout -o``: where the receipt went, the default for ``s``
+    file: str | None = None  # the receipt or tape file this bout was opened from
     live_atoms: dict[str, str] | None = None  # atom -> waiting/running/done while it runs
     wire_checked_to: int | None = None  # wire events from here on: nesting not checked yet
     _haystacks: list[str] | None = None

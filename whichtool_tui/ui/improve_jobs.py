@@ -116,8 +116,6 @@ class ImproveJobs(App[int]):
 
         default = Path(report.snapshot).with_suffix(".patch.json").name
         # The patch must not replace the snapshot it patches, nor the task set that measured it.
-        target, tasks = self.session.target, self.session.tasks
-        inputs = [target.value] if target is not None and target.kind == "snapshot" else []
-        inputs += [tasks.path] if tasks is not None else []
+        inputs = self.session.files_in_use()
         prompt = PathPrompt("Write the patch to", default, save=True, inputs=inputs)
         self.push_screen(prompt, save)

@@ -313,8 +313,14 @@ class JobsApp(PowerJobs):
             if path:
                 self.write_receipt(path, receipt, bout.guess)
 
+        # ``-o`` is the bout's own output, saved again with the guess; an opened receipt is
+        # an input (``files_in_use``), like every other file the session has open.
         prompt = PathPrompt(
-            "Save receipt to", bout.output or "receipt.json", save=True, replaces=bout.output
+            "Save receipt to",
+            bout.output or "receipt.json",
+            save=True,
+            replaces=bout.output,
+            inputs=self.session.files_in_use(),
         )
         self.push_screen(prompt, save)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -115,6 +116,28 @@ class Session:
     # going back to a repeat count or a form seen before shows its plan at once.
     power_plans: dict[PowerInputs, PowerPlan | WhichtoolError] = field(default_factory=dict)
     notes: dict[str, Any] = field(default_factory=dict)
+    # The file each open artefact was read from, by kind (run-report, receipt, ...): dropped
+    # when its section gets new content (a new run, a live bout, an inspected target).
+    read_from: dict[str, str] = field(default_factory=dict)
+    config_file: str | None = None  # the config named with --config (one found here is added)
+
+    def files_in_use(self) -> list[str]:
+        """Every file the session has open: the inputs no save prompt may write over (the
+        output rule, ``files.py``), as the CLI checks every file named on its command line.
+
+        The snapshot being shown, the task set, the files the open run, diff, receipt, tape
+        or inspect report were read from, and the config. The prompt of content saved back to
+        the file it came from (the task set) leaves that one file out (``PathPrompt``).
+        """
+        from whichtool_tui.config_files import CONFIG_FILE_NAMES
+
+        files = [name for name in CONFIG_FILE_NAMES if os.path.isfile(name)]
+        files += [self.config_file] if self.config_file else []
+        target = self.target
+        files += [target.value] if target is not None and target.kind == "snapshot" else []
+        files += [self.tasks.path] if self.tasks is not None else []
+        files += [self.bout.file] if self.bout is not None and self.bout.file else []
+        return files + list(self.read_from.values())
 
     @property
     def settings(self) -> Settings:

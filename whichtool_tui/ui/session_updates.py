@@ -88,6 +88,7 @@ class SessionApp(ImproveJobs):
     def on_diff_computed(self, message: DiffComputed) -> None:
         """The diff becomes the session's, and the visible section redraws."""
         self.session.diff = message.diff
+        self.session.read_from.pop("diff-report", None)
         self.refresh_sections()
         message.applied.set()
 
@@ -107,6 +108,7 @@ class SessionApp(ImproveJobs):
         session.target = choice
         session.target_label = redact_message(view.target or choice.value)
         session.surface = view
+        session.read_from.pop("inspect-report", None)
         snapshot = Path(choice.value or view.target or "")  # "": the config's target
         if choice.kind == "snapshot" and snapshot.is_file():  # a file, never a folder
             remember(str(snapshot), "snapshot", f"{len(view.tools)} tools")
@@ -134,6 +136,7 @@ class SessionApp(ImproveJobs):
         """The report is the session's; the toast says where to look."""
         progress = message.progress
         self.session.run = message.report
+        self.session.read_from.pop("run-report", None)
         progress.state = "finished"
         reused = f" ({message.cache_hits} from the cache)" if message.cache_hits else ""
         self.notify(f"Run finished: {progress.done} trials{reused}. Press 4 for the results.")

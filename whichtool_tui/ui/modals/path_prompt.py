@@ -4,6 +4,11 @@ A prompt for a file to *save* (``save=True``) checks the path before it closes: 
 folder is refused with one line naming it (nothing is created), a folder or device that cannot
 hold the file is refused the same way, and an existing file is replaced only after a yes in
 a confirmation (the file being saved back, ``replaces``, is not asked about).
+
+The output rule (``files.check_output_path``) runs first, with ``inputs``, the files the
+screen has open (``Session.files_in_use``): the path must not be one of them (the same file,
+through a symlink or a hard link too), a directory, or under /proc, /sys or /dev. A refusal is
+one line under the field, and nothing is written.
 """
 
 from __future__ import annotations
@@ -66,8 +71,10 @@ class PathPrompt(ModalScreen[str | None]):
             return
         from whichtool_tui.files import check_output_path
 
+        # The file being saved back is not an input here: replacing it is what save means.
+        inputs = [given for given in self._inputs if not self._is_replaced_file(given)]
         try:
-            plan = check_output_path(path, create_folders=False, inputs=self._inputs)
+            plan = check_output_path(path, create_folders=False, inputs=inputs)
         except WhichtoolError as error:
             self._refuse(error.message)
             return

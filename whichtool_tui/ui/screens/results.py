@@ -329,7 +329,9 @@ class ResultsScreen(SectionScreen):
             remember(str(written), "run-report", key_metric("run-report", json.loads(text)))
             self.notify(f"Saved the run to {redact_paths(str(written))}")
 
-        self.app.push_screen(PathPrompt("Save run report to", "run.json", save=True), save)
+        inputs = self.wapp.session.files_in_use()  # the run file, its snapshot and task set
+        prompt = PathPrompt("Save run report to", "run.json", save=True, inputs=inputs)
+        self.app.push_screen(prompt, save)
 
     def action_toggle_diff(self) -> None:
         if self.wapp.session.diff is None:

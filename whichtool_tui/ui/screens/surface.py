@@ -445,4 +445,6 @@ class SurfaceScreen(SectionScreen):
                 return
             self.notify(f"Saved {len(raw)} tools to {redact_paths(str(written))}")
 
-        self.app.push_screen(PathPrompt("Save snapshot to", "snapshot.json", save=True), save)
+        inputs = self.wapp.session.files_in_use()  # the snapshot or report shown, and the rest
+        prompt = PathPrompt("Save snapshot to", "snapshot.json", save=True, inputs=inputs)
+        self.app.push_screen(prompt, save)

@@ -357,7 +357,12 @@ class TasksScreen(SectionScreen):
             self.refresh_from_session()
 
         offered = save_default(state.path)
-        prompt = PathPrompt("Save task set to", offered, save=True, replaces=state.path)
+        # Saving back over the task file is the editor's save; every other open file is an
+        # input (the snapshot the tasks are written for, a run, the config).
+        inputs = self.wapp.session.files_in_use()
+        prompt = PathPrompt(
+            "Save task set to", offered, save=True, replaces=state.path, inputs=inputs
+        )
         self.app.push_screen(prompt, save)
 
     def action_generate(self) -> None:
