@@ -3,7 +3,8 @@ every command and every format.
 
 No non-JSON output may carry a raw control byte (C0, C1, DEL: so no OSC 52, no ``ESC[2K``, no
 BEL), a bidi control or a zero-width character, nor unescaped markup (``<script>``, a table
-pipe or backtick run from the data); JSON outputs keep the hostile strings exactly.
+pipe or backtick run from the data); JSON outputs keep the hostile strings exactly, and so do
+the JSON and JSONL files a command writes (``dataset``'s rows and manifest).
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ pytestmark = pytest.mark.slow  # starts a loopback provider and runs every comma
 
 HOSTILE = "\x1b]52;c;aGk=\x07\x1b[2K\x07\u202e\u200b<script>alert(1)</script>|`x`|"
 HOSTILE_NAME = "list_orders" + HOSTILE
+# File names are outside text too: the receipt in the dataset folder, the folder it writes.
+HOSTILE_FILE = "hostile\x1b]52;c;aGk=\x07\u202e"
+DATASET_OUT = "dataset" + HOSTILE_FILE
 # Raw bytes no shown output may carry (tab and newline are layout, not data).
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
@@ -44,6 +48,8 @@ class Case:
     argv: tuple[str, ...]
     kind: str  # text, markdown, html, xml, json, sarif, badge
     exact: bool = True  # a JSON output that carries a hostile string (some name none)
+    # Files it writes besides stdout: (path, kind json or jsonl, a string they hold exactly).
+    files: tuple[tuple[str, str, str], ...] = ()
 
     def __str__(self) -> str:
         return self.name
@@ -77,6 +83,10 @@ def _write_inputs(folder: Path) -> None:
     (folder / "hostile.tasks.json").write_text(json.dumps(tasks), encoding="utf-8")
     receipt = json.loads((UI_DATA / "lab-receipt.json").read_text(encoding="utf-8"))
     (folder / "hostile-receipt.json").write_text(json.dumps(_poisoned(receipt)), encoding="utf-8")
+    (folder / "receipts").mkdir()
+    (folder / "receipts" / f"{HOSTILE_FILE}.json").write_text(
+        json.dumps(_poisoned(receipt)), encoding="utf-8"
+    )
 
 
 # Receipt fields a server or a model fills: what a hostile server would put there.
@@ -180,6 +190,12 @@ def cases(api: FakeApi) -> Iterator[Case]:
     lint = ("tasks", "lint", "hostile.json", *tasks, "--format")
     yield Case("tasks-lint-terminal", (*lint, "terminal"), "text")
     yield Case("tasks-lint-json", (*lint, "json"), "json", exact=False)  # names no prompt
+    written = (
+        (f"{DATASET_OUT}/train.jsonl", "jsonl", HOSTILE),
+        (f"{DATASET_OUT}/holdout.jsonl", "jsonl", HOSTILE),
+        (f"{DATASET_OUT}/manifest.json", "json", f"{HOSTILE_FILE}.json"),  # the receipt's name
+    )
+    yield Case("dataset", ("dataset", "receipts", "-o", DATASET_OUT), "text", files=written)
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -215,6 +231,15 @@ def assert_safe(case: Case, out: str) -> None:
         assert "<script>alert" not in out, "unescaped <script> from the data"
     if case.kind in ("xml", "badge") and out.lstrip().startswith("<"):
         ElementTree.fromstring(out)  # well-formed
+
+
+def assert_exact_file(path: Path, kind: str, held: str) -> None:
+    """A JSON or JSONL file the command wrote keeps the outside strings exactly (``held``)."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines() if kind == "jsonl" else [text]
+    texts = [item for line in lines for item in _strings(json.loads(line))]
+    assert not [item for item in texts if "\\x1b]52" in item], f"{path.name} holds escaped text"
+    assert any(held in item for item in texts), f"{path.name} lost the exact string"
 
 
 @pytest.fixture(scope="module")
@@ -275,6 +300,8 @@ def test_no_raw_control_or_markup_reaches_any_output(
     if live.name == "improve-provider-json":  # the model's hostile rewrite is in the report
         assert any("Lists orders. " + HOSTILE in t for t in _strings(json.loads(captured.out)))
     assert RAW.search(captured.err) is None, captured.err[-400:]
+    for name, kind, held in live.files:
+        assert_exact_file(folder / name, kind, held)
 
 
 async def test_mcp_server_summaries_are_safe_and_data_exact(folder: Path, api: FakeApi) -> None:
