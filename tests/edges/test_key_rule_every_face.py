@@ -1,10 +1,13 @@
 """The key rule holds on every face (issue 25, item 1): a vendor key never follows a base URL that
 only a config file named, and the same request with the URL typed is sent.
 
-Each face runs against the header-logging loopback API: the CLI's improve and surface-diff, the
-TUI's Run screen (Pilot and the real binary in tmux) and the MCP server's improve override. The
-config points the OpenAI key at the loopback API, which is not OpenAI's host: refused, zero
-requests. Typed on the command line or edited in the form, the same URL receives the key.
+Each face runs against the header-logging loopback API: the CLI's improve, surface-diff and
+tasks generate, a bout's model seat, the TUI's Run screen (Pilot and the real binary in tmux)
+and the MCP server's improve override. The config points the OpenAI key at the loopback API,
+which is not OpenAI's host: refused, zero requests. Typed on the command line or edited in the
+form, the same URL receives the key. A bout seat never reads the config's provider at all: its
+URL is ``--seat-endpoint`` alone, so without it the key goes to OpenAI's own host (here the
+refusing loopback proxy), never to the config's URL.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from textual.widgets import Input, Static
 
 from tests.support.cli import clean_env, run_headless
 from tests.support.fake_apis import FakeApi, chat_reply, fake_api_server
+from tests.support.logging_proxy import logging_proxy
 from tests.support.mcp_session import call, mcp_session
 from tests.support.paths import SNAPSHOTS
 from tests.support.run_project import write_project
@@ -110,6 +114,55 @@ def test_surface_diff_refuses_a_config_url_and_sends_a_typed_one(tmp_path: Path)
         )
         assert "Traceback" not in typed.stderr
         assert api.requests and set(_keyed(api)) == {f"Bearer {SENTINEL}"}
+
+
+# --- tasks generate --------------------------------------------------------------------------
+
+
+def test_tasks_generate_refuses_a_config_url_and_sends_a_typed_one(tmp_path: Path) -> None:
+    _demo(tmp_path)
+    args = ("tasks", "generate", "demo-lab.json", "--out", "drafted.yaml")
+    with fake_api_server() as api:
+        api.responder = lambda request: chat_reply(text="no tasks")
+        _config(tmp_path, api)
+        refused = run_headless(*args, env=_env(KEY), cwd=tmp_path)
+        _refused(refused)
+        assert api.requests == []
+        assert not (tmp_path / "drafted.yaml").exists()
+        typed = run_headless(*args, "--base-url", api.base_url + "/v1", env=_env(KEY), cwd=tmp_path)
+        assert "Traceback" not in typed.stderr
+        assert SENTINEL not in typed.stdout + typed.stderr
+        assert api.requests and set(_keyed(api)) == {f"Bearer {SENTINEL}"}
+
+
+# --- bout model seat -------------------------------------------------------------------------
+
+
+def test_bout_seat_never_takes_the_config_url_and_sends_a_typed_one(tmp_path: Path) -> None:
+    args = ("bout", "--target", "fixture", "--agent", "openai-chat:m", "--no-prompt")
+    with fake_api_server() as api, logging_proxy() as proxy:
+        api.responder = lambda request: chat_reply(text="no tool")
+        _config(tmp_path, api)
+        env = _env({**KEY, **proxy.env()})
+        untyped = run_headless(*args, "-o", str(tmp_path / "a.json"), env=env, cwd=tmp_path)
+        assert "Traceback" not in untyped.stderr
+        assert api.requests == []  # the config's URL: never
+        assert proxy.requests and {r.target for r in proxy.requests} == {"api.openai.com:443"}
+        typed = run_headless(
+            *args,
+            "--seat-endpoint",
+            api.base_url + "/v1",
+            "-o",
+            str(tmp_path / "b.json"),
+            env=env,
+            cwd=tmp_path,
+        )
+        assert typed.returncode == 0, typed.stderr
+        assert api.requests and set(_keyed(api)) == {f"Bearer {SENTINEL}"}
+    for done in (untyped, typed):
+        assert SENTINEL not in done.stdout + done.stderr
+    for receipt in ("a.json", "b.json"):
+        assert SENTINEL not in (tmp_path / receipt).read_text(encoding="utf-8")
 
 
 # --- the TUI ---------------------------------------------------------------------------------
