@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from tests.support.ui import (
     LAB_INSPECT,
@@ -24,6 +24,7 @@ from whichtool_tui.ui.recent import load_recent, remember
 from whichtool_tui.ui.screens.help import HelpScreen
 from whichtool_tui.ui.surface_model import build_surface_view
 from whichtool_tui.ui.widgets.section_bar import SectionBar
+from whichtool_tui.ui.widgets.surface_tables import FindingTable, ToolTable
 
 SIZE = (120, 40)
 
@@ -63,12 +64,12 @@ async def test_opened_inspect_report_fills_surface() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.current_mode == "surface"
-        tools = app.screen.query_one("#tools", DataTable)
+        tools = app.screen.query_one("#tools", ToolTable)
         assert tools.row_count == 4
         assert "Tools (4)" in str(tools.border_title)
-        findings = app.screen.query_one("#findings", DataTable)
+        findings = app.screen.query_one("#findings", FindingTable)
         assert findings.row_count == 3
-        first = [str(cell) for cell in findings.get_row_at(0)]
+        first = [str(cell) for cell in findings.cells(0)]
         assert first[0].startswith("✖ error descriptions/identical")  # severity, code, about
         assert "list_users ~ search_users" in first[0] and "identical" in first[1]
         detail = static_text(app.screen.query_one("#tool-detail", Static))
@@ -95,7 +96,7 @@ async def test_surface_selection_pair_view_and_save(tmp_path: Path) -> None:
         await live_surface_app(app)
         await pilot.pause()
         assert "lab" in bar_text(app)
-        tools = app.screen.query_one("#tools", DataTable)
+        tools = app.screen.query_one("#tools", ToolTable)
         tools.focus()
         await pilot.press("down", "down")
         detail = static_text(app.screen.query_one("#tool-detail", Static))
@@ -270,5 +271,5 @@ async def test_http_target_from_home_inspects_a_live_server() -> None:
             assert app.current_mode == "surface", [n.message for n in app._notifications]
             assert app.session.surface is not None
             assert app.session.surface.transport == "http"
-            assert app.screen.query_one("#tools", DataTable).row_count > 0
+            assert app.screen.query_one("#tools", ToolTable).row_count > 0
             assert "127.0.0.1" in bar_text(app)

@@ -21,6 +21,7 @@ from tests.support.ui import LAB_TOOLS, UI_DATA, live_children, static_text
 from whichtool_tui.cli import build_parser, main
 from whichtool_tui.ui.app import StartPoint, WhichtoolApp
 from whichtool_tui.ui.session import ReviewOptions, RunForm
+from whichtool_tui.ui.widgets.surface_tables import FindingTable, ToolTable
 
 SIZE = (120, 40)
 DEMO = REPO / "snapshots" / "demo-lab.json"
@@ -250,7 +251,7 @@ async def test_stdio_start_point_inspects_a_live_server() -> None:
         assert app.current_mode == "surface"
         view = app.session.surface
         assert view is not None and view.transport == "stdio" and view.rules_known
-        assert app.screen.query_one("#tools", DataTable).row_count == len(view.tools) > 0
+        assert app.screen.query_one("#tools", ToolTable).row_count == len(view.tools) > 0
     assert live_children() == []
 
 
@@ -269,9 +270,9 @@ async def test_config_rule_off_hides_its_finding_and_shows_off(
         codes = {finding.code: finding.severity for finding in view.findings}
         assert "annotations/partial-coverage" not in codes
         assert codes["descriptions/identical"] == "warning"
-        findings = app.screen.query_one("#findings", DataTable)
+        findings = app.screen.query_one("#findings", FindingTable)
         assert findings.row_count == len(view.findings)
-        first = findings.get_row_at(0)
+        first = findings.cells(0)
         assert "fix:" in str(first[-1])  # the worst finding carries its fix under its message
         table = app.screen.query_one("#rules", DataTable)
         assert not table.display

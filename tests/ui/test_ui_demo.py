@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Input, Static
 from tests.support.ui import live_children, static_text, wait_until
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
+from whichtool_tui.ui.widgets.surface_tables import ToolTable
 from whichtool_tui.ui.widgets.timeline import RpcTimeline
 
 pytestmark = pytest.mark.usefixtures("isolated_state")
@@ -36,7 +37,7 @@ async def test_demo_fills_every_section(tmp_path: Path) -> None:
         assert session.run.execution.planned == 50
         assert session.bout is not None and session.bout.receipt is not None
         assert app.current_mode == "surface"
-        assert app.screen.query_one("#tools", DataTable).row_count == 6
+        assert app.screen.query_one("#tools", ToolTable).row_count == 6
         await pilot.press("2")
         assert app.screen.query_one("#task-table", DataTable).row_count == 10
         await pilot.press("3")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tests.support.paths import SNAPSHOTS
 from tests.support.ui import static_text, wait_until
@@ -19,12 +19,14 @@ from whichtool_tui.providers.keyword import KeywordProvider
 from whichtool_tui.targets import load_listing, resolve_target
 from whichtool_tui.tasks.load import load_task_set
 from whichtool_tui.ui.app import WhichtoolApp
+from whichtool_tui.ui.widgets.surface_tables import ToolTable
 
 pytestmark = pytest.mark.usefixtures("isolated_state")
 
 
-def _cell(table: DataTable[object], row: str, column: int) -> str:
-    return str(table.get_row(row)[column])
+def _cell(table: ToolTable, tool: str, column: int) -> str:
+    row = next(index for index, listed in enumerate(table.tools) if listed.name == tool)
+    return str(table.cells(row)[column])
 
 
 @pytest.mark.slow
@@ -37,8 +39,8 @@ async def test_demo_surface_shows_findability_per_tool() -> None:
         await app.workers.wait_for_complete()
         await pilot.press("1")
         await pilot.pause()
-        table = app.screen.query_one("#tools", DataTable)
-        assert str(table.ordered_columns[3].label) == "found@5"
+        table = app.screen.query_one("#tools", ToolTable)
+        assert table.titles[3] == "found@5"
         # BM25 finds search_orders in its top 5 for both of its prompts (rank 4 and 1).
         assert _cell(table, "search_orders", 3) == "2/2"
         assert _cell(table, "cancel_order", 3) == "1/1"

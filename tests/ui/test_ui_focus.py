@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import Button, DataTable, Input, Static
+from textual.widgets import Button, Input, Static
 
 from tests.support.ui import LAB_INSPECT, UI_DATA, static_text, wait_until, wide_run
 from whichtool_tui.artefacts import load_artefact
@@ -19,6 +19,7 @@ from whichtool_tui.ui.screens.results import ResultsScreen
 from whichtool_tui.ui.screens.run import RunScreen
 from whichtool_tui.ui.screens.surface import SurfaceScreen
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
+from whichtool_tui.ui.widgets.surface_tables import ToolTable
 from whichtool_tui.ui.widgets.timeline import RpcTimeline
 from whichtool_tui.usecases.saved_runs import parse_report
 
@@ -51,7 +52,7 @@ async def test_surface_search_gives_the_focus_back_before_the_field_hides() -> N
         assert search.value == "user"
         screen.search_done()
         # At once: a hidden field that kept the focus would take the next key.
-        assert screen.focused is screen.query_one("#tools", DataTable)
+        assert screen.focused is screen.query_one("#tools", ToolTable)
         assert not search.display
         await pilot.press("2")
         assert app.current_mode == "tasks"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jsonpatch
 import pytest
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from tests.support.paths import REPO
 from tests.support.ui import static_text, wait_until
@@ -20,6 +20,7 @@ from whichtool_tui.ui.modals.path_prompt import PathPrompt
 from whichtool_tui.ui.modals.proposal import ProposalModal
 from whichtool_tui.ui.session import TargetChoice
 from whichtool_tui.ui.widgets.heatmap import ConfusionHeatmap
+from whichtool_tui.ui.widgets.surface_tables import FindingTable
 
 LAB = REPO / "snapshots" / "demo-lab.json"
 IMPROVE_TASKS = REPO / "snapshots" / "demo-lab.improve.tasks.yaml"
@@ -42,13 +43,13 @@ async def test_propose_a_fix_from_a_surface_finding_and_write_the_patch(
         app.session.tasks = load_tasks_state(str(IMPROVE_TASKS))
         await pilot.pause()
         screen = app.screen
-        table = screen.query_one("#findings", DataTable)
-        listed = screen._listed_findings  # type: ignore[attr-defined]
+        table = screen.query_one("#findings", FindingTable)
+        listed = table.findings
         row = next(
             i for i, f in enumerate(listed) if f.code == "descriptions/overlap-without-preference"
         )
         table.focus()
-        table.move_cursor(row=row)
+        table.cursor = row
         await pilot.press("p")
         modal = app.screen
         assert isinstance(modal, ProposalModal)
@@ -126,7 +127,7 @@ async def test_propose_a_fix_says_what_is_missing() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await app.inspect_target(TargetChoice("snapshot", str(LAB))).wait()
         await pilot.pause()
-        app.screen.query_one("#findings", DataTable).focus()
+        app.screen.query_one("#findings", FindingTable).focus()
         await pilot.press("p")
         await pilot.pause()
         assert not isinstance(app.screen, ProposalModal)

@@ -25,7 +25,7 @@ async def test_a_finished_inspect_has_put_its_surface_in_the_session() -> None:
     async with app.run_test(size=SIZE):
         worker = app.inspect_target(TargetChoice("snapshot", str(LAB_SNAPSHOT)))
         await worker.wait()
-        # No pause: the worker resumed only once the App had applied its TargetInspected.
+        # No pause: the worker resumed only once the App had applied its SurfaceReviewed.
         session = app.session
         assert session.target == TargetChoice("snapshot", str(LAB_SNAPSHOT))
         assert session.attempted == session.target

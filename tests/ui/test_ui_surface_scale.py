@@ -1,4 +1,5 @@
-"""Pilot tests of the Surface screen at scale and in detail: 1,000 templated tools, families,
+"""Pilot tests of the Surface screen at scale and in detail: 1,000 templated tools, 10,000
+varied ones (End, search and sort over every row, the findings after the tools), families,
 filters, sort, the raw JSON view, pair views for every two-tool finding, and a failed target."""
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from whichtool_tui.artefacts import load_artefact
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.modals.family import FamilyModal
 from whichtool_tui.ui.modals.overlap import OverlapModal
-from whichtool_tui.ui.screens.surface import ROW_BATCH, SurfaceScreen
+from whichtool_tui.ui.screens.surface import SurfaceScreen
 from whichtool_tui.ui.session import TargetChoice
+from whichtool_tui.ui.widgets.surface_tables import FindingTable, ToolTable
 
 SIZE = (120, 40)
 pytestmark = pytest.mark.usefixtures("isolated_state")
@@ -64,11 +66,15 @@ async def opened(pilot: Any, app: WhichtoolApp) -> SurfaceScreen:
     return screen
 
 
-def findings_table(app: WhichtoolApp) -> DataTable[Any]:
-    return app.screen.query_one("#findings", DataTable)
+def findings_table(app: WhichtoolApp) -> FindingTable:
+    return app.screen.query_one("#findings", FindingTable)
 
 
-async def test_a_thousand_templated_tools_show_one_family_and_load_rows_as_you_go(
+def tools_table(app: WhichtoolApp) -> ToolTable:
+    return app.screen.query_one("#tools", ToolTable)
+
+
+async def test_a_thousand_templated_tools_show_one_family_and_every_row(
     tmp_path: Path,
 ) -> None:
     app = WhichtoolApp(load_artefact(snapshot(tmp_path, templated(1000))))
@@ -79,35 +85,29 @@ async def test_a_thousand_templated_tools_show_one_family_and_load_rows_as_you_g
         families = [f for f in view.findings if f.is_family and f.code == "overlap/high"]
         assert len(families) == 1 and families[0].member_count == 1000
         table = findings_table(app)
-        tools = app.screen.query_one("#tools", DataTable)
-        # One finding per rule that fires alike on every tool (aggregated), so the findings
-        # all fit; the thousand tools fill in batches: the first frame lays out one.
-        assert table.row_count == len(view.findings) < ROW_BATCH
-        assert tools.row_count == ROW_BATCH
-        # Every row has the same fixed height.
-        assert {row.height for row in table.rows.values()} == {2}
+        tools = tools_table(app)
+        # One finding per rule that fires alike on every tool (aggregated); every tool is a
+        # row of the virtual list at once, and no widget is made per row.
+        assert table.row_count == len(view.findings)
+        assert tools.row_count == 1000 and not tools.children
+        # Two lines per finding: what and about whom, then the message and its fix.
+        assert table.virtual_size.height == 2 * len(view.findings) + 1  # and the title line
         # Tables are filled once per load: a round trip through another section keeps them.
-        first_cell = table.get_row_at(0)[0]
+        listed = table.findings
         await pilot.press("2")
         await pilot.pause()
         await pilot.press("1")
         await pilot.pause()
-        assert app.screen is screen and findings_table(app).get_row_at(0)[0] is first_cell
-        # Going down the tools loads the next batch.
+        assert app.screen is screen and findings_table(app).findings is listed
+        # The end of the tools is the last tool (no batch to load first).
         await pilot.press("t")
         await pilot.press("ctrl+end")
-        await wait_until(
-            pilot,
-            lambda: app.screen.query_one("#tools", DataTable).row_count == 2 * ROW_BATCH,
-            "the next batch",
-        )
+        assert tools.cursor == 999 and tools.tools[999] is view.tools[-1]
         # The family opens into its members.
         await pilot.press("f")
         await pilot.press("ctrl+home")
-        family_row = next(
-            index for index, f in enumerate(screen._listed_findings) if f is families[0]
-        )
-        findings_table(app).move_cursor(row=family_row)
+        family_row = next(index for index, f in enumerate(table.findings) if f is families[0])
+        table.cursor = family_row
         await pilot.pause()
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, FamilyModal), "family modal")
@@ -138,6 +138,7 @@ async def test_filters_sort_and_raw_json(tmp_path: Path) -> None:
         assert screen._listed_findings
         assert {f.severity for f in screen._listed_findings} == {"warning"}
         assert findings_table(app).row_count == len(screen._listed_findings)
+        assert findings_table(app).findings is screen._listed_findings
         await pilot.press("e", "e")  # info, then all again
         assert len(screen._listed_findings) == len(view.findings)
         # Search in the findings table: by code.
@@ -164,8 +165,7 @@ async def test_filters_sort_and_raw_json(tmp_path: Path) -> None:
         assert names == sorted(names)
         # The detail pane: full parameter descriptions, nested schemas, enums and defaults.
         await pilot.press("o")  # back to served order
-        tools_table = app.screen.query_one("#tools", DataTable)
-        tools_table.move_cursor(row=0)
+        tools_table(app).cursor = 0
         await pilot.pause()
         detail = static_text(app.screen.query_one("#tool-detail", Static), width=300)
         assert "How much of the record to return. " * 3 in detail  # not cut at 60 characters
@@ -186,7 +186,7 @@ async def test_enter_opens_every_two_tool_finding(tmp_path: Path) -> None:
         assert "descriptions/identical" in codes
         for finding in two_tool:
             row = list(screen._listed_findings).index(finding)
-            findings_table(app).move_cursor(row=row)
+            findings_table(app).cursor = row
             await pilot.pause()
             await pilot.press("f", "enter")
             await wait_until(pilot, lambda: isinstance(app.screen, OverlapModal), finding.code)
@@ -207,7 +207,7 @@ async def test_unguided_pair_finding_opens_with_its_score(tmp_path: Path) -> Non
             for index, f in enumerate(screen._listed_findings)
             if f.code == "descriptions/overlap-without-preference"
         )
-        findings_table(app).move_cursor(row=row)
+        findings_table(app).cursor = row
         await pilot.press("f", "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, OverlapModal), "pair view")
         title = app.screen.query_one("#overlap").border_title or ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -92,6 +93,66 @@ def _summary(tool: Tool, tokens: TokenBreakdown, surface_total: int) -> ToolSumm
     )
 
 
+@dataclass(frozen=True)
+class CostedSurface:
+    """A listing normalised and costed, not yet reviewed: what a face shows first.
+
+    The review (``review_costed``) reuses the normalised surface and its token counts, so
+    showing the tools before the findings costs nothing extra.
+    """
+
+    listing: ServedListing
+    surface: NormalizedSurface
+    tokens: dict[str, ToolTokens]
+    tools: list[ToolSummary]
+    total_tokens: int
+
+
+def cost_surface(listing: ServedListing) -> CostedSurface:
+    """Normalise what a target served and count each tool's tokens (no checks run)."""
+    with paused_gc():
+        surface = normalize_surface(listing.raw_tools)
+        tokens = surface_token_counts(surface)
+        total = sum(item.total for item in tokens.values())
+        tools = [_summary(tool, _breakdown(tokens[tool.name]), total) for tool in surface.tools]
+    return CostedSurface(listing, surface, tokens, tools, total)
+
+
+def review_costed(
+    costed: CostedSurface,
+    *,
+    max_tools: int = DEFAULT_MAX_TOOLS,
+    max_context_tokens: int | None = None,
+    approximates: str | None = None,
+    rules: Mapping[str, RuleSetting] | None = None,
+) -> InspectReport:
+    """The static review of a costed surface: the report ``inspect_surface`` gives, the same
+    bytes, reusing the normalisation and the token counts already made."""
+    listing = costed.listing
+    fork = len(costed.surface.tools) >= SECOND_CORE_MIN_TOOLS and second_core_free()
+    helper: Fed[TextInput, TextResult] | None = (
+        Fed(_warm_helper, text_review, fork=True) if fork else None
+    )
+    try:
+        with paused_gc():
+            if helper is not None:
+                helper.feed(text_input(costed.surface.tools))
+            return _inspect_normalized(
+                costed.surface,
+                TargetInfo(transport=listing.transport, ref=listing.ref),
+                extra_diagnostics=list(listing.diagnostics),
+                max_tools=max_tools,
+                max_context_tokens=max_context_tokens,
+                approximates=approximates,
+                rules=rules or {},
+                early=helper,
+                costed=costed,
+            )
+    finally:
+        if helper is not None:
+            helper.close()
+
+
 def inspect_normalized(
     surface: NormalizedSurface,
     target: TargetInfo,
@@ -130,6 +191,7 @@ def _inspect_normalized(
     approximates: str | None,
     rules: Mapping[str, RuleSetting],
     early: Pending[TextResult] | None,
+    costed: CostedSurface | None = None,
 ) -> InspectReport:
     # The all-pairs overlap is the one pass nothing but the overlap rules reads: on a big
     # surface in a process of our own it scores in a child on the second core meanwhile.
@@ -145,7 +207,7 @@ def _inspect_normalized(
             done = pending.result()
             return done.overlap if isinstance(done, TextResult) else done
 
-        tokens = surface_token_counts(surface)
+        tokens = costed.tokens if costed is not None else surface_token_counts(surface)
         annotations, annotation_findings = analyze_annotations(surface.tools)
         rejected, header_findings = analyze_header_params(surface.tools)
         options = CheckOptions(
@@ -203,14 +265,19 @@ def _inspect_normalized(
     ]
     analysis_ok = not any(item.severity == "error" for item in analysis)
     # One model per tool, shared by the tool summary and the per-tool token table.
-    breakdowns = {name: _breakdown(item) for name, item in tokens.items()}
+    if costed is not None:
+        breakdowns = {summary.name: summary.tokens for summary in costed.tools}
+        summaries = costed.tools
+    else:
+        breakdowns = {name: _breakdown(item) for name, item in tokens.items()}
+        summaries = [_summary(tool, breakdowns[tool.name], total) for tool in surface.tools]
     thresholds_ok = all(check.ok for check in thresholds)
     return InspectReport(
         target=target,
         surface=SurfaceSection(
             hash=surface.hash,
             tool_count=len(surface.tools),
-            tools=[_summary(tool, breakdowns[tool.name], total) for tool in surface.tools],
+            tools=summaries,
         ),
         tokens=TokensSection(
             tokenizer=TokenizerInfo(

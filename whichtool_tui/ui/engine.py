@@ -1,19 +1,24 @@
-"""The UI's only door to the engine: load a target's listing and inspect it, off the UI loop."""
+"""The UI's only door to the engine: load a target's listing, list its tools as served, cost
+them, review them, the slow steps off the UI loop (each step shows as soon as it is done)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from whichtool_tui.config import Settings, load_settings
 from whichtool_tui.ui.session import ReviewOptions, TargetChoice
-from whichtool_tui.ui.surface_model import SurfaceView, build_surface_view
+from whichtool_tui.ui.surface_model import SurfaceView, served_surface_view
 from whichtool_tui.usecases import inspect as inspect_case
 from whichtool_tui.usecases.options import InspectOverrides
 
 if TYPE_CHECKING:
-    from whichtool_tui.usecases.api import InspectOptions, ServedListing
+    from whichtool_tui.usecases.api import (
+        CostedSurface,
+        InspectOptions,
+        InspectReport,
+        ServedListing,
+    )
 
 
 def review_settings(options: ReviewOptions) -> Settings:
@@ -42,16 +47,9 @@ async def load_listing(choice: TargetChoice, settings: Settings | None = None) -
     return await inspect_case.fetch_listing(spec)
 
 
-def inspect_listing(
-    listing: ServedListing,
-    settings: Settings | None = None,
-    options: ReviewOptions | None = None,
-) -> SurfaceView:
-    """Run the static review over a listing, with the CLI's flag-over-config precedence."""
-    settings = settings or Settings()
-    options = options or ReviewOptions()
-    report = inspect_case.review_listing(listing, review_options(options, settings))
-    view = build_surface_view(report, listing.raw_tools)
+def served_view(listing: ServedListing, settings: Settings) -> SurfaceView:
+    """The Surface's first view of a listing: its tools as served (costs and findings follow)."""
+    view = served_surface_view(listing, inspect_case.served_tools(listing))
     view.rules = dict(settings.inspect.rules)  # the rules the merge reviews under
     view.rules_known = True
     return view
@@ -65,13 +63,17 @@ def review_options(options: ReviewOptions, settings: Settings) -> InspectOptions
     return inspect_case.review_options(request, settings)
 
 
-async def inspect_target(
-    choice: TargetChoice, settings: Settings, options: ReviewOptions | None = None
-) -> SurfaceView:
-    """Load then inspect one target; the review runs in a thread (1,000 tools take a while)."""
-    options = options or ReviewOptions()
-    listing = await load_listing(choice, settings)
-    return await asyncio.to_thread(inspect_listing, listing, settings, options)
+def cost(listing: ServedListing) -> CostedSurface:
+    """Normalise a listing and count its tokens (blocking: the worker runs it in a thread)."""
+    return inspect_case.cost_listing(listing)
+
+
+def review(
+    costed: CostedSurface, settings: Settings, options: ReviewOptions | None = None
+) -> InspectReport:
+    """Run the static review over a costed listing, with the CLI's flag-over-config precedence
+    (blocking: the worker runs it in a thread)."""
+    return inspect_case.review_costed(costed, review_options(options or ReviewOptions(), settings))
 
 
 def demo_folder() -> Path | None:

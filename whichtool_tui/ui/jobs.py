@@ -31,7 +31,9 @@ from whichtool_tui.ui.messages import (
     RunStarted,
     RunStopped,
     SettingsReloaded,
-    TargetInspected,
+    SurfaceCosted,
+    SurfaceListed,
+    SurfaceReviewed,
     TasksOpened,
 )
 from whichtool_tui.ui.power_jobs import PowerJobs
@@ -110,15 +112,17 @@ class JobsApp(PowerJobs):
 
     @work(exclusive=True, group="inspect", exit_on_error=False, description="inspect a target")
     async def inspect_target(self, choice: TargetChoice, section: str = "surface") -> None:
-        """Load and inspect a target without blocking the UI, then show the Surface section."""
+        """Load a target without blocking the UI and show its tools as served, then their costs,
+        then the findings: at 10,000 tools the list is there at once, the review seconds later."""
         self.notify(f"Inspecting {redact_message(choice.label)}…", timeout=2)
         await self.apply(InspectStarted(choice))
-        try:
-            from whichtool_tui.ui import engine
+        from whichtool_tui.ui import engine
 
+        try:
             if choice == self.session.target:  # a re-inspect: an edited config shows at once
                 await self.apply(SettingsReloaded(engine.review_settings(self.review)))
-            view = await engine.inspect_target(choice, self.settings, self.review)
+            listing = await engine.load_listing(choice, self.settings)
+            view = engine.served_view(listing, self.settings)
         except WhichtoolError as error:
             retry = "r on Surface retries."
             hint = f"{error.hint} {retry}" if error.hint else retry
@@ -128,7 +132,24 @@ class JobsApp(PowerJobs):
         except Exception as error:  # a toast, never a traceback
             await self.apply(JobCrashed("Inspect failed", error))
             return
-        await self.apply(TargetInspected(choice, view, section))
+        await self.apply(SurfaceListed(choice, view, section))
+        await self.painted()  # a thread started now would slow the first frame down
+        try:
+            costed = await asyncio.to_thread(engine.cost, listing)
+            await self.apply(SurfaceCosted(view, costed))
+            await self.painted()
+            report = await asyncio.to_thread(engine.review, costed, self.settings, self.review)
+        except Exception as error:  # the tools stay; the findings pane says why
+            await self.apply(SurfaceReviewed(view, None, f"{type(error).__name__}: {error}"))
+            await self.apply(JobCrashed("Review failed", error))
+            return
+        await self.apply(SurfaceReviewed(view, report))
+
+    async def painted(self) -> None:
+        """Return once the screen has drawn what the last message changed."""
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        await drawn.wait()
 
     @work(exclusive=True, group="run", exit_on_error=False, description="a routing run")
     async def start_run(

@@ -24,9 +24,11 @@ if TYPE_CHECKING:
     from whichtool_tui.ui.surface_model import SurfaceView
     from whichtool_tui.usecases.api import (
         Artefact,
+        CostedSurface,
         DiffReport,
         ImproveEvent,
         ImproveReport,
+        InspectReport,
         PowerInputs,
         PowerPlan,
         RunReport,
@@ -83,14 +85,35 @@ class SettingsReloaded(SessionUpdate):
         self.settings = settings
 
 
-class TargetInspected(SessionUpdate):
-    """A target's surface was read and reviewed; ``section`` is shown."""
+class SurfaceListed(SessionUpdate):
+    """A target's tools were read (as served, costs and review to come); ``section`` is shown."""
 
     def __init__(self, choice: TargetChoice, view: SurfaceView, section: str) -> None:
         super().__init__()
         self.choice = choice
         self.view = view
         self.section = section
+
+
+class SurfaceCosted(SessionUpdate):
+    """A listed surface was normalised and its tokens counted (``costed``)."""
+
+    def __init__(self, view: SurfaceView, costed: CostedSurface) -> None:
+        super().__init__()
+        self.view = view
+        self.costed = costed
+
+
+class SurfaceReviewed(SessionUpdate):
+    """The static review of a listed surface finished (``report``) or failed (``failure``)."""
+
+    def __init__(
+        self, view: SurfaceView, report: InspectReport | None, failure: str | None = None
+    ) -> None:
+        super().__init__()
+        self.view = view
+        self.report = report
+        self.failure = failure
 
 
 class TasksOpened(SessionUpdate):

@@ -26,7 +26,9 @@ from whichtool_tui.ui.messages import (
     RunStopped,
     SessionUpdate,
     SettingsReloaded,
-    TargetInspected,
+    SurfaceCosted,
+    SurfaceListed,
+    SurfaceReviewed,
     TasksOpened,
 )
 from whichtool_tui.ui.recent import remember
@@ -102,8 +104,9 @@ class SessionApp(ImproveJobs):
         self.session.settings = message.settings
         message.applied.set()
 
-    def on_target_inspected(self, message: TargetInspected) -> None:
-        """The inspected surface is the session's; a snapshot joins the recent files."""
+    def on_surface_listed(self, message: SurfaceListed) -> None:
+        """The listed surface is the session's (its review follows); a snapshot joins the
+        recent files."""
         choice, view, session = message.choice, message.view, self.session
         session.target = choice
         session.target_label = redact_message(view.target or choice.value)
@@ -115,6 +118,28 @@ class SessionApp(ImproveJobs):
         if self.current_mode != message.section:
             self.switch_mode(message.section)
         self.refresh_sections()
+        message.applied.set()
+
+    def on_surface_costed(self, message: SurfaceCosted) -> None:
+        """The costs, normalised tools and hash go into the surface they were counted for."""
+        from whichtool_tui.ui.surface_model import apply_costs
+
+        apply_costs(message.view, message.costed)
+        if self.session.surface is message.view:
+            self.refresh_sections()
+        message.applied.set()
+
+    def on_surface_reviewed(self, message: SurfaceReviewed) -> None:
+        """The review fills in the surface it was run for (unless another replaced it)."""
+        view = message.view
+        if message.report is not None:
+            from whichtool_tui.ui.surface_model import apply_review
+
+            apply_review(view, message.report)
+        else:
+            view.review_failed = message.failure
+        if self.session.surface is view:
+            self.refresh_sections()
         message.applied.set()
 
     def on_tasks_opened(self, message: TasksOpened) -> None:

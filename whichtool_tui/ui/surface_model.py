@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 from whichtool_tui.diagnostics import SEVERITY_RANK, Diagnostic
 
 if TYPE_CHECKING:
-    from whichtool_tui.usecases.api import HostVerdict, InspectReport, NormalizedSurface
+    from whichtool_tui.usecases.api import (
+        CostedSurface,
+        HostVerdict,
+        InspectReport,
+        NormalizedSurface,
+        ServedListing,
+        ServedTool,
+    )
 
 OVERLAP_CODES = ("descriptions/identical", "overlap/high", "overlap/notable")
 # Findings about two tools (or a family of them) that the side-by-side view explains.
@@ -108,6 +115,11 @@ class SurfaceView:
     normalized: NormalizedSurface | None = field(default=None, repr=False, compare=False)
     # Host verdicts: a saved report's `hosts` section, or computed when the hosts view opens.
     hosts: list[HostVerdict] | None = None
+    # False while the tokens are counted: the tools are listed as served, costs and hash follow.
+    costed: bool = True
+    # False while the static review is still running: the tools are there, the findings not.
+    reviewed: bool = True
+    review_failed: str | None = None  # why the review did not finish, when it did not
 
     @property
     def short_hash(self) -> str:
@@ -218,14 +230,8 @@ def typed_report(report: InspectReport | Mapping[str, Any]) -> InspectReport:
     )
 
 
-def build_surface_view(
-    report: InspectReport | Mapping[str, Any], raw_tools: list[Any] | None = None
-) -> SurfaceView:
-    """Map an inspect report (its model, or a saved file's JSON) plus optional raw tool entries
-    to the screen's view."""
-    review = typed_report(report)
-    surface = review.surface
-    tools = [
+def _tool_rows(summaries: list[Any]) -> list[ToolRow]:
+    return [
         ToolRow(
             name=tool.name,
             semantics=tool.semantics,
@@ -236,37 +242,99 @@ def build_surface_view(
             annotations=dict(tool.annotations or {}),
             title=tool.title,
         )
-        for tool in surface.tools
+        for tool in summaries
     ]
-    findings = [_finding(item) for item in review.diagnostics]
+
+
+def _by_name(raw_tools: list[Any] | None) -> dict[str, dict[str, Any]]:
+    return {
+        str(entry["name"]): entry
+        for entry in raw_tools or []
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str)
+    }
+
+
+def served_surface_view(listing: ServedListing, served: list[ServedTool]) -> SurfaceView:
+    """The first view of a listing: its tools as served, no costs, hash or findings yet
+    (``apply_costs`` then ``apply_review`` fill them in)."""
+    tools = [
+        ToolRow(
+            name=tool.name,
+            semantics=tool.semantics,
+            tokens=0,
+            share=0.0,
+            parameters=tool.parameters,
+            required=tool.required,
+            annotations=tool.annotations,
+            title=tool.title,
+        )
+        for tool in served
+    ]
+    return SurfaceView(
+        target=listing.ref,
+        transport=listing.transport,
+        surface_hash="",
+        total_tokens=0,
+        tools=tools,
+        findings=[],
+        pairs=[],
+        raw_tools=_by_name(listing.raw_tools),
+        raw_list=list(listing.raw_tools),
+        costed=False,
+        reviewed=False,
+    )
+
+
+def apply_costs(view: SurfaceView, costed: CostedSurface) -> None:
+    """Put the normalised tools, their costs and the surface hash into a served view."""
+    view.tools = _tool_rows(costed.tools)
+    view.total_tokens = costed.total_tokens
+    view.surface_hash = costed.surface.hash
+    view.normalized = costed.surface
+    view.costed = True
+
+
+def apply_review(view: SurfaceView, report: InspectReport) -> None:
+    """Fill a listed view in with its review: findings worst first, scored pairs, the verdict
+    and any hosts section (the tools and their costs are the report's already)."""
+    findings = [_finding(item) for item in report.diagnostics]
     findings.sort(key=lambda f: (SEVERITY_RANK.get(f.severity, 3), f.code, ",".join(f.tools)))
-    pairs = [
+    view.findings = findings
+    view.pairs = [
         OverlapPair(
             tools=pair.tools,
             score=pair.score,
             shared_terms=tuple(pair.distinctive_shared_terms),
             identical=pair.identical_description,
         )
-        for pair in review.overlap.pairs
+        for pair in report.overlap.pairs
     ]
-    by_name = {
-        str(entry["name"]): entry
-        for entry in raw_tools or []
-        if isinstance(entry, dict) and isinstance(entry.get("name"), str)
-    }
-    return SurfaceView(
+    view.ok = report.ok
+    view.hosts = list(report.hosts) if report.hosts is not None else None
+    view.reviewed = True
+    view.review_failed = None
+
+
+def build_surface_view(
+    report: InspectReport | Mapping[str, Any], raw_tools: list[Any] | None = None
+) -> SurfaceView:
+    """Map an inspect report (its model, or a saved file's JSON) plus optional raw tool entries
+    to the screen's view."""
+    review = typed_report(report)
+    surface = review.surface
+    view = SurfaceView(
         target=review.target.ref,
         transport=review.target.transport,
         surface_hash=surface.hash,
         total_tokens=review.tokens.total,
-        tools=tools,
-        findings=findings,
-        pairs=pairs,
-        raw_tools=by_name,
+        tools=_tool_rows(surface.tools),
+        findings=[],
+        pairs=[],
+        raw_tools=_by_name(raw_tools),
         raw_list=list(raw_tools) if raw_tools is not None else None,
-        ok=review.ok,
-        hosts=list(review.hosts) if review.hosts is not None else None,
     )
+    apply_review(view, review)
+    return view
 
 
 @dataclass(frozen=True)

@@ -58,10 +58,12 @@ from whichtool_tui.improve.events import (
 from whichtool_tui.improve.model import Candidate, ImproveReport, dump_patch_json
 from whichtool_tui.providers.presets import OFFLINE_PROVIDERS, PROVIDER_NAMES
 from whichtool_tui.surface.behaviour_diff_model import SurfaceDiffReport
+from whichtool_tui.surface.inspect import CostedSurface
 from whichtool_tui.surface.listing import ServedListing
 from whichtool_tui.surface.model import NormalizedSurface
 from whichtool_tui.surface.report_model import InspectReport
 from whichtool_tui.surface.rule_catalog import RULES, rule_for
+from whichtool_tui.surface.served import ServedTool
 from whichtool_tui.targets import TargetSpec
 from whichtool_tui.tasks.lint import Coverage
 from whichtool_tui.tasks.model import TASK_SET_VERSION, Task, TaskSet
@@ -110,6 +112,7 @@ __all__ = [
     "CandidateMeasured",
     "CandidateProposed",
     "ConformanceReport",
+    "CostedSurface",
     "Coverage",
     "DatasetWritten",
     "DemoFolder",
@@ -157,6 +160,7 @@ __all__ = [
     "RunSource",
     "ScoredTrial",
     "ServedListing",
+    "ServedTool",
     "SurfaceDiffReport",
     "SurfaceDiffRequest",
     "TapeAtom",

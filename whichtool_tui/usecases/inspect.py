@@ -25,9 +25,11 @@ if TYPE_CHECKING:
     from whichtool_tui.config import Settings
     from whichtool_tui.hosts.report_model import HostVerdict
     from whichtool_tui.provenance import FaceSource
+    from whichtool_tui.surface.inspect import CostedSurface
     from whichtool_tui.surface.listing import ServedListing
     from whichtool_tui.surface.model import NormalizedSurface
     from whichtool_tui.surface.report_model import InspectReport
+    from whichtool_tui.surface.served import ServedTool
     from whichtool_tui.targets import TargetSpec
 
 
@@ -187,6 +189,36 @@ def review_listing(listing: ServedListing, merged: InspectOptions) -> InspectRep
 
     return inspect_surface(
         listing,
+        max_tools=merged.max_tools,
+        max_context_tokens=merged.max_context_tokens,
+        approximates=merged.approximates,
+        rules=merged.rules,
+    )
+
+
+def served_tools(listing: ServedListing) -> list[ServedTool]:
+    """The listing's tools as served, read without normalising (cheap at any size): what a
+    face lists first while ``cost_listing`` counts the tokens."""
+    from whichtool_tui.surface.served import served_tools as read_served
+
+    return read_served(listing.raw_tools)
+
+
+def cost_listing(listing: ServedListing) -> CostedSurface:
+    """A listing normalised and each tool's tokens counted, before any check runs: what a face
+    shows first at registry scale (the TUI's tool list), the review following."""
+    from whichtool_tui.surface.inspect import cost_surface
+
+    return cost_surface(listing)
+
+
+def review_costed(costed: CostedSurface, merged: InspectOptions) -> InspectReport:
+    """The static review of a costed listing under merged inspect options: the report
+    ``review_listing`` gives, reusing the normalisation and token counts already made."""
+    from whichtool_tui.surface.inspect import review_costed as review_surface
+
+    return review_surface(
+        costed,
         max_tools=merged.max_tools,
         max_context_tokens=merged.max_context_tokens,
         approximates=merged.approximates,

@@ -12,11 +12,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
-from textual.widgets.data_table import ColumnKey
 
 from whichtool_tui.errors import WhichtoolError
 from whichtool_tui.redact import redact_paths
-from whichtool_tui.text_safety import sanitize_text
 from whichtool_tui.ui.modals.family import FamilyModal
 from whichtool_tui.ui.modals.overlap import OverlapModal
 from whichtool_tui.ui.modals.path_prompt import PathPrompt
@@ -31,26 +29,15 @@ from whichtool_tui.ui.surface_model import (
     visible_findings,
     visible_tools,
 )
-from whichtool_tui.ui.widgets.findability_column import COLUMN_TITLE, findability_cell
+from whichtool_tui.ui.widgets.findability_column import findability_cell
 from whichtool_tui.ui.widgets.row_table import RowTable
-from whichtool_tui.ui.widgets.surface_rows import (
-    FINDING_ROW_HEIGHT,
-    FINDING_TITLE,
-    MESSAGE_MIN_WIDTH,
-    SEVERITY_MARKS,
-    cost_bar,
-    finding_cells,
-    finding_hint,
-    finding_row,
-    message_width,
-    rule_row,
-)
-from whichtool_tui.ui.widgets.tool_detail import SEMANTIC_STYLES, render_tool
+from whichtool_tui.ui.widgets.surface_rows import SEVERITY_MARKS, finding_hint, rule_row
+from whichtool_tui.ui.widgets.surface_tables import FindingTable, ToolTable
+from whichtool_tui.ui.widgets.tool_detail import render_tool
 from whichtool_tui.usecases.inspect import save_snapshot
 
-ROW_BATCH = 200  # rows added at a time: a 2,000-finding surface shows its first frame at once
-BATCH_MARGIN = 5  # the next batch loads when the cursor comes this close to the last row
 LOWER_PANES = ("detail", "findings", "rules")
+COUNTING = Text("…", style="dim")  # a cost or findability cell while the tokens are counted
 SURFACE_LESS_ACTIONS = {"back", "escape"}  # act on an empty Surface (r once a target was tried)
 FOCUS_SHOWS = {  # the focused widget's id -> the pane shown under the tools when they stack
     "tools": "detail",
@@ -65,7 +52,9 @@ class SurfaceScreen(SectionScreen):
 
     Under 100 columns the panes stack: the tools list stays on top and the pane under it
     follows the focus (the selected tool's detail, the findings with the selected one's full
-    text, or the rule list), so each keeps a usable height at 80x24.
+    text, or the rule list), so each keeps a usable height at 80x24. The tools show as soon
+    as the surface is costed; the findings pane says it is reviewing until the review is in.
+    Both lists are virtual: 10,000 tools page, sort and filter as a whole.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [  # the footer shows as many as fit, in this order
@@ -85,6 +74,7 @@ class SurfaceScreen(SectionScreen):
     ]
 
     _shown: SurfaceView | None = None
+    _shown_state: tuple[bool, bool | str | None] | None = None  # (costed, review) when filled
     _shown_tasks: tuple[tuple[str, str, str | None], ...] | None = None
     _tool_query = ""
     _finding_query = ""
@@ -92,24 +82,18 @@ class SurfaceScreen(SectionScreen):
     _order = "served"
     _raw = False
     _searching = "tools"
-    _listed_tools: Sequence[ToolRow] = ()
-    _listed_findings: Sequence[Finding] = ()
     _biggest = 0.0
+    _rules_for: SurfaceView | None = None  # the view the rule list was filled for
 
     def compose_body(self) -> ComposeResult:
         yield Static("", id="surface-empty")
         with Vertical(id="surface-body", classes="-lower-detail"):
             with Horizontal(id="surface-top"):
-                tools: DataTable[object] = RowTable(id="tools")
-                tools.add_columns("tool", "kind (by name)", "cost", COLUMN_TITLE)
-                yield tools
+                yield ToolTable(id="tools")
                 with VerticalScroll(id="tool-detail-pane"):
                     yield Static("", id="tool-detail")
             with Horizontal(id="surface-bottom"):
-                findings: DataTable[object] = RowTable(id="findings")
-                findings.add_column(FINDING_TITLE, key="finding")
-                findings.add_column("message · fix", key="message", width=MESSAGE_MIN_WIDTH)
-                yield findings
+                yield FindingTable(id="findings")
                 rules: DataTable[object] = RowTable(id="rules")
                 rules.add_columns("severity", "config", "rule")
                 rules.display = False
@@ -154,83 +138,93 @@ class SurfaceScreen(SectionScreen):
             return
         tasks = self.wapp.session.tasks
         task_key = tuple((t.id, t.prompt, t.expected) for t in tasks.tasks) if tasks else None
+        state = (view.costed, view.reviewed or view.review_failed)
         if view is self._shown and task_key == self._shown_tasks:
+            shown, self._shown_state = self._shown_state, state
+            if shown is not None and shown[0] != state[0]:  # the costs came in
+                self._fill_tools(view, keep=self._selected_name())
+                self._show_selected()
+            if shown is not None and shown[1] != state[1]:  # the review came in
+                self._fill_findings(view)
+                self.finding_highlighted()
             return  # filled once per load (the findability column also follows the task set)
         self._shown = view
+        self._shown_state = state
         self._shown_tasks = task_key
         self._fill_tools(view)
         self._fill_findings(view)
-        self._fill_rules(view)
+        self._rules_for = None
+        if self.query_one("#rules", DataTable).display:
+            self._fill_rules(view)
         self._show_selected()
         self.finding_highlighted()
 
-    def _fill_tools(self, view: SurfaceView) -> None:
-        table = self.query_one("#tools", DataTable)
-        table.clear()
+    @property
+    def _listed_tools(self) -> Sequence[ToolRow]:
+        """The tools the list shows (search and order applied), all of them."""
+        return self.query_one("#tools", ToolTable).tools
+
+    @property
+    def _listed_findings(self) -> Sequence[Finding]:
+        """The findings the list shows (severity and search applied), all of them."""
+        return self.query_one("#findings", FindingTable).findings
+
+    def _selected_name(self) -> str | None:
+        table = self.query_one("#tools", ToolTable)
+        row = table.selected
+        return None if row is None else table.tools[row].name
+
+    def _fill_tools(self, view: SurfaceView, keep: str | None = None) -> None:
+        """List the tools (search and order applied), the cursor on ``keep`` if listed."""
+        table = self.query_one("#tools", ToolTable)
         self._biggest = max((tool.share for tool in view.tools), default=0.0)
-        self._listed_tools = visible_tools(view.tools, self._tool_query, self._order)
-        self._more_tools()
-        shown = len(self._listed_tools)
-        count = f"{shown} of {len(view.tools)}" if shown != len(view.tools) else str(shown)
-        table.border_title = f"Tools ({count}) · ~{view.total_tokens:,} tokens · {self._order}"
-        table.border_subtitle = f"sha256:{view.short_hash} · /: search · o: sort"
-
-    def _more_tools(self) -> None:
-        """Add the next batch of tool rows (a long surface loads as the cursor goes down)."""
-        table = self.query_one("#tools", DataTable)
-        start = table.row_count
-        for tool in self._listed_tools[start : start + ROW_BATCH]:
-            table.add_row(
-                Text(sanitize_text(tool.name)),
-                Text(tool.semantics[:8], style=SEMANTIC_STYLES.get(tool.semantics, "")),
-                cost_bar(tool.share, self._biggest),
-                findability_cell(self.wapp.session, tool.name),
-                key=tool.name,
-            )
-
-    def _more_findings(self) -> None:
-        """Add the next batch of finding rows."""
-        table = self.query_one("#findings", DataTable)
-        start = table.row_count
-        batch = self._listed_findings[start : start + ROW_BATCH]
-        for index, finding in enumerate(batch, start):
-            table.add_row(*finding_row(finding), key=str(index), height=FINDING_ROW_HEIGHT)
-
-    def _message_width(self, cells: Sequence[tuple[str, str, str]]) -> int:
-        return message_width(self.size.width or 120, cells)  # the findings table spans the screen
+        session = self.wapp.session
+        listed = visible_tools(view.tools, self._tool_query, self._order)
+        if view.costed:
+            table.show(listed, self._biggest, lambda name: findability_cell(session, name))
+        else:
+            table.show(listed, None, lambda name: COUNTING)
+        if keep is not None:
+            table.cursor = next((i for i, tool in enumerate(listed) if tool.name == keep), 0)
+        shown = len(listed)
+        count = f"{shown:,} of {len(view.tools):,}" if shown != len(view.tools) else f"{shown:,}"
+        tokens = f"~{view.total_tokens:,} tokens" if view.costed else "counting tokens…"
+        table.border_title = f"Tools ({count}) · {tokens} · {self._order}"
+        digest = view.short_hash if view.costed else "…"
+        table.border_subtitle = f"sha256:{digest} · /: search · o: sort"
 
     def _fill_findings(self, view: SurfaceView) -> None:
-        table = self.query_one("#findings", DataTable)
-        table.clear()
-        self._listed_findings = visible_findings(view.findings, self._finding_query, self._severity)
-        cells = [finding_cells(finding) for finding in self._listed_findings]
-        message = table.columns[ColumnKey("message")]
-        message.width = self._message_width(cells)
-        message.auto_width = False
-        self._more_findings()
+        table = self.query_one("#findings", FindingTable)
+        detail = self.query_one("#tool-detail-pane")
+        table.border_subtitle = "enter: pair side by side, family members · e: severity · /: search"
+        if not view.reviewed:
+            failed = view.review_failed
+            said = f"The review failed: {failed}" if failed else self._reviewing(view).capitalize()
+            table.show((), said)
+            table.border_title = (
+                "Findings · the review failed" if failed else f"Findings · {self._reviewing(view)}"
+            )
+            detail.border_subtitle = "f: findings (reviewing) · k: rules · j: raw JSON"
+            return
+        listed = visible_findings(view.findings, self._finding_query, self._severity)
+        table.show(listed, "No findings." if not view.findings else "No finding matches.")
         counts = {s: sum(1 for f in view.findings if f.severity == s) for s in SEVERITY_MARKS}
         shown = "" if self._severity == "all" else f" · showing {self._severity}"
-        if len(self._listed_findings) > ROW_BATCH:
-            shown += f" · {len(self._listed_findings):,} rows (more load as you go down)"
         if self._finding_query:
             shown += f" · matching {self._finding_query!r}"
         table.border_title = (
             f"Findings (worst first) · {counts['error']} errors · {counts['warning']} warnings "
             f"· {counts['info']} info{shown}"
         )
-        table.border_subtitle = "enter: pair side by side, family members · e: severity · /: search"
-        detail = self.query_one("#tool-detail-pane")
         detail.border_subtitle = f"f: findings ({len(view.findings):,}) · k: rules · j: raw JSON"
 
-    def on_resize(self) -> None:
-        view = self.view
-        if view is not None and self._shown is view:
-            table = self.query_one("#findings", DataTable)
-            cells = [finding_cells(finding) for finding in self._listed_findings]
-            if table.columns[ColumnKey("message")].width != self._message_width(cells):
-                self._fill_findings(view)
+    @staticmethod
+    def _reviewing(view: SurfaceView) -> str:
+        return f"reviewing {len(view.tools):,} tools… the findings follow"
 
     def _fill_rules(self, view: SurfaceView) -> None:
+        """The rule list, filled when first shown (its catalog loads every report model)."""
+        self._rules_for = view
         table = self.query_one("#rules", DataTable)
         table.clear()
         states = rule_states(view.rules)
@@ -244,32 +238,25 @@ class SurfaceScreen(SectionScreen):
 
     def _show_selected(self) -> None:
         view = self.view
-        table = self.query_one("#tools", DataTable)
+        table = self.query_one("#tools", ToolTable)
         detail = self.query_one("#tool-detail", Static)
-        if view is None or not self._listed_tools:
+        row = table.selected
+        if view is None or row is None:
             detail.update("")
             return
-        row = min(max(table.cursor_row, 0), len(self._listed_tools) - 1)
-        detail.update(render_tool(view, self._listed_tools[row], raw=self._raw))
+        detail.update(render_tool(view, table.tools[row], raw=self._raw))
 
-    @on(DataTable.RowHighlighted, "#tools")
+    @on(ToolTable.RowHighlighted, "#tools")
     def tool_highlighted(self) -> None:
-        table = self.query_one("#tools", DataTable)
-        if table.cursor_row >= table.row_count - BATCH_MARGIN:
-            self._more_tools()
         self._show_selected()
 
     def selected_finding(self) -> Finding | None:
-        table = self.query_one("#findings", DataTable)
-        if self.view is None or not self._listed_findings:
-            return None
-        return self._listed_findings[min(max(table.cursor_row, 0), len(self._listed_findings) - 1)]
+        table = self.query_one("#findings", FindingTable)
+        row = table.selected
+        return None if self.view is None or row is None else table.findings[row]
 
-    @on(DataTable.RowHighlighted, "#findings")
+    @on(FindingTable.RowHighlighted, "#findings")
     def finding_highlighted(self) -> None:
-        table = self.query_one("#findings", DataTable)
-        if table.cursor_row >= table.row_count - BATCH_MARGIN:
-            self._more_findings()
         finding = self.selected_finding()
         hint = self.query_one("#finding-hint", Static)
         if finding is None:
@@ -277,7 +264,7 @@ class SurfaceScreen(SectionScreen):
             return
         hint.update(finding_hint(finding))
 
-    @on(DataTable.RowSelected, "#findings")
+    @on(FindingTable.RowSelected, "#findings")
     def finding_selected(self) -> None:
         self.action_view_pair()
 
@@ -307,6 +294,9 @@ class SurfaceScreen(SectionScreen):
         view = self.view
         if view is None:
             self.notify("Inspect a target first.")
+            return
+        if not view.costed:
+            self.notify("The tokens are still being counted: press c again in a moment.")
             return
         if view.hosts is None:
             if view.raw_list is None:
@@ -349,7 +339,7 @@ class SurfaceScreen(SectionScreen):
         """``/``: filter the focused table (tools by name; findings by code, tool or text)."""
         if self.view is None:
             return  # nothing to filter: the field would be hidden with the empty body
-        findings = self.query_one("#findings", DataTable)
+        findings = self.query_one("#findings", FindingTable)
         self._searching = "findings" if findings.has_focus else "tools"
         search = self.query_one("#surface-search", Input)
         search.placeholder = (
@@ -379,7 +369,7 @@ class SurfaceScreen(SectionScreen):
     def search_done(self) -> None:
         # The table takes the focus before the field hides: a hidden field keeps the focus,
         # and a key typed next would still be typed into it.
-        self.set_focus(self.query_one(f"#{self._searching}", DataTable))
+        self.set_focus(self.query_one(f"#{self._searching}"))
         self.query_one("#surface-search", Input).display = False
 
     def action_cycle_severity(self) -> None:
@@ -405,16 +395,18 @@ class SurfaceScreen(SectionScreen):
         self.refresh_bindings()
 
     def action_focus_findings(self) -> None:
-        self.set_focus(self.query_one("#findings", DataTable))
+        self.set_focus(self.query_one("#findings", FindingTable))
 
     def action_toggle_rules(self) -> None:
         """Show or hide the rule list (codes, severities, what config switched off)."""
         rules = self.query_one("#rules", DataTable)
         rules.display = not rules.display
-        self.set_focus(self.query_one("#rules" if rules.display else "#findings", DataTable))
+        if rules.display and self.view is not None and self._rules_for is not self.view:
+            self._fill_rules(self.view)
+        self.set_focus(self.query_one("#rules" if rules.display else "#findings"))
 
     def action_focus_tools(self) -> None:
-        self.set_focus(self.query_one("#tools", DataTable))
+        self.set_focus(self.query_one("#tools", ToolTable))
 
     def action_reinspect(self) -> None:
         session = self.wapp.session

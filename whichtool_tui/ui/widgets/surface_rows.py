@@ -1,5 +1,5 @@
 """The Surface screen's table rows: a tool's cost bar, a finding's two cells and its hint, a
-rule's state, and the width the message column takes so long text wraps."""
+rule's state, and the widths the finding columns take so long text wraps."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ SEVERITY_MARKS = {
     "info": ("ℹ info", "dim"),
 }
 BAR_WIDTH = 8
-FINDING_ROW_HEIGHT = 2  # fixed: a row height per finding would lay out every row up front
 MESSAGE_MIN_WIDTH = 24
 FINDING_TITLE = "finding · about"
 
@@ -69,15 +68,15 @@ def finding_hint(finding: Finding) -> Text:
     return text
 
 
-def message_width(width: int, cells: Sequence[tuple[str, str, str]]) -> int:
-    """The message column takes what the finding column leaves of ``width``, so text wraps."""
+def finding_widths(width: int, cells: Sequence[tuple[str, str, str]]) -> tuple[int, int]:
+    """The finding column fits its widest cell; the message column takes what it leaves of
+    ``width`` (the table's inside) after both columns' padding, so long text wraps."""
     first = max(
         (max(len(label) + 1 + len(code), len(about)) for label, code, about in cells),
         default=0,
     )
-    first = max(first, len(FINDING_TITLE)) + 2  # cell padding on both sides
-    # Borders, the message column's own padding and the vertical scrollbar.
-    return max(MESSAGE_MIN_WIDTH, width - first - 2 - 2 - 2)
+    first = max(first, len(FINDING_TITLE))
+    return first, max(MESSAGE_MIN_WIDTH, width - first - 2 - 2)
 
 
 def rule_row(state: RuleState) -> tuple[Text, Text, Text]:

@@ -1,4 +1,4 @@
-"""RpcTimeline: the wire timeline as a virtual list (ScrollView + render_line, one Strip per row).
+"""RpcTimeline: the wire timeline as a virtual list (VirtualList: one Strip per visible row).
 
 Only the visible lines are rendered, so a receipt with 100,000 wire events scrolls as fast as one
 with ten. Filtering keeps a list of row indices; the rows themselves are never copied.
@@ -12,14 +12,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
-from textual.binding import Binding, BindingType
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from whichtool_tui.text_safety import sanitize_text
+from whichtool_tui.ui.widgets.virtual_list import VirtualList
 
 if TYPE_CHECKING:
     from whichtool_tui.usecases.api import TimelineRow
@@ -97,17 +95,9 @@ def format_row(row: TimelineRow, layout: RowLayout | None = None, number: int | 
     )
 
 
-class RpcTimeline(ScrollView, can_focus=True):
+class RpcTimeline(VirtualList):
     """A cursor over filtered rows; posts RowHighlighted with the index into ``rows``."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move(-1)", "Up", show=False),
-        Binding("down", "move(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
-    ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {"timeline--cursor", "timeline--holdout"}
     DEFAULT_CSS = """
     RpcTimeline {
@@ -117,8 +107,6 @@ class RpcTimeline(ScrollView, can_focus=True):
     RpcTimeline > .timeline--holdout { color: $text-muted; }
     """
 
-    cursor: reactive[int] = reactive(0, always_update=True)
-
     class ColumnsChanged(Message):
         """The columns were refitted to a new width: ``header`` titles them."""
 
@@ -126,12 +114,8 @@ class RpcTimeline(ScrollView, can_focus=True):
             super().__init__()
             self.header = header
 
-    class RowHighlighted(Message):
+    class RowHighlighted(VirtualList.RowHighlighted):
         """The cursor is on ``rows[index]`` (None when the filter left nothing)."""
-
-        def __init__(self, index: int | None) -> None:
-            super().__init__()
-            self.index = index
 
     def __init__(self, rows: Sequence[TimelineRow], *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -141,16 +125,21 @@ class RpcTimeline(ScrollView, can_focus=True):
         self._scanned = len(rows)
         self.seq_width = seq_width(rows)
         self.columns = RowLayout(self.seq_width)
-        self._width = self.columns.note_start + NOTE_ROOM
-        self.virtual_size = Size(self._width, len(self.shown_rows))
+        self.content_width = self.columns.note_start + NOTE_ROOM
+        self.virtual_size = Size(self.content_width, len(self.shown_rows))
+
+    @property
+    def row_count(self) -> int:
+        """Rows the filter keeps."""
+        return len(self.shown_rows)
 
     def _refit(self) -> None:
         """Fit the columns to the visible width (the note keeps room at 80 columns)."""
         layout = fit_layout(self.scrollable_content_region.width, self.seq_width)
         if layout != self.columns:
             self.columns = layout
-            self._width = layout.note_start + NOTE_ROOM
-            self.virtual_size = Size(self._width, len(self.shown_rows))
+            self.content_width = layout.note_start + NOTE_ROOM
+            self.virtual_size = Size(self.content_width, len(self.shown_rows))
             self.refresh()
         self.post_message(self.ColumnsChanged(columns_header(layout)))
 
@@ -173,29 +162,7 @@ class RpcTimeline(ScrollView, can_focus=True):
             self.shown_rows = list(range(self._scanned))
         else:
             self.shown_rows = [i for i in range(self._scanned) if keep(i)]
-        self._resize_rows()
-        self.scroll_to(0, 0, animate=False)
-        self.cursor = 0
-        self.refresh()
-
-    def _resize_rows(self) -> None:
-        """Take the new row count, repainting only this widget when the scrollbars stay put.
-
-        Setting ``virtual_size`` makes Textual lay out the whole screen again, which was half
-        of each search keystroke's time; a different row count alone changes nothing outside
-        this widget unless a scrollbar appears or goes, which still takes the full route.
-        """
-        size = Size(self._width, len(self.shown_rows))
-        if size == self.virtual_size:
-            return
-        view = self.scrollable_content_region.size
-        before = (self.virtual_size.width > view.width, self.virtual_size.height > view.height)
-        after = (size.width > view.width, size.height > view.height)
-        if before != after or not self.is_mounted:
-            self.virtual_size = size
-            return
-        self.set_reactive(ScrollView.virtual_size, size)
-        self._scroll_update(size)  # the scrollbars' thumbs follow the new height
+        self.reset_rows()
 
     def grow(self) -> None:
         """Take in rows appended to ``rows`` since the last look (a big receipt loads in chunks)."""
@@ -206,7 +173,7 @@ class RpcTimeline(ScrollView, can_focus=True):
         if seq_width(self.rows) != self.seq_width:
             self.seq_width = seq_width(self.rows)
             self._refit()
-        self._resize_rows()
+        self.resize_rows()
         self.refresh()
 
     @property
@@ -221,13 +188,7 @@ class RpcTimeline(ScrollView, can_focus=True):
             return None
         return self.shown_rows[min(self.cursor, len(self.shown_rows) - 1)]
 
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        position = scroll_y + y
-        width = self.size.width
-        # Every segment carries a style: NO_COLOR's monochrome filter reads each one's colour.
-        if position >= len(self.shown_rows):
-            return Strip.blank(width, Style())
+    def render_row_line(self, position: int, line: int) -> Strip:
         row = self.rows[self.shown_rows[position]]
         style = Style()
         if row.holdout:
@@ -235,26 +196,9 @@ class RpcTimeline(ScrollView, can_focus=True):
         if position == self.cursor:
             style += self.get_component_rich_style("timeline--cursor", partial=True)
         text = format_row(row, self.columns, self.shown_rows[position] + 1)
-        line = text.ljust(self._width) if position == self.cursor else text
-        strip = Strip([Segment(line, style)])
-        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width, Style())
-
-    def watch_cursor(self, old: int, new: int) -> None:
-        if self.shown_rows:
-            self.refresh_line_at(old)
-            self.refresh_line_at(new)
-            self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True, immediate=True)
-        self.post_message(self.RowHighlighted(self.selected))
-
-    def refresh_line_at(self, position: int) -> None:
-        """Repaint one virtual line if it is on screen."""
-        y = position - self.scroll_offset.y
-        if 0 <= y < self.size.height:
-            self.refresh(Region(0, y, self.size.width, 1))
-
-    def action_move(self, delta: int) -> None:
-        if self.shown_rows:
-            self.cursor = min(max(self.cursor + delta, 0), len(self.shown_rows) - 1)
+        return Strip(
+            [Segment(text.ljust(self.content_width) if position == self.cursor else text, style)]
+        )
 
     def jump_to(self, wanted: Callable[[int], bool], direction: int) -> bool:
         """Move to the next (1) or previous (-1) shown row whose index ``wanted`` accepts."""
@@ -266,17 +210,3 @@ class RpcTimeline(ScrollView, can_focus=True):
                 return True
             position += direction
         return False
-
-    def action_page(self, direction: int) -> None:
-        self.action_move(direction * max(1, self.size.height - 1))
-
-    def action_jump(self, position: int) -> None:
-        if self.shown_rows:
-            self.cursor = position if position >= 0 else len(self.shown_rows) - 1
-
-    def on_click(self, event: object) -> None:
-        y = getattr(event, "y", None)
-        if isinstance(y, int):
-            target = self.scroll_offset.y + y
-            if 0 <= target < len(self.shown_rows):
-                self.cursor = target

@@ -146,7 +146,10 @@ def render_tool(view: SurfaceView, tool: ToolRow, raw: bool = False) -> Renderab
     header.append(sanitize_text(tool.name), style="bold")
     header.append(f"  {tool.semantics}", style=SEMANTIC_STYLES.get(tool.semantics, ""))
     header.append(" (kind inferred from the name)", style="dim")
-    header.append(f"  ~{tool.tokens} tokens ({tool.share:.0%})", style="dim")
+    if view.costed:
+        header.append(f"  ~{tool.tokens} tokens ({tool.share:.0%})", style="dim")
+    else:
+        header.append("  tokens being counted…", style="dim")
     if raw:
         return Group(
             header, Text("raw JSON as served   j: back", style="dim"), raw_json(view, tool)
