@@ -64,6 +64,8 @@ class SessionApp(ImproveJobs):
 
     def refresh_sections(self) -> None:
         """Tell the visible section that the session changed."""
+        if not self.screen_stack:  # closing: a late result has nothing to redraw
+            return
         screen = self.screen
         if isinstance(screen, SectionScreen):
             screen.on_screen_resume()
