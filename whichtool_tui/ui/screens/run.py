@@ -166,7 +166,7 @@ class RunScreen(SectionScreen):
 
     def refresh_from_session(self) -> None:
         self.refresh_bindings()  # p and r follow whether a surface and a task set are loaded
-        self._draw_plan()
+        self._redraw_unless_refused()
         if self._run_going():
             self._ticker.resume()  # a run started elsewhere (the demo): follow it
         self.draw_progress()
@@ -219,8 +219,13 @@ class RunScreen(SectionScreen):
 
     def power_sized(self) -> None:
         """A power plan arrived: redrawn from the form as it is now (so one for an older form
-        shows nothing new), unless a key-rule refusal is on show (it stays until the form
-        changes or r is pressed again)."""
+        shows nothing new)."""
+        self._redraw_unless_refused()
+
+    def _redraw_unless_refused(self) -> None:
+        """The plan redrawn for news from elsewhere (a power plan, a surface's costs or
+        findings arriving), unless a key-rule refusal is on show: it stays until the form
+        changes or p or r is pressed again."""
         if not self._refusal_shown:
             self._draw_plan()
 
