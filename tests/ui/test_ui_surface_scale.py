@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Input, Static
 
+from tests.support.surfaces import varied_tools
 from tests.support.ui import LAB_TOOLS, static_text, wait_until
 from whichtool_tui.artefacts import load_artefact
+from whichtool_tui.ui import engine
 from whichtool_tui.ui.app import WhichtoolApp
 from whichtool_tui.ui.modals.family import FamilyModal
 from whichtool_tui.ui.modals.overlap import OverlapModal
@@ -121,6 +124,53 @@ async def test_a_thousand_templated_tools_show_one_family_and_every_row(
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
+
+
+async def test_ten_thousand_tools_are_listed_before_their_review_and_searched_in_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review is held back: meanwhile every one of 10,000 tools is a row, End reaches the
+    last, search runs over all rows; released, the findings replace "reviewing"."""
+    held = threading.Event()
+    review = engine.review
+
+    def held_review(*args: Any, **kwargs: Any) -> Any:
+        assert held.wait(timeout=600), "the test never released the review"
+        return review(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "review", held_review)
+    tools = varied_tools(10_000)
+    app = WhichtoolApp(load_artefact(snapshot(tmp_path, tools)))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await opened(pilot, app)
+            view = app.session.surface
+            assert view is not None and len(view.tools) == 10_000 and not view.reviewed
+            await wait_until(pilot, lambda: view.costed, "the tokens counted")
+            await pilot.pause()
+            table, listed = findings_table(app), tools_table(app)
+            assert "reviewing 10,000 tools" in str(table.border_title)
+            assert table.row_count == 0 and listed.row_count == 10_000
+            assert "~" in str(listed.border_title) and "tokens" in str(listed.border_title)
+            await pilot.press("t", "ctrl+end")
+            await pilot.pause()
+            names = sorted(tool["name"] for tool in tools)  # the surface's order: by name
+            assert listed.cursor == 9_999 and listed.tools[9_999].name == names[-1]
+            await pilot.press("slash", *"invoice", "enter")
+            await pilot.pause()
+            wanted = [name for name in names if "invoice" in name]
+            assert len(wanted) > 1_000  # one noun in eight: the search went past any batch
+            assert [tool.name for tool in listed.tools] == wanted
+            assert f"{len(wanted):,} of 10,000" in str(listed.border_title)
+            held.set()
+            await wait_until(pilot, lambda: view.reviewed, "the review")
+            await pilot.pause()
+            table = findings_table(app)
+            assert "reviewing" not in str(table.border_title)
+            assert table.row_count == len(view.findings) > 0
+            assert [tool.name for tool in tools_table(app).tools] == wanted  # search kept
+    finally:
+        held.set()
 
 
 async def test_filters_sort_and_raw_json(tmp_path: Path) -> None:

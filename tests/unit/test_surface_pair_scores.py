@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.surfaces import varied_tools
 from whichtool_tui.surface import overlap, pair_scores, shared_counts
 from whichtool_tui.surface.normalize import normalize_surface
 from whichtool_tui.surface.overlap import (
@@ -144,30 +145,10 @@ def test_top_pairs_break_ties_by_first_then_second_index() -> None:
     assert len(top_pairs(scores, 100)) == 6
 
 
-def _varied_surface(count: int) -> list[dict[str, Any]]:
-    rng = random.Random(count)
-    verbs = ["get", "list", "search", "create", "update", "delete", "sync", "export"]
-    nouns = ["user", "invoice", "ticket", "branch", "payment", "order", "report", "alert"]
-    sentences = [
-        "Returns at most 50 results per page.",
-        "Requires the admin scope.",
-        "Timestamps are ISO 8601 in UTC.",
-        "Fails with 404 when it does not exist.",
-        "Soft-deleted items are excluded.",
-    ]
-    raw = []
-    for index in range(count):
-        verb, noun = rng.choice(verbs), rng.choice(nouns)
-        text = f"{verb.capitalize()} {noun}s {rng.choice(['by id', 'in bulk', 'as CSV'])}. "
-        text += " ".join(rng.sample(sentences, rng.randint(1, 4)))
-        raw.append({"name": f"{verb}_{noun}_{index}", "description": text})
-    return raw
-
-
 def test_every_band_split_scores_a_big_surface_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rare features counted pair by pair, common ones through the tools lacking them, the rest
     multiplied: whichever band a feature is in, the analysis is bit-for-bit the plain one."""
-    tools = normalize_surface(_varied_surface(400)).tools
+    tools = normalize_surface(varied_tools(400)).tools
     monkeypatch.setattr(overlap, "VECTOR_MIN_TOOLS", 10**9)
     plain = pickle.dumps(analyze_overlap_families(tools))
     monkeypatch.setattr(overlap, "VECTOR_MIN_TOOLS", 0)
