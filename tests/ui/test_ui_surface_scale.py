@@ -173,6 +173,26 @@ async def test_ten_thousand_tools_are_listed_before_their_review_and_searched_in
         held.set()
 
 
+async def test_an_opened_snapshot_is_not_read_again(tmp_path: Path) -> None:
+    """``open`` parsed the file: the Surface lists those tools without reading it again (the
+    file is gone by then); a re-inspect (r) reads it as any target is read."""
+    path = snapshot(tmp_path, templated(3))
+    artefact = load_artefact(path)
+    path.unlink()
+    app = WhichtoolApp(artefact)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, app)
+        await wait_until(pilot, lambda: app.session.surface.reviewed, "the review")
+        assert [tool.name for tool in app.session.surface.tools] == [
+            f"get_user_record_{index}" for index in range(3)
+        ]
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        failed = [n for n in app._notifications if n.severity == "error"]
+        assert failed and "r on Surface retries" in failed[-1].message
+
+
 async def test_filters_sort_and_raw_json(tmp_path: Path) -> None:
     tools = templated(30)
     tools.append({"name": "send_invoice", "description": "Email an invoice PDF to a customer."})

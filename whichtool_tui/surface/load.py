@@ -117,6 +117,13 @@ def load_snapshot_document(
     ref = snapshot_ref(path, cwd)
     text = _read_text(Path(path).expanduser(), ref)
     document = parse_snapshot_text(text, ref)
+    listing, shape = listing_from_document(document, ref)
+    return listing, document, shape
+
+
+def listing_from_document(document: Any, ref: str) -> tuple[ServedListing, SnapshotShape]:
+    """The listing a parsed snapshot holds (``ref``: its path as reports show it), and which
+    shape held the tools."""
     tools, shape = extract_tools(document, ref)
     diagnostics: list[Diagnostic] = []
     if shape == "array":
@@ -129,7 +136,7 @@ def load_snapshot_document(
             )
         )
     listing = ServedListing(transport="snapshot", ref=ref, raw_tools=tools, diagnostics=diagnostics)
-    return listing, document, shape
+    return listing, shape
 
 
 def snapshot_text(raw_tools: list[Any]) -> str:

@@ -371,7 +371,10 @@ class WhichtoolApp(JobsApp):
         """Put an artefact in the session and switch to the section that shows it; False when
         it cannot be shown (said in a toast)."""
         if artefact.kind == "snapshot":
-            self.inspect_target(TargetChoice("snapshot", artefact.path))
+            from whichtool_tui.ui.engine import opened_listing
+
+            listing = opened_listing(artefact.path, artefact.data)
+            self.inspect_target(TargetChoice("snapshot", artefact.path), listing=listing)
             return True
         if artefact.kind in ("bout-trials", "conformance"):
             return self._show_series(artefact)

@@ -4,7 +4,7 @@ them, review them, the slow steps off the UI loop (each step shows as soon as it
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from whichtool_tui.config import Settings, load_settings
 from whichtool_tui.ui.session import ReviewOptions, TargetChoice
@@ -45,6 +45,12 @@ async def load_listing(choice: TargetChoice, settings: Settings | None = None) -
         choice.value or None, choice.kind or None, settings or Settings()
     )
     return await inspect_case.fetch_listing(spec)
+
+
+def opened_listing(path: str, document: Any) -> ServedListing:
+    """The listing of a snapshot ``open`` has read and parsed (a 10,000-tool file is not
+    read twice before its first frame)."""
+    return inspect_case.opened_snapshot_listing(path, document)
 
 
 def served_view(listing: ServedListing, settings: Settings) -> SurfaceView:

@@ -46,7 +46,13 @@ if TYPE_CHECKING:
     from whichtool_tui.ui.bout_model import BoutView
     from whichtool_tui.ui.modals.generate import GenerateRequest
     from whichtool_tui.ui.run_control import RunSetup
-    from whichtool_tui.usecases.api import BoutPlan, BoutReceipt, ProviderChoice, RunReport
+    from whichtool_tui.usecases.api import (
+        BoutPlan,
+        BoutReceipt,
+        ProviderChoice,
+        RunReport,
+        ServedListing,
+    )
 
 
 def load_tasks_state(path: str) -> TaskSetState:
@@ -111,9 +117,14 @@ class JobsApp(PowerJobs):
         self.notify("Demo: surface inspected; watch the run (3) and the bout (5) live.")
 
     @work(exclusive=True, group="inspect", exit_on_error=False, description="inspect a target")
-    async def inspect_target(self, choice: TargetChoice, section: str = "surface") -> None:
+    async def inspect_target(
+        self, choice: TargetChoice, section: str = "surface", listing: ServedListing | None = None
+    ) -> None:
         """Load a target without blocking the UI and show its tools as served, then their costs,
-        then the findings: at 10,000 tools the list is there at once, the review seconds later."""
+        then the findings: at 10,000 tools the list is there at once, the review seconds later.
+
+        ``listing``: the target's tools already read (a snapshot ``open`` parsed), not read
+        again."""
         self.notify(f"Inspecting {redact_message(choice.label)}…", timeout=2)
         await self.apply(InspectStarted(choice))
         from whichtool_tui.ui import engine
@@ -121,7 +132,8 @@ class JobsApp(PowerJobs):
         try:
             if choice == self.session.target:  # a re-inspect: an edited config shows at once
                 await self.apply(SettingsReloaded(engine.review_settings(self.review)))
-            listing = await engine.load_listing(choice, self.settings)
+            if listing is None:
+                listing = await engine.load_listing(choice, self.settings)
             view = engine.served_view(listing, self.settings)
         except WhichtoolError as error:
             retry = "r on Surface retries."

@@ -115,6 +115,14 @@ async def fetch_listing(spec: TargetSpec) -> ServedListing:
     return await fetch(spec)
 
 
+def opened_snapshot_listing(path: str, document: Any) -> ServedListing:
+    """The listing of a snapshot already read and parsed by ``open`` (so a face shows it
+    without reading the file again); a re-inspect reads the file as any target is read."""
+    from whichtool_tui.surface.load import listing_from_document, snapshot_ref
+
+    return listing_from_document(document, snapshot_ref(path))[0]
+
+
 def check_target(target: str | None, transport: str | None, settings: Settings) -> str:
     """The target's transport, checked now so bad input fails before a face opens; a snapshot
     is read once (cheap) so a broken file fails too, while live servers are not contacted."""
